@@ -1,0 +1,601 @@
+"""The local store: one SQLite file per review project, and the only place SQL is written.
+
+Every multi-step write runs inside ``db.atomic()`` so that a refused file or a killed process
+leaves the file as it was. The connection runs in WAL mode with foreign keys on; one program
+writes at a time (SQLite's lock, with a busy timeout for the short judgement writes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from db.schema import MIGRATIONS, SCHEMA_VERSION
+
+BATCH = 20_000
+
+
+class StoreError(Exception):
+    """The file cannot be used as a Recall Reviewer database; the message says why."""
+
+
+@dataclass
+class UnknownIds(Exception):
+    """Rows naming ids the store lacks: the first few as (line, id), and how many in all."""
+
+    what: str  # "passage" or "question"
+    first: list[tuple[int, str]]
+    count: int
+
+
+@dataclass
+class DuplicateRow(Exception):
+    """A row the store already holds (a repeated passage id in a corpus file, say)."""
+
+    line: int
+    key: str
+
+
+def _chunks(rows: Iterable[tuple], size: int = BATCH) -> Iterator[list[tuple]]:
+    batch: list[tuple] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class Store:
+    def __init__(self, path: str | Path, readonly: bool = False):
+        self.path = Path(path)
+        try:
+            if readonly:
+                if not self.path.exists():
+                    raise StoreError(f"{self.path}: no such file")
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+                self.db = Database(conn)
+                self._check_readonly()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = Database(self.path)
+                self._check_and_migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: not a usable SQLite database ({error})") from None
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _check_and_migrate(self) -> None:
+        conn = self.db.conn
+        conn.execute("PRAGMA busy_timeout = 10000")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: made by a newer Recall Reviewer (schema {version}, this program "
+                f"knows {SCHEMA_VERSION}); open it with the newer version. Nothing was changed."
+            )
+        tables = set(self.db.table_names())
+        if tables and "_sqlite_migrations" not in tables:
+            raise StoreError(f"{self.path}: a SQLite file, but not a Recall Reviewer database")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if self.db.journal_mode != "wal":
+            self.db.enable_wal()
+        self.pending_migrations = [m.name for m in MIGRATIONS.pending(self.db)]
+        if self.pending_migrations:
+            MIGRATIONS.apply(self.db)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _check_readonly(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: schema {version}, this program reads "
+                f"{SCHEMA_VERSION}; open it once with this version first"
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def atomic(self):
+        with self.db.atomic():
+            yield self
+
+    def integrity_check(self) -> str:
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+    def schema_version(self) -> int:
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- counts ----------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        one = self._scalar
+        return {
+            "passages": one("SELECT count(*) FROM passage"),
+            "questions": one("SELECT count(*) FROM question"),
+            "evidence_items": one("SELECT count(*) FROM evidence_item"),
+            "alternatives": one("SELECT count(*) FROM alternative"),
+            "gold_questions": one("SELECT count(*) FROM gold_question"),
+            "results": one("SELECT count(*) FROM result"),
+            "judgements": one("SELECT count(*) FROM judgement"),
+        }
+
+    def _scalar(self, sql: str, params: Sequence = ()):
+        row = self.db.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    # -- corpus ----------------------------------------------------------------------------
+
+    def corpus(self) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM corpus WHERE id = 1"))
+        return rows[0] if rows else None
+
+    def clear_corpus(self) -> dict[str, int]:
+        """Remove passages and everything that points at them (gold and runs). Caller holds
+        the transaction."""
+        removed = {
+            "passages": self._scalar("SELECT count(*) FROM passage"),
+            "evidence_items": self._scalar("SELECT count(*) FROM evidence_item"),
+            "systems": self._scalar("SELECT count(*) FROM system"),
+        }
+        for sql in (
+            "DELETE FROM result",
+            "DELETE FROM system",
+            "DELETE FROM alternative",
+            "DELETE FROM evidence_item",
+            "DELETE FROM gold_question",
+            "INSERT INTO passage_fts(passage_fts) VALUES ('delete-all')",
+            "DELETE FROM passage",
+            "DELETE FROM corpus",
+        ):
+            self.db.execute(sql)
+        return removed
+
+    def set_corpus(
+        self,
+        name: str,
+        source_file: str,
+        chunk_size: int | None,
+        overlap: int | None,
+        unit: str | None,
+        at: str,
+    ) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO corpus (id, name, source_file, chunk_size, overlap, unit, "
+            "imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            (name, source_file, chunk_size, overlap, unit, at),
+        )
+
+    def insert_passages(self, rows: Iterable[tuple[int, str, str, str | None, str | None]]) -> int:
+        """Insert (line, id, text, title, meta_json) rows in batches and index their text.
+        Caller holds the transaction. Raises DuplicateRow for an id already present."""
+        conn = self.db.conn
+        first_pk = (self._scalar("SELECT max(pk) FROM passage") or 0) + 1
+        n = 0
+        for batch in _chunks(rows):
+            try:
+                conn.executemany(
+                    "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
+                    [r[1:] for r in batch],
+                )
+            except sqlite3.IntegrityError:
+                raise self._first_duplicate(batch) from None
+            n += len(batch)
+        # One pass over the new rows is cheaper than a trigger firing per row.
+        conn.execute(
+            "INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage WHERE pk >= ?",
+            (first_pk,),
+        )
+        return n
+
+    def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
+        # The failed executemany left the rows before the offending one inserted (the caller's
+        # transaction will be rolled back anyway): the offender is the first row whose id is
+        # either already stored before this batch or repeated inside the batch.
+        seen: set[str] = set()
+        for line, pid, *_ in batch:
+            if pid in seen:
+                return DuplicateRow(line, pid)
+            seen.add(pid)
+        ids = [r[1] for r in batch]
+        present = set()
+        for part in _chunks(((i,) for i in ids), 500):
+            marks = ",".join("?" * len(part))
+            present.update(
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+                )
+            )
+        for line, pid, *_ in batch:
+            if pid in present:
+                return DuplicateRow(line, pid)
+        return DuplicateRow(batch[0][0], batch[0][1])
+
+    def passage(self, passage_id: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM passage WHERE id = ?", [passage_id]))
+        return rows[0] if rows else None
+
+    def passages_by_pk(self, pks: Sequence[int]) -> dict[int, dict]:
+        out: dict[int, dict] = {}
+        for part in _chunks(((p,) for p in pks), 500):
+            marks = ",".join("?" * len(part))
+            for row in self.db.query(
+                f"SELECT * FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
+            ):
+                out[row["pk"]] = row
+        return out
+
+    def passage_pks(self, ids: Iterable[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for part in _chunks(((i,) for i in set(ids)), 500):
+            marks = ",".join("?" * len(part))
+            for pk, pid in self.db.execute(
+                f"SELECT pk, id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+            ):
+                out[pid] = pk
+        return out
+
+    def neighbours(self, pk: int, before: int = 2, after: int = 2) -> list[dict]:
+        """Passages around one in corpus order (the order the corpus file gave)."""
+        sql_before = "SELECT * FROM passage WHERE pk < ? ORDER BY pk DESC LIMIT ?"
+        sql_after = "SELECT * FROM passage WHERE pk > ? ORDER BY pk LIMIT ?"
+        earlier = list(self.db.query(sql_before, [pk, before]))[::-1]
+        later = list(self.db.query(sql_after, [pk, after]))
+        return earlier + later
+
+    def search_passages(self, terms: Sequence[str], limit: int = 100) -> list[dict]:
+        """Passages containing every term. The trigram index cannot match terms under three
+        characters (many Korean words have two syllables), so those are matched with LIKE
+        against the rows the long terms leave, or against the whole corpus."""
+        terms = [t for t in terms if t]
+        if not terms:
+            return []
+        long_terms = [t for t in terms if len(t) >= 3]
+        short_terms = [t for t in terms if len(t) < 3]
+        params: list = []
+        where = []
+        if long_terms:
+            match = " AND ".join('"' + t.replace('"', '""') + '"' for t in long_terms)
+            where.append("pk IN (SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?)")
+            params.append(match)
+        for term in short_terms:
+            escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append("text LIKE ? ESCAPE '\\'")
+            params.append(f"%{escaped}%")
+        sql = f"SELECT * FROM passage WHERE {' AND '.join(where)} ORDER BY pk LIMIT ?"
+        params.append(limit)
+        return list(self.db.query(sql, params))
+
+    # -- questions -------------------------------------------------------------------------
+
+    def upsert_questions(
+        self, rows: Iterable[tuple[int, str, str, int, str | None]]
+    ) -> tuple[int, int]:
+        """(line, id, text, answerable, meta_json) rows: new ids added, known ids updated.
+        Returns (added, updated). Caller holds the transaction."""
+        before = self._scalar("SELECT count(*) FROM question")
+        n = 0
+        for batch in _chunks(rows):
+            self.db.conn.executemany(
+                "INSERT INTO question (id, text, answerable, meta) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET text = excluded.text, "
+                "answerable = excluded.answerable, meta = excluded.meta",
+                [r[1:] for r in batch],
+            )
+            n += len(batch)
+        added = self._scalar("SELECT count(*) FROM question") - before
+        return added, n - added
+
+    def questions(self) -> list[dict]:
+        return list(
+            self.db.query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk")
+        )
+
+    def question(self, question_id: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM question WHERE id = ?", [question_id]))
+        return rows[0] if rows else None
+
+    # -- staging: resolve text ids to keys in SQL, so a million-passage corpus never has to be
+    # held in a Python dict, and report unknown ids with their lines ------------------------
+
+    def _stage(self, name: str, columns: str, rows: Iterable[tuple]) -> None:
+        self.db.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        self.db.execute(f"CREATE TEMP TABLE {name} ({columns})")
+        width = columns.count(",") + 1
+        marks = ",".join("?" * width)
+        for batch in _chunks(rows):
+            self.db.conn.executemany(f"INSERT INTO temp.{name} VALUES ({marks})", batch)
+
+    def _unknown(self, sql_rows: str, sql_count: str, what: str) -> None:
+        first = [(line, ident) for line, ident in self.db.execute(sql_rows + " LIMIT 5")]
+        if first:
+            raise UnknownIds(what, first, self._scalar(sql_count))
+
+    def _check_ids(self, table: str, question_col: str | None, passage_cols: Sequence[str]) -> None:
+        if question_col:
+            self._unknown(
+                f"SELECT min(s.line), s.{question_col} FROM temp.{table} s LEFT JOIN question q "
+                f"ON q.id = s.{question_col} WHERE q.pk IS NULL GROUP BY s.{question_col} "
+                "ORDER BY min(s.line)",
+                f"SELECT count(DISTINCT s.{question_col}) FROM temp.{table} s LEFT JOIN question q "
+                f"ON q.id = s.{question_col} WHERE q.pk IS NULL",
+                "question",
+            )
+        for col in passage_cols:
+            self._unknown(
+                f"SELECT min(s.line), s.{col} FROM temp.{table} s LEFT JOIN passage p "
+                f"ON p.id = s.{col} WHERE s.{col} IS NOT NULL AND p.pk IS NULL GROUP BY s.{col} "
+                "ORDER BY min(s.line)",
+                f"SELECT count(DISTINCT s.{col}) FROM temp.{table} s LEFT JOIN passage p "
+                f"ON p.id = s.{col} WHERE s.{col} IS NOT NULL AND p.pk IS NULL",
+                "passage",
+            )
+
+    # -- gold ------------------------------------------------------------------------------
+
+    def replace_gold(
+        self,
+        source_file: str,
+        questions: Iterable[tuple[int, str]],
+        items: Iterable[tuple[int, str, str, str | None]],
+        alternatives: Iterable[tuple[int, str, str, str]],
+    ) -> dict[str, int]:
+        """Replace the gold of every question named: questions (line, qid); items
+        (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id).
+        Caller holds the transaction. Raises UnknownIds."""
+        self._stage("gold_q", "line, qid", questions)
+        self._stage("gold_item", "line, qid, pid, role", items)
+        self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
+        self._check_ids("gold_q", "qid", [])
+        self._check_ids("gold_item", "qid", ["pid"])
+        self._check_ids("gold_alt", None, ["pid"])
+        run = self.db.execute
+        run(
+            "DELETE FROM evidence_item WHERE question_pk IN "
+            "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            "INSERT OR REPLACE INTO gold_question (question_pk, source_file) "
+            "SELECT q.pk, ? FROM question q JOIN temp.gold_q s ON s.qid = q.id",
+            (source_file,),
+        )
+        run(
+            "INSERT INTO evidence_item (question_pk, passage_pk, role) "
+            "SELECT q.pk, p.pk, s.role FROM temp.gold_item s "
+            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid ORDER BY s.line"
+        )
+        run(
+            "INSERT OR IGNORE INTO alternative (item_pk, passage_pk) "
+            "SELECT e.pk, p.pk FROM temp.gold_alt s JOIN question q ON q.id = s.qid "
+            "JOIN passage pp ON pp.id = s.primary_id "
+            "JOIN evidence_item e ON e.question_pk = q.pk AND e.passage_pk = pp.pk "
+            "JOIN passage p ON p.id = s.pid"
+        )
+        counts = {
+            "questions": self._scalar("SELECT count(*) FROM temp.gold_q"),
+            "evidence_items": self._scalar("SELECT count(*) FROM temp.gold_item"),
+            "alternatives": self._scalar("SELECT count(*) FROM temp.gold_alt"),
+        }
+        for name in ("gold_q", "gold_item", "gold_alt"):
+            run(f"DROP TABLE temp.{name}")
+        return counts
+
+    def evidence_rows(self) -> list[tuple[int, int, int, str | None]]:
+        """(question_pk, item_pk, primary passage_pk, role) for every evidence item."""
+        return self.db.execute(
+            "SELECT question_pk, pk, passage_pk, role FROM evidence_item ORDER BY question_pk, pk"
+        ).fetchall()
+
+    def alternative_rows(self) -> list[tuple[int, int]]:
+        return self.db.execute("SELECT item_pk, passage_pk FROM alternative").fetchall()
+
+    def gold_passage_ids(self) -> dict[int, str]:
+        """Ids of every passage that imported gold names (primaries and alternatives)."""
+        return dict(
+            self.db.execute(
+                "SELECT pk, id FROM passage WHERE pk IN (SELECT passage_pk FROM evidence_item "
+                "UNION SELECT passage_pk FROM alternative)"
+            ).fetchall()
+        )
+
+    def gold_question_pks(self) -> set[int]:
+        return {r[0] for r in self.db.execute("SELECT question_pk FROM gold_question")}
+
+    def question_evidence(self, question_pk: int) -> list[dict]:
+        """The imported evidence of one question with passage ids and alternatives."""
+        items = list(
+            self.db.query(
+                "SELECT e.pk AS item_pk, e.role, p.pk AS passage_pk, p.id AS passage_id "
+                "FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
+                "WHERE e.question_pk = ? ORDER BY e.pk",
+                [question_pk],
+            )
+        )
+        alts: dict[int, list[tuple[int, str]]] = {}
+        for item_pk, ppk, pid in self.db.execute(
+            "SELECT a.item_pk, p.pk, p.id FROM alternative a JOIN passage p ON p.pk = a.passage_pk "
+            "JOIN evidence_item e ON e.pk = a.item_pk WHERE e.question_pk = ? ORDER BY p.pk",
+            [question_pk],
+        ):
+            alts.setdefault(item_pk, []).append((ppk, pid))
+        for item in items:
+            item["alternatives"] = alts.get(item["item_pk"], [])
+        return items
+
+    # -- systems and runs ------------------------------------------------------------------
+
+    def systems(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM system ORDER BY pk"))
+
+    def replace_run(
+        self,
+        system: str,
+        source_file: str,
+        fmt: str,
+        at: str,
+        rows: Iterable[tuple[int, str, int, str, float | None]],
+    ) -> dict:
+        """Rows (line, qid, rank, passage_id, score) with final ranks. Replaces the system's
+        run if the name exists. Caller holds the transaction. Raises UnknownIds."""
+        self._stage("run_rows", "line, qid, rank, pid, score", rows)
+        self._check_ids("run_rows", "qid", ["pid"])
+        existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
+        if existing is not None:
+            self.db.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
+            self.db.execute(
+                "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
+                (source_file, fmt, at, existing),
+            )
+            system_pk = existing
+        else:
+            system_pk = self.db.execute(
+                "INSERT INTO system (name, source_file, format, imported_at) VALUES (?, ?, ?, ?)",
+                (system, source_file, fmt, at),
+            ).lastrowid
+        self.db.execute(
+            "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
+            "SELECT ?, q.pk, s.rank, p.pk, s.score FROM temp.run_rows s "
+            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid",
+            (system_pk,),
+        )
+        info = {
+            "system_pk": system_pk,
+            "replaced": existing is not None,
+            "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
+            "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
+        }
+        self.db.execute("DROP TABLE temp.run_rows")
+        return info
+
+    def result_rows(self, max_rank: int | None = None) -> Iterator[tuple[int, int, int]]:
+        """(system_pk, question_pk, passage_pk) in rank order within each list."""
+        if max_rank is None:
+            return self.db.execute(
+                "SELECT system_pk, question_pk, passage_pk FROM result "
+                "ORDER BY system_pk, question_pk, rank"
+            )
+        return self.db.execute(
+            "SELECT system_pk, question_pk, passage_pk FROM result WHERE rank <= ? "
+            "ORDER BY system_pk, question_pk, rank",
+            (max_rank,),
+        )
+
+    def max_rank(self) -> int:
+        return self._scalar("SELECT max(rank) FROM result") or 0
+
+    def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
+        """One system's ranked passages for one question, with their text and metadata."""
+        return list(
+            self.db.query(
+                "SELECT r.rank, r.score, p.pk AS passage_pk, p.id AS passage_id, p.title, p.meta, "
+                "p.text FROM result r JOIN passage p ON p.pk = r.passage_pk "
+                "WHERE r.system_pk = ? AND r.question_pk = ? ORDER BY r.rank LIMIT ?",
+                [system_pk, question_pk, -1 if limit is None else limit],
+            )
+        )
+
+    def ranked_pks(self, question_pk: int) -> dict[int, list[int]]:
+        """Every system's full ranked list of passage keys for one question."""
+        out: dict[int, list[int]] = {}
+        for system_pk, passage_pk in self.db.execute(
+            "SELECT system_pk, passage_pk FROM result WHERE question_pk = ? "
+            "ORDER BY system_pk, rank",
+            (question_pk,),
+        ):
+            out.setdefault(system_pk, []).append(passage_pk)
+        return out
+
+    # -- judgements ------------------------------------------------------------------------
+
+    JUDGEMENT_COLUMNS = (
+        "reviewer",
+        "at",
+        "question_id",
+        "kind",
+        "passage_id",
+        "value",
+        "settles",
+        "system",
+    )
+
+    def add_judgements(self, rows: Iterable[tuple]) -> int:
+        """Append judgement lines (columns as JUDGEMENT_COLUMNS); a line already in the log is
+        skipped, so re-importing or re-merging adds nothing. Returns how many were added."""
+        before = self._scalar("SELECT count(*) FROM judgement")
+        with self.db.atomic():
+            for batch in _chunks(rows):
+                self.db.conn.executemany(
+                    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
+                    "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    batch,
+                )
+        return self._scalar("SELECT count(*) FROM judgement") - before
+
+    def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
+        where, params = [], []
+        if question_id is not None:
+            where.append("question_id = ?")
+            params.append(question_id)
+        if reviewer is not None:
+            where.append("reviewer = ?")
+            params.append(reviewer)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return list(self.db.query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params))
+
+    def reviewers(self) -> list[str]:
+        return [
+            r[0]
+            for r in self.db.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
+        ]
+
+    # -- import log ------------------------------------------------------------------------
+
+    def log_import(
+        self,
+        kind: str,
+        source_file: str,
+        at: str,
+        rows: int,
+        warnings: int,
+        detail: str | None = None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO import_log (kind, source_file, at, rows, warnings, detail) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (kind, source_file, at, rows, warnings, detail),
+        )
+
+    def import_log(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM import_log ORDER BY pk"))
+
+    # -- merge -----------------------------------------------------------------------------
+
+    def fingerprint(self) -> dict[str, str]:
+        """Digests of corpus ids, question ids and imported gold, to refuse merging databases
+        that do not describe the same evaluation."""
+
+        def digest(sql: str) -> str:
+            row = self.db.execute(
+                f"SELECT count(*), coalesce(sum(length(x)), 0), "
+                f"coalesce(group_concat(x, char(31)), '') FROM ({sql})"
+            ).fetchone()
+            return f"{row[0]}:{hashlib.sha256(row[2].encode()).hexdigest()[:16]}"
+
+        return {
+            "corpus": digest("SELECT id AS x FROM passage ORDER BY id"),
+            "questions": digest("SELECT id AS x FROM question ORDER BY id"),
+            "gold": digest(
+                "SELECT q.id || char(30) || p.id || char(30) || coalesce(e.role, '') AS x "
+                "FROM evidence_item e JOIN question q ON q.pk = e.question_pk "
+                "JOIN passage p ON p.pk = e.passage_pk ORDER BY x"
+            ),
+        }

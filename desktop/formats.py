@@ -1,0 +1,562 @@
+"""Readers for the files Recall Reviewer imports (design section 4).
+
+Each reader streams a file and yields plain records with their line numbers; anything wrong
+raises ``InputError`` carrying ``FILE:LINE: what is wrong``. Readers never touch the store.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Progress = Callable[[int, int], None]  # (bytes read, file size)
+
+FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir")
+EXTENSIONS = {
+    ".jsonl": "jsonl",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".trec": "trec",
+    ".run": "trec",
+    ".qrels": "qrels",
+}
+ACCEPTED = {
+    "corpus": ("jsonl", "csv", "tsv"),
+    "questions": ("jsonl", "tsv"),
+    "gold": ("jsonl", "qrels", "beir"),
+    "run": ("trec", "jsonl", "csv"),
+    "judgements": ("jsonl",),
+}
+ROLES = ("core", "supporting")
+
+
+class InputError(Exception):
+    def __init__(self, path: str | Path, line: int | None, message: str):
+        self.path, self.line, self.message = str(path), line, message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class Cancelled(Exception):
+    """The user cancelled a long import; the transaction around it is rolled back."""
+
+
+def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
+    accepted = ACCEPTED[kind]
+    if fmt is None:
+        suffix = Path(path).suffix.lower()
+        fmt = EXTENSIONS.get(suffix)
+        if fmt is None:
+            raise InputError(
+                path,
+                None,
+                f"cannot tell the format from the extension '{suffix or '(none)'}'; name it "
+                f"with --format ({', '.join(accepted)}) or use .{accepted[0]}",
+            )
+        if kind == "gold" and fmt == "tsv":
+            fmt = "beir"  # BEIR ships its qrels as TSV
+    if fmt not in accepted:
+        raise InputError(path, None, f"{kind} files can be {', '.join(accepted)}, not {fmt}")
+    return fmt
+
+
+# -- text lines ---------------------------------------------------------------------------------
+
+
+def _looks_like(raw: bytes) -> str:
+    for name, label in (("cp949", "CP949/EUC-KR"), ("utf-16", "UTF-16")):
+        try:
+            raw.decode(name)
+            return label
+        except UnicodeDecodeError:
+            continue
+    return "an unknown encoding"
+
+
+def read_lines(
+    path: str | Path, encoding: str | None = None, progress: Progress | None = None
+) -> Iterator[tuple[int, str]]:
+    """Yield (line number, text without its line ending) for every line of a text file.
+
+    Bytes are split on LF and decoded one line at a time, so memory stays flat on a file of a
+    million passages and a bad byte is reported on its own line."""
+    path = Path(path)
+    try:
+        size = os.path.getsize(path)
+        handle = open(path, "rb")
+    except OSError as error:
+        raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    codec = encoding or "utf-8"
+    with handle:
+        if handle.read(2) in (b"\xff\xfe", b"\xfe\xff") and encoding is None:
+            raise InputError(
+                path, 1, "looks like UTF-16; save it as UTF-8 or use --encoding utf-16"
+            )
+        handle.seek(0)
+        done = 0
+        for number, raw in enumerate(handle, 1):
+            done += len(raw)
+            if (
+                number == 1
+                and raw.startswith(b"\xef\xbb\xbf")
+                and codec.replace("-", "").lower() in ("utf8", "utf8sig")
+            ):
+                raw = raw[3:]
+            try:
+                text = raw.decode(codec)
+            except UnicodeDecodeError:
+                if encoding:
+                    raise InputError(path, number, f"not valid {encoding}") from None
+                raise InputError(
+                    path,
+                    number,
+                    f"not UTF-8 (looks like {_looks_like(raw)}); convert it to UTF-8 or say "
+                    f"which encoding it is with --encoding, for example --encoding cp949",
+                ) from None
+            except LookupError:
+                raise InputError(path, None, f"unknown encoding '{encoding}'") from None
+            if progress is not None and number % 4096 == 0:
+                progress(done, size)
+            yield number, text.rstrip("\r\n")
+        if progress is not None:
+            progress(size, size)
+
+
+def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
+    for number, text in read_lines(path, encoding, progress):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(
+                path, number, f"not valid JSON ({error.msg} at column {error.colno})"
+            ) from None
+        if not isinstance(obj, dict):
+            raise InputError(path, number, "each line must be a JSON object")
+        yield number, obj
+
+
+def _table_rows(path, encoding, progress, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """CSV/TSV rows as (line where the row starts, fields); blank lines skipped."""
+    lines = read_lines(path, encoding, progress)
+    current = [0]
+
+    def feed():
+        for number, text in lines:
+            current[0] = number
+            yield text + "\n"
+
+    reader = csv.reader(feed(), delimiter=delimiter, strict=True)
+    try:
+        start = 1
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                yield start, row
+            start = current[0] + 1
+    except csv.Error as error:
+        raise InputError(
+            path, current[0], f"bad {'TSV' if delimiter == chr(9) else 'CSV'} ({error})"
+        ) from None
+
+
+def _text_id(path, number, value, name) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(path, number, f"'{name}' must be a string")
+    value = str(value).strip()
+    if not value:
+        raise InputError(path, number, f"'{name}' is empty")
+    return value
+
+
+# -- corpus -------------------------------------------------------------------------------------
+
+
+@dataclass
+class PassageRecord:
+    line: int
+    id: str
+    text: str
+    title: str | None
+    meta: dict
+
+
+def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[PassageRecord]:
+    fmt = pick_format(path, "corpus", fmt)
+    if fmt == "jsonl":
+        for number, obj in _json_lines(path, encoding, progress):
+            key = "id" if "id" in obj else "_id" if "_id" in obj else None
+            if key is None:
+                raise InputError(path, number, "passage has no 'id' (or BEIR '_id')")
+            pid = _text_id(path, number, obj.pop(key), key)
+            if "text" not in obj or not isinstance(obj["text"], str):
+                raise InputError(path, number, f"passage '{pid}' has no 'text' string")
+            text = obj.pop("text")
+            title = obj.pop("title", None)
+            if title is not None and not isinstance(title, str):
+                title = str(title)
+            yield PassageRecord(number, pid, text, title or None, obj)
+        return
+    rows = _table_rows(path, encoding, progress, "," if fmt == "csv" else "\t")
+    header_line, header = next(rows, (1, []))
+    names = [h.strip() for h in header]
+    if "id" not in names and "_id" in names:
+        names[names.index("_id")] = "id"
+    if "id" not in names or "text" not in names:
+        raise InputError(path, header_line, "the header row must name 'id' and 'text' columns")
+    for number, row in rows:
+        if len(row) != len(names):
+            raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
+        obj = dict(zip(names, row, strict=True))
+        pid = _text_id(path, number, obj.pop("id"), "id")
+        text = obj.pop("text")
+        title = obj.pop("title", None)
+        yield PassageRecord(number, pid, text, title or None, {k: v for k, v in obj.items() if v})
+
+
+# -- questions ----------------------------------------------------------------------------------
+
+
+@dataclass
+class QuestionRecord:
+    line: int
+    id: str
+    text: str
+    answerable: bool
+    meta: dict
+
+
+def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
+    fmt = pick_format(path, "questions", fmt)
+    seen: set[str] = set()
+
+    def check(rec: QuestionRecord) -> QuestionRecord:
+        if rec.id in seen:
+            raise InputError(path, rec.line, f"question '{rec.id}' appears twice")
+        seen.add(rec.id)
+        return rec
+
+    if fmt == "jsonl":
+        for number, obj in _json_lines(path, encoding, progress):
+            key = "id" if "id" in obj else "_id" if "_id" in obj else None
+            if key is None:
+                raise InputError(path, number, "question has no 'id' (or BEIR '_id')")
+            qid = _text_id(path, number, obj.pop(key), key)
+            text = obj.pop("text", None)
+            if not isinstance(text, str) or not text.strip():
+                raise InputError(path, number, f"question '{qid}' has no 'text'")
+            answerable = obj.pop("answerable", True)
+            if not isinstance(answerable, bool):
+                raise InputError(path, number, "'answerable' must be true or false")
+            yield check(QuestionRecord(number, qid, text, answerable, obj))
+        return
+    for number, row in _table_rows(path, encoding, progress, "\t"):
+        if (
+            number == 1
+            and row
+            and row[0].strip().lower() in ("id", "_id", "query-id", "query_id", "qid")
+        ):
+            continue  # a header row
+        if len(row) < 2:
+            raise InputError(path, number, "expected 'id<TAB>text'")
+        qid = _text_id(path, number, row[0], "id")
+        text = "\t".join(row[1:]).strip()
+        if not text:
+            raise InputError(path, number, f"question '{qid}' has no text")
+        yield check(QuestionRecord(number, qid, text, True, {}))
+
+
+# -- gold ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class EvidenceRecord:
+    line: int
+    passage_id: str
+    role: str | None
+    alternatives: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GoldRecord:
+    line: int
+    question_id: str
+    evidence: list[EvidenceRecord]
+
+
+def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldRecord]:
+    """Gold evidence per question. Questions come out in file order, each once."""
+    fmt = pick_format(path, "gold", fmt)
+    if fmt == "jsonl":
+        seen: set[str] = set()
+        for number, obj in _json_lines(path, encoding, progress):
+            qid = _text_id(path, number, obj.get("question_id"), "question_id")
+            if qid in seen:
+                raise InputError(path, number, f"gold for question '{qid}' given twice")
+            seen.add(qid)
+            evidence = obj.get("evidence", [])
+            if not isinstance(evidence, list):
+                raise InputError(path, number, "'evidence' must be a list")
+            items: list[EvidenceRecord] = []
+            primaries: set[str] = set()
+            for item in evidence:
+                if not isinstance(item, dict):
+                    raise InputError(path, number, "each evidence item must be an object")
+                pid = _text_id(path, number, item.get("passage_id"), "passage_id")
+                if pid in primaries:
+                    raise InputError(path, number, f"passage '{pid}' is evidence twice")
+                primaries.add(pid)
+                role = item.get("role")
+                if role not in (None, *ROLES):
+                    raise InputError(
+                        path, number, f"role must be core or supporting (or missing), not {role!r}"
+                    )
+                alts = item.get("alternatives", [])
+                if not isinstance(alts, list):
+                    raise InputError(path, number, "'alternatives' must be a list of passage ids")
+                alt_ids = []
+                for alt in alts:
+                    alt = _text_id(path, number, alt, "alternatives")
+                    if alt != pid and alt not in alt_ids:
+                        alt_ids.append(alt)
+                items.append(EvidenceRecord(number, pid, role, alt_ids))
+            yield GoldRecord(number, qid, items)
+        return
+
+    # TREC and BEIR qrels: a line per (question, passage); group by question keeping file order.
+    grouped: dict[str, GoldRecord] = {}
+    seen_pairs: set[tuple[str, str]] = set()
+    if fmt == "qrels":
+        rows = ((n, t.split()) for n, t in read_lines(path, encoding, progress) if t.strip())
+    else:
+        rows = _table_rows(path, encoding, progress, "\t")
+    for number, fields in rows:
+        if fmt == "beir":
+            if number == 1 and fields[0].strip().lower() in ("query-id", "query_id", "qid"):
+                continue
+            if len(fields) != 3:
+                raise InputError(path, number, "expected 'query-id<TAB>corpus-id<TAB>score'")
+            qid, pid, level = fields
+        else:
+            if len(fields) != 4:
+                raise InputError(path, number, "expected 'qid 0 passage_id level'")
+            qid, _, pid, level = fields
+        qid, pid = qid.strip(), pid.strip()
+        try:
+            level_value = int(level)
+        except ValueError:
+            raise InputError(
+                path, number, f"relevance level must be a whole number, not {level!r}"
+            ) from None
+        if (qid, pid) in seen_pairs:
+            raise InputError(path, number, f"question '{qid}' judges passage '{pid}' twice")
+        seen_pairs.add((qid, pid))
+        record = grouped.setdefault(qid, GoldRecord(number, qid, []))
+        if level_value >= 1:
+            role = "core" if level_value >= 2 else "supporting"
+            record.evidence.append(EvidenceRecord(number, pid, role))
+    yield from grouped.values()
+
+
+# -- runs ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RankedList:
+    question_id: str
+    line: int
+    results: list[tuple[str, float | None, int]]  # (passage_id, score, line) in metric order
+    repeats: list[tuple[int, str]] = field(default_factory=list)  # (line, passage_id) dropped
+
+
+def _score(path, number, text) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(path, number, f"score must be a number, not {text!r}") from None
+    if math.isnan(value):
+        raise InputError(path, number, "score is NaN")
+    return value
+
+
+def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[RankedList]]:
+    """All ranked lists of one run file, each in the order the metrics use, repeats dropped.
+
+    TREC files are ordered as trec_eval orders them: score descending, ties by passage id
+    descending; the rank column is ignored. JSONL keeps its order; CSV follows its rank column.
+    """
+    fmt = pick_format(path, "run", fmt)
+    lists: dict[str, RankedList] = {}
+    if fmt == "trec":
+        raw: dict[str, list[tuple[float, str, int]]] = {}
+        first_line: dict[str, int] = {}
+        for number, text in read_lines(path, encoding, progress):
+            fields = text.split()
+            if not fields:
+                continue
+            if len(fields) < 6:
+                raise InputError(path, number, "expected 'qid Q0 passage_id rank score tag'")
+            qid, pid = fields[0], fields[2]
+            raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
+            first_line.setdefault(qid, number)
+        for qid, rows in raw.items():
+            # Sorting by (score, id) descending reproduces trec_eval's qsort comparator.
+            rows.sort(key=lambda r: (r[0], r[1]), reverse=True)
+            lists[qid] = _dedupe(qid, first_line[qid], [(p, s, n) for s, p, n in rows])
+    elif fmt == "jsonl":
+        for number, obj in _json_lines(path, encoding, progress):
+            qid = _text_id(path, number, obj.get("question_id"), "question_id")
+            if qid in lists:
+                raise InputError(path, number, f"results for question '{qid}' given twice")
+            results = obj.get("results", [])
+            if not isinstance(results, list):
+                raise InputError(path, number, "'results' must be a list")
+            rows = []
+            for entry in results:
+                if isinstance(entry, str):
+                    rows.append((entry, None, number))
+                    continue
+                if not isinstance(entry, dict):
+                    raise InputError(
+                        path, number, "each result must be an object with 'passage_id'"
+                    )
+                pid = _text_id(path, number, entry.get("passage_id"), "passage_id")
+                score = entry.get("score")
+                if score is not None and (
+                    isinstance(score, bool) or not isinstance(score, (int, float))
+                ):
+                    raise InputError(path, number, "'score' must be a number")
+                rows.append((pid, None if score is None else float(score), number))
+            lists[qid] = _dedupe(qid, number, rows)
+    else:
+        rows_iter = _table_rows(path, encoding, progress, ",")
+        header_line, header = next(rows_iter, (1, []))
+        names = [h.strip() for h in header]
+        for needed in ("question_id", "passage_id", "rank"):
+            if needed not in names:
+                raise InputError(
+                    path, header_line, "the header row must be question_id,passage_id,rank,score"
+                )
+        raw_csv: dict[str, list[tuple[int, str, float | None, int]]] = {}
+        first_line = {}
+        for number, row in rows_iter:
+            if len(row) != len(names):
+                raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
+            obj = dict(zip(names, row, strict=True))
+            qid = _text_id(path, number, obj["question_id"], "question_id")
+            pid = _text_id(path, number, obj["passage_id"], "passage_id")
+            try:
+                rank = int(obj["rank"])
+            except ValueError:
+                raise InputError(
+                    path, number, f"rank must be a whole number, not {obj['rank']!r}"
+                ) from None
+            score_text = (obj.get("score") or "").strip()
+            score = _score(path, number, score_text) if score_text else None
+            raw_csv.setdefault(qid, []).append((rank, pid, score, number))
+            first_line.setdefault(qid, number)
+        for qid, rows in raw_csv.items():
+            rows.sort(key=lambda r: (r[0], r[3]))
+            for before, after in zip(rows, rows[1:], strict=False):
+                if before[0] == after[0]:
+                    raise InputError(
+                        path, after[3], f"rank {after[0]} given twice for question '{qid}'"
+                    )
+            lists[qid] = _dedupe(qid, first_line[qid], [(p, s, n) for _, p, s, n in rows])
+    return fmt, list(lists.values())
+
+
+def _dedupe(qid: str, line: int, rows: list[tuple[str, float | None, int]]) -> RankedList:
+    seen: set[str] = set()
+    kept, repeats = [], []
+    for pid, score, number in rows:
+        if pid in seen:
+            repeats.append((number, pid))
+            continue
+        seen.add(pid)
+        kept.append((pid, score, number))
+    return RankedList(qid, line, kept, repeats)
+
+
+# -- judgements ---------------------------------------------------------------------------------
+
+KINDS = ("role", "alternative", "not_evidence", "answerable", "note", "adjudication")
+
+
+@dataclass
+class JudgementRecord:
+    line: int
+    reviewer: str
+    at: str
+    question_id: str
+    kind: str
+    passage_id: str  # '' when the kind has none
+    value: object
+    settles: str | None
+    system: str | None
+
+
+def check_judgement_value(kind: str, value: object) -> str | None:
+    """The reason a value does not fit its kind, or None when it does."""
+    if kind == "role" and value not in (*ROLES, None):
+        return "a role judgement's value must be core, supporting or null"
+    if kind == "alternative" and value is not None and not isinstance(value, str):
+        return "an alternative's value must be the primary passage id of its item, or null"
+    if kind in ("not_evidence", "answerable") and value not in (True, False, None):
+        return f"a {kind} judgement's value must be true, false or null"
+    if kind == "note" and value is not None and not isinstance(value, str):
+        return "a note's value must be text"
+    return None
+
+
+def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[JudgementRecord]:
+    pick_format(path, "judgements", fmt)
+    for number, obj in _json_lines(path, encoding, progress):
+        for key in ("reviewer", "at", "question_id", "kind"):
+            if not isinstance(obj.get(key), str) or not obj[key].strip():
+                raise InputError(path, number, f"judgement needs a '{key}' string")
+        kind = obj["kind"]
+        if kind not in KINDS:
+            raise InputError(path, number, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+        if "value" not in obj:
+            raise InputError(path, number, "judgement needs a 'value' (null is allowed)")
+        settles = obj.get("settles")
+        checked_kind = kind
+        if kind == "adjudication":
+            if settles not in KINDS or settles in ("adjudication", "note"):
+                raise InputError(
+                    path,
+                    number,
+                    "an adjudication needs 'settles': the kind it "
+                    "settles (role, alternative, not_evidence, answerable)",
+                )
+            checked_kind = settles
+        elif settles is not None:
+            raise InputError(path, number, "only an adjudication has 'settles'")
+        problem = check_judgement_value(checked_kind, obj["value"])
+        if problem:
+            raise InputError(path, number, problem)
+        passage_id = obj.get("passage_id") or ""
+        if not isinstance(passage_id, str):
+            raise InputError(path, number, "'passage_id' must be a string")
+        if checked_kind in ("role", "alternative", "not_evidence") and not passage_id:
+            raise InputError(path, number, f"a {checked_kind} judgement needs a 'passage_id'")
+        system = obj.get("system")
+        if system is not None and not isinstance(system, str):
+            raise InputError(path, number, "'system' must be a string")
+        yield JudgementRecord(
+            number,
+            obj["reviewer"].strip(),
+            obj["at"],
+            obj["question_id"],
+            kind,
+            passage_id,
+            obj["value"],
+            settles,
+            system,
+        )

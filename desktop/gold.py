@@ -1,0 +1,243 @@
+"""The effective gold: imported evidence with the reviewers' judgements applied (design 6).
+
+For each (question, kind, passage) the log is read as every reviewer's latest line; a null
+value means that reviewer withdrew their judgement. An adjudication wins; else a value every
+reviewer who judged agrees on counts, but a value from one reviewer alone counts only when that
+reviewer is the only one in the database (it is then marked single-reviewed); anything else
+leaves the imported gold standing and, where values differ, is a disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from desktop.metrics import Item
+
+DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable")
+
+ADJUDICATED, AGREED, SINGLE, PENDING, DISPUTED = (
+    "adjudicated",
+    "agreed",
+    "single",
+    "pending",
+    "disputed",
+)
+COUNTS = (ADJUDICATED, AGREED, SINGLE)
+
+
+@dataclass
+class Decision:
+    question_id: str
+    kind: str
+    passage_id: str
+    votes: dict[str, object]  # reviewer -> latest non-withdrawn value
+    status: str
+    value: object = None  # the value in force when status counts
+    adjudicator: str | None = None
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> bool:
+        return self.status in COUNTS
+
+
+def instant(at: str) -> float:
+    """Seconds since the epoch of an ISO time; times without an offset are taken as UTC, so
+    that lines written in two time zones order by when they happened, not by their text."""
+    moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
+    """From log rows (dicts as the store returns them): latest value per (question, kind,
+    passage) per reviewer, the latest adjudication per key, and every reviewer in the log."""
+    judgements = sorted(judgements, key=lambda r: (instant(r["at"]), r.get("pk") or 0))
+    votes: dict[tuple[str, str, str], dict[str, object]] = {}
+    adjudications: dict[tuple[str, str, str], tuple[str, object]] = {}
+    reviewers: set[str] = set()
+    for row in judgements:
+        reviewers.add(row["reviewer"])
+        value = json.loads(row["value"])
+        kind = row["kind"]
+        if kind == "adjudication":
+            key = (row["question_id"], row["settles"], row["passage_id"])
+            if value is None:
+                adjudications.pop(key, None)
+            else:
+                adjudications[key] = (row["reviewer"], value)
+            continue
+        if kind not in DECIDED_KINDS:
+            continue
+        key = (row["question_id"], kind, row["passage_id"])
+        per_reviewer = votes.setdefault(key, {})
+        if value is None:
+            per_reviewer.pop(row["reviewer"], None)
+        else:
+            per_reviewer[row["reviewer"]] = value
+    return votes, adjudications, reviewers
+
+
+def decide(judgements: Iterable[dict]) -> list[Decision]:
+    votes, adjudications, reviewers = latest_values(judgements)
+    decisions = []
+    for key in sorted(set(votes) | set(adjudications)):
+        question_id, kind, passage_id = key
+        these = votes.get(key, {})
+        if key in adjudications:
+            who, value = adjudications[key]
+            decisions.append(
+                Decision(question_id, kind, passage_id, dict(these), ADJUDICATED, value, who)
+            )
+            continue
+        if not these:
+            continue
+        values = {json.dumps(v, sort_keys=True) for v in these.values()}
+        if len(values) > 1:
+            status, value = DISPUTED, None
+        elif len(these) >= 2:
+            status, value = AGREED, next(iter(these.values()))
+        elif len(reviewers) == 1:
+            status, value = SINGLE, next(iter(these.values()))
+        else:
+            status, value = PENDING, None
+        decisions.append(Decision(question_id, kind, passage_id, dict(these), status, value))
+    return decisions
+
+
+@dataclass
+class GoldItem:
+    """An evidence item in passage keys, with where its role came from."""
+
+    primary_pk: int
+    primary_id: str
+    role: str | None
+    alternatives: dict[int, str]  # passage_pk -> passage_id
+    role_status: str | None = None  # a Decision status when a judgement changed the role
+
+    def as_item(self) -> Item:
+        return Item(self.primary_pk, self.role, frozenset([self.primary_pk, *self.alternatives]))
+
+
+@dataclass
+class EffectiveGold:
+    items: dict[int, list[GoldItem]]  # question_pk -> evidence items
+    answerable: dict[int, bool]  # question_pk -> answerable in force
+    decisions: list[Decision]
+
+    def metric_items(self) -> dict[int, list[Item]]:
+        return {q: [i.as_item() for i in items] for q, items in self.items.items()}
+
+    def disagreements(self) -> list[Decision]:
+        return [d for d in self.decisions if d.status == DISPUTED]
+
+
+def build(
+    questions: Sequence[dict],
+    evidence: Sequence[tuple[int, int, int, str | None]],
+    alternatives: Sequence[tuple[int, int]],
+    passage_ids: dict[int, str],
+    passage_pks: dict[str, int],
+    judgements: Sequence[dict],
+) -> EffectiveGold:
+    """questions: store rows (pk, id, answerable); evidence: (question_pk, item_pk, passage_pk,
+    role); alternatives: (item_pk, passage_pk); passage_ids / passage_pks map keys and ids for
+    every passage named by gold and judgements."""
+    by_item: dict[int, GoldItem] = {}
+    items: dict[int, list[GoldItem]] = {q["pk"]: [] for q in questions}
+    for question_pk, item_pk, passage_pk, role in evidence:
+        item = GoldItem(passage_pk, passage_ids[passage_pk], role, {})
+        by_item[item_pk] = item
+        items.setdefault(question_pk, []).append(item)
+    for item_pk, passage_pk in alternatives:
+        by_item[item_pk].alternatives[passage_pk] = passage_ids[passage_pk]
+    answerable = {q["pk"]: bool(q["answerable"]) for q in questions}
+    question_pk_of = {q["id"]: q["pk"] for q in questions}
+
+    decisions = decide(judgements)
+    for d in decisions:
+        if not d.counts:
+            continue
+        question_pk = question_pk_of.get(d.question_id)
+        if question_pk is None:
+            continue
+        these = items.get(question_pk, [])
+        if d.kind == "answerable":
+            answerable[question_pk] = bool(d.value)
+            continue
+        passage_pk = passage_pks.get(d.passage_id)
+        if passage_pk is None:
+            continue
+        if d.kind == "role":
+            for item in these:
+                if item.primary_pk == passage_pk:
+                    item.role = d.value
+                    item.role_status = d.status
+        elif d.kind == "alternative":
+            for item in these:
+                item.alternatives.pop(passage_pk, None)
+            for item in these:
+                if item.primary_id == d.value and item.primary_pk != passage_pk:
+                    item.alternatives[passage_pk] = d.passage_id
+        elif d.kind == "not_evidence" and d.value is True:
+            # Only an alternative can be struck this way; a primary passage stays evidence.
+            for item in these:
+                item.alternatives.pop(passage_pk, None)
+    return EffectiveGold(items, answerable, decisions)
+
+
+# -- agreement ----------------------------------------------------------------------------------
+
+
+def cohen_kappa(pairs: Sequence[tuple[object, object]]) -> tuple[float, float | None]:
+    """(observed agreement, Cohen's kappa) over paired labels. Kappa is None when chance
+    agreement is 1 (both reviewers always gave one and the same value): it is undefined."""
+    n = len(pairs)
+    if n == 0:
+        return 0.0, None
+    keys = [(json.dumps(a, sort_keys=True), json.dumps(b, sort_keys=True)) for a, b in pairs]
+    observed = sum(1 for a, b in keys if a == b) / n
+    first: dict[str, int] = {}
+    second: dict[str, int] = {}
+    for a, b in keys:
+        first[a] = first.get(a, 0) + 1
+        second[b] = second.get(b, 0) + 1
+    chance = sum(first[c] * second.get(c, 0) for c in first) / (n * n)
+    if chance >= 1.0:
+        return observed, None
+    return observed, (observed - chance) / (1.0 - chance)
+
+
+def agreement(judgements: Sequence[dict]) -> dict:
+    """Design section 6's agreement object: per reviewer pair and kind, over the items both
+    judged (latest value each), percent agreement and Cohen's kappa; and the open
+    disagreements."""
+    votes, _, reviewers = latest_values(judgements)
+    names = sorted(reviewers)
+    pairs_out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            for kind in DECIDED_KINDS:
+                pairs = [
+                    (v[a], v[b])
+                    for (q, k, p), v in sorted(votes.items())
+                    if k == kind and a in v and b in v
+                ]
+                if not pairs:
+                    continue
+                observed, kappa = cohen_kappa(pairs)
+                pairs_out.append(
+                    {
+                        "reviewers": [a, b],
+                        "kind": kind,
+                        "items": len(pairs),
+                        "agreement": observed,
+                        "kappa": kappa,
+                    }
+                )
+    disputed = sum(1 for d in decide(judgements) if d.status == DISPUTED)
+    return {"pairs": pairs_out, "disagreements": disputed}

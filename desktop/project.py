@@ -1,0 +1,503 @@
+"""A review project: the domain layer between files, the store and whoever shows the results
+(the command line, the window, the Excel report). No Qt, no SQL here."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from db import DuplicateRow, Store, UnknownIds
+from desktop import formats, gold, metrics
+from desktop.formats import InputError, Progress
+
+
+def now() -> str:
+    """Local time with its offset, to the millisecond, as judgement lines carry it."""
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+@dataclass
+class ImportReport:
+    kind: str
+    path: str
+    rows: int
+    messages: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [*self.messages, *(f"warning: {w}" for w in self.warnings)]
+
+
+def _unknown_message(path: str, error: UnknownIds) -> InputError:
+    first_line, first_id = error.first[0]
+    more = ", ".join(repr(i) for _, i in error.first[1:])
+    others = f" (also {more})" if more else ""
+    what = "corpus" if error.what == "passage" else "questions"
+    hint = (
+        "every system must use the same chunking as the corpus"
+        if error.what == "passage"
+        else "import the questions first"
+    )
+    return InputError(
+        path,
+        first_line,
+        f"unknown {error.what} id {first_id!r}{others}: {error.count} {error.what} id"
+        f"{'s' if error.count != 1 else ''} in this file are not in the {what}; {hint}. "
+        "Nothing was imported.",
+    )
+
+
+class Project:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.store = Store(self.path)
+        self._gold_cache: tuple[int, gold.EffectiveGold] | None = None
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    def info(self) -> dict:
+        counts = self.store.counts()
+        return {
+            "database": str(self.path),
+            "schema": self.store.schema_version(),
+            "corpus": self.store.corpus(),
+            "passages": counts["passages"],
+            "questions": counts["questions"],
+            "evidence_items": counts["evidence_items"],
+            "alternatives": counts["alternatives"],
+            "systems": [s["name"] for s in self.store.systems()],
+            "results": counts["results"],
+            "judgements": counts["judgements"],
+            "reviewers": self.store.reviewers(),
+        }
+
+    def systems(self) -> list[dict]:
+        return self.store.systems()
+
+    def questions(self) -> list[dict]:
+        return self.store.questions()
+
+    # -- imports ---------------------------------------------------------------------------
+
+    def import_corpus(
+        self,
+        path,
+        fmt=None,
+        encoding=None,
+        replace=False,
+        name=None,
+        chunk_size=None,
+        overlap=None,
+        unit=None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        path = str(path)
+        report = ImportReport("corpus", path, 0)
+        existing = self.store.corpus()
+        if existing and not replace:
+            raise InputError(
+                path,
+                None,
+                f"a corpus is already loaded ({existing['name']}, from "
+                f"{existing['source_file']}); use --replace to replace it (this removes the "
+                "imported gold and runs, which point at its passages; judgements stay)",
+            )
+        records = formats.read_corpus(path, fmt, encoding, progress)
+        rows = (
+            (
+                r.line,
+                r.id,
+                r.text,
+                r.title,
+                json.dumps(r.meta, ensure_ascii=False) if r.meta else None,
+            )
+            for r in records
+        )
+        with self.store.atomic():
+            if existing:
+                removed = self.store.clear_corpus()
+                report.messages.append(
+                    f"replaced the corpus: removed {removed['passages']} passages, "
+                    f"{removed['evidence_items']} evidence items and {removed['systems']} runs"
+                )
+            try:
+                report.rows = self.store.insert_passages(rows)
+            except DuplicateRow as dup:
+                raise InputError(
+                    path, dup.line, f"passage id {dup.key!r} appears twice; nothing was imported"
+                ) from None
+            if report.rows == 0:
+                raise InputError(path, None, "no passages in the file")
+            self.store.set_corpus(
+                name or Path(path).stem, os.path.abspath(path), chunk_size, overlap, unit, now()
+            )
+            self.store.log_import("corpus", os.path.abspath(path), now(), report.rows, 0)
+        report.messages.append(f"imported {report.rows} passages")
+        self._gold_cache = None
+        return report
+
+    def import_questions(
+        self, path, fmt=None, encoding=None, progress: Progress | None = None
+    ) -> ImportReport:
+        path = str(path)
+        report = ImportReport("questions", path, 0)
+        records = formats.read_questions(path, fmt, encoding, progress)
+        rows = (
+            (
+                r.line,
+                r.id,
+                r.text,
+                int(r.answerable),
+                json.dumps(r.meta, ensure_ascii=False) if r.meta else None,
+            )
+            for r in records
+        )
+        with self.store.atomic():
+            added, updated = self.store.upsert_questions(rows)
+            if added + updated == 0:
+                raise InputError(path, None, "no questions in the file")
+            report.rows = added + updated
+            self.store.log_import("questions", os.path.abspath(path), now(), report.rows, 0)
+        report.messages.append(
+            f"imported {added} new questions" + (f", updated {updated}" if updated else "")
+        )
+        self._gold_cache = None
+        return report
+
+    def import_gold(
+        self, path, fmt=None, encoding=None, progress: Progress | None = None
+    ) -> ImportReport:
+        path = str(path)
+        report = ImportReport("gold", path, 0)
+        records = list(formats.read_gold(path, fmt, encoding, progress))
+        if not records:
+            raise InputError(path, None, "no gold in the file")
+        questions = [(r.line, r.question_id) for r in records]
+        items = [(e.line, r.question_id, e.passage_id, e.role) for r in records for e in r.evidence]
+        alts = [
+            (e.line, r.question_id, e.passage_id, a)
+            for r in records
+            for e in r.evidence
+            for a in e.alternatives
+        ]
+        with self.store.atomic():
+            try:
+                counts = self.store.replace_gold(os.path.abspath(path), questions, items, alts)
+            except UnknownIds as error:
+                raise _unknown_message(path, error) from None
+            self.store.log_import("gold", os.path.abspath(path), now(), len(items), 0)
+        report.rows = counts["evidence_items"]
+        empty = sum(1 for r in records if not r.evidence)
+        report.messages.append(
+            f"imported gold for {counts['questions']} questions: {counts['evidence_items']} "
+            f"evidence items, {counts['alternatives']} alternatives"
+            + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
+        )
+        self._gold_cache = None
+        return report
+
+    def import_run(
+        self,
+        path,
+        system: str | None = None,
+        fmt=None,
+        encoding=None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        path = str(path)
+        system = (system or Path(path).stem).strip()
+        if not system:
+            raise InputError(path, None, "the system needs a name (--system NAME)")
+        fmt, lists = formats.read_run(path, fmt, encoding, progress)
+        report = ImportReport("run", path, 0)
+        if not lists:
+            raise InputError(path, None, "no results in the file")
+        rows = (
+            (line, ranked.question_id, rank, pid, score)
+            for ranked in lists
+            for rank, (pid, score, line) in enumerate(ranked.results, 1)
+        )
+        repeats = [
+            (line, ranked.question_id, pid) for ranked in lists for line, pid in ranked.repeats
+        ]
+        with self.store.atomic():
+            try:
+                info = self.store.replace_run(system, os.path.abspath(path), fmt, now(), rows)
+            except UnknownIds as error:
+                raise _unknown_message(path, error) from None
+            self.store.log_import(
+                "run",
+                os.path.abspath(path),
+                now(),
+                info["results"],
+                len(repeats),
+                json.dumps({"system": system}),
+            )
+        report.rows = info["results"]
+        if info["replaced"]:
+            report.messages.append(f"replaced the run of system {system!r}")
+        report.messages.append(
+            f"imported {info['results']} results for {info['questions']} "
+            f"questions as system {system!r}"
+        )
+        if repeats:
+            shown = "; ".join(
+                f"{path}:{ln}: {pid!r} again for {qid!r}" for ln, qid, pid in repeats[:3]
+            )
+            report.warnings.append(
+                f"{len(repeats)} repeated passages in ranked lists were counted once, at "
+                f"their first rank ({shown}{'; …' if len(repeats) > 3 else ''})"
+            )
+        return report
+
+    # -- effective gold and metrics --------------------------------------------------------
+
+    def effective_gold(self) -> gold.EffectiveGold:
+        # Judgement count plus the import log length is a cheap change stamp: the window asks
+        # for the gold after every keystroke-sized change and only rebuilds when it moved.
+        stamp = hash((self.store.counts()["judgements"], len(self.store.import_log())))
+        if self._gold_cache and self._gold_cache[0] == stamp:
+            return self._gold_cache[1]
+        judgements = self.store.judgements()
+        passage_ids = self.store.gold_passage_ids()
+        named = {j["passage_id"] for j in judgements if j["passage_id"]}
+        for j in judgements:
+            if j["kind"] in ("alternative", "adjudication"):
+                value = json.loads(j["value"])
+                if isinstance(value, str):
+                    named.add(value)
+        passage_pks = self.store.passage_pks(named)
+        passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
+        passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
+        result = gold.build(
+            self.store.questions(),
+            self.store.evidence_rows(),
+            self.store.alternative_rows(),
+            passage_ids,
+            passage_pks,
+            judgements,
+        )
+        self._gold_cache = (stamp, result)
+        return result
+
+    def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
+        """Every system's ranked passage keys per question key, cut at max_rank."""
+        names = {s["pk"]: s["name"] for s in self.store.systems()}
+        runs: dict[str, dict[int, list[int]]] = {name: {} for name in names.values()}
+        current_key = None
+        current: list[int] = []
+        for system_pk, question_pk, passage_pk in self.store.result_rows(max_rank):
+            key = (system_pk, question_pk)
+            if key != current_key:
+                current = []
+                runs[names[system_pk]][question_pk] = current
+                current_key = key
+            current.append(passage_pk)
+        return runs
+
+    def evaluate(self, ks, systems: list[str] | None = None) -> Evaluation:
+        ks = metrics.parse_ks(ks)
+        effective = self.effective_gold()
+        items = effective.metric_items()
+        runs = self.runs(max(ks))
+        if systems is not None:
+            runs = {name: runs[name] for name in systems if name in runs}
+        scores = metrics.evaluate(items, runs, ks)
+        return Evaluation(ks, self.store.questions(), items, scores, effective)
+
+    def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
+        """Mean Recall@1..depth per system over the evaluated questions."""
+        depth = depth or self.store.max_rank() or 1
+        items = {q: i for q, i in self.effective_gold().metric_items().items() if i}
+        out = {}
+        for name, lists in self.runs(depth).items():
+            total = [0.0] * depth
+            for q, these in items.items():
+                for i, value in enumerate(metrics.recall_curve(these, lists.get(q, ()), depth)):
+                    total[i] += value
+            out[name] = [t / len(items) if items else 0.0 for t in total]
+        return out
+
+    # -- judgements ------------------------------------------------------------------------
+
+    def add_judgement(
+        self,
+        reviewer: str,
+        question_id: str,
+        kind: str,
+        value,
+        passage_id: str = "",
+        settles: str | None = None,
+        system: str | None = None,
+        at: str | None = None,
+    ) -> dict:
+        """Append one line to the log, committed before this returns."""
+        checked = settles if kind == "adjudication" else kind
+        problem = formats.check_judgement_value(checked, value)
+        if problem:
+            raise ValueError(problem)
+        row = {
+            "reviewer": reviewer,
+            "at": at or now(),
+            "question_id": question_id,
+            "kind": kind,
+            "passage_id": passage_id or "",
+            "value": json.dumps(value, ensure_ascii=False),
+            "settles": settles,
+            "system": system,
+        }
+        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
+        return row
+
+    def import_judgements(
+        self, path, encoding=None, progress: Progress | None = None
+    ) -> ImportReport:
+        path = str(path)
+        known = {q["id"] for q in self.store.questions()}
+        rows = []
+        for rec in formats.read_judgements(path, None, encoding, progress):
+            if rec.question_id not in known:
+                raise InputError(
+                    path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
+                )
+            try:
+                datetime.fromisoformat(rec.at.replace("Z", "+00:00"))
+            except ValueError:
+                raise InputError(
+                    path, rec.line, f"'at' is not an ISO date and time: {rec.at!r}"
+                ) from None
+            rows.append(
+                (
+                    rec.line,
+                    rec.reviewer,
+                    rec.at,
+                    rec.question_id,
+                    rec.kind,
+                    rec.passage_id,
+                    json.dumps(rec.value, ensure_ascii=False),
+                    rec.settles,
+                    rec.system,
+                )
+            )
+        ids = {r[5] for r in rows if r[5]}
+        missing = sorted(ids - set(self.store.passage_pks(ids)))
+        if missing:
+            line = next(r[0] for r in rows if r[5] == missing[0])
+            raise InputError(
+                path,
+                line,
+                f"unknown passage id {missing[0]!r}: {len(missing)} "
+                "passage ids in this file are not in the corpus; nothing was "
+                "imported",
+            )
+        with self.store.atomic():
+            added = self.store.add_judgements(r[1:] for r in rows)
+            self.store.log_import("judgements", os.path.abspath(path), now(), added, 0)
+        report = ImportReport("judgements", path, added)
+        report.messages.append(f"added {added} judgements ({len(rows) - added} already there)")
+        self._gold_cache = None
+        return report
+
+    def judgement_lines(self, reviewer: str | None = None) -> list[dict]:
+        """The log as design section 6 lines (JSON-ready), oldest first."""
+        out = []
+        for row in self.store.judgements(reviewer=reviewer):
+            line = {
+                "reviewer": row["reviewer"],
+                "at": row["at"],
+                "question_id": row["question_id"],
+                "kind": row["kind"],
+            }
+            if row["passage_id"]:
+                line["passage_id"] = row["passage_id"]
+            line["value"] = json.loads(row["value"])
+            if row["settles"]:
+                line["settles"] = row["settles"]
+            if row["system"]:
+                line["system"] = row["system"]
+            out.append(line)
+        return out
+
+    def export_judgements(self, path, reviewer: str | None = None) -> int:
+        lines = self.judgement_lines(reviewer)
+        tmp = Path(f"{path}.tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            for line in lines:
+                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        os.replace(tmp, path)
+        return len(lines)
+
+    def merge(self, other_path) -> ImportReport:
+        """Add the other database's judgement lines this one lacks; refuse a database that
+        describes a different evaluation. One transaction; running it twice adds nothing."""
+        other_path = str(other_path)
+        other = Store(other_path, readonly=True)
+        try:
+            mine, theirs = self.store.fingerprint(), other.fingerprint()
+            differ = [k for k in ("corpus", "questions", "gold") if mine[k] != theirs[k]]
+            if differ:
+                raise InputError(
+                    other_path,
+                    None,
+                    "not the same evaluation: its "
+                    f"{', '.join(differ)} differ from this database's; "
+                    "nothing was merged",
+                )
+            rows = [tuple(r[c] for c in self.store.JUDGEMENT_COLUMNS) for r in other.judgements()]
+        finally:
+            other.close()
+        with self.store.atomic():
+            added = self.store.add_judgements(rows)
+            self.store.log_import("merge", os.path.abspath(other_path), now(), added, 0)
+        report = ImportReport("merge", other_path, added)
+        report.messages.append(f"merged {added} judgements ({len(rows) - added} already here)")
+        self._gold_cache = None
+        return report
+
+    def agreement(self) -> dict:
+        return gold.agreement(self.store.judgements())
+
+
+@dataclass
+class Evaluation:
+    ks: list[int]
+    questions: list[dict]
+    items: dict[int, list[metrics.Item]]
+    systems: list[metrics.SystemScores]
+    gold: gold.EffectiveGold
+
+    @property
+    def evaluated(self) -> int:
+        return sum(1 for q in self.questions if self.items.get(q["pk"]))
+
+    def labels(self) -> list[str]:
+        return [metrics.label(m, k) for k in self.ks for m in metrics.MEASURES]
+
+    def as_json(self, per_question: bool = False) -> dict:
+        total = len(self.questions)
+        out: dict = {
+            "k": self.ks,
+            "questions": {
+                "total": total,
+                "evaluated": self.evaluated,
+                "without_evidence": total - self.evaluated,
+            },
+            "systems": [
+                {"system": s.system, "evaluated": s.evaluated, **s.means} for s in self.systems
+            ],
+        }
+        if per_question:
+            ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}
+            out["per_question"] = [
+                {"system": s.system, "question": ids[q], **values}
+                for s in self.systems
+                for q, values in s.per_question.items()
+            ]
+        return out
