@@ -182,10 +182,13 @@ class Store:
         n = 0
         for batch in _chunks(rows):
             try:
-                conn.executemany(
-                    "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
-                    [r[1:] for r in batch],
-                )
+                # A savepoint per batch, so that a failed batch leaves no half of itself
+                # behind and the offending row can be found by looking.
+                with self.db.atomic():
+                    conn.executemany(
+                        "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
+                        [r[1:] for r in batch],
+                    )
             except sqlite3.IntegrityError:
                 raise self._first_duplicate(batch) from None
             n += len(batch)
@@ -197,9 +200,7 @@ class Store:
         return n
 
     def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
-        # The failed executemany left the rows before the offending one inserted (the caller's
-        # transaction will be rolled back anyway): the offender is the first row whose id is
-        # either already stored before this batch or repeated inside the batch.
+        # The offender is the first row whose id is repeated inside the batch or already stored.
         seen: set[str] = set()
         for line, pid, *_ in batch:
             if pid in seen:

@@ -40,3 +40,56 @@ def trec_ids(*files: Path) -> tuple[list[str], list[str]]:
                 questions.setdefault(parts[0])
                 passages.setdefault(parts[2])
     return list(questions), list(passages)
+
+
+def snapshot(db_path: Path) -> str:
+    """A digest of everything the database holds, to show a refused import changed nothing."""
+    import hashlib
+    import sqlite3
+
+    conn = sqlite3.connect(db_path)
+    try:
+        digest = hashlib.sha256()
+        for line in conn.iterdump():
+            digest.update(line.encode())
+        return digest.hexdigest()
+    finally:
+        conn.close()
+
+
+def small_project(project, tmp_path: Path) -> None:
+    """Four passages, two questions, gold for both, no runs."""
+    write_jsonl(
+        tmp_path / "corpus.jsonl",
+        [
+            {"id": "p1", "text": "대한민국은 민주공화국이다.", "title": "제1조", "volume": 1},
+            {"id": "p2", "text": "대한민국의 주권은 국민에게 있다.", "title": "제1조 2항"},
+            {"id": "p3", "text": "대통령의 임기는 5년으로 한다.", "title": "제70조"},
+            {"id": "p4", "text": "국회의원의 임기는 4년으로 한다.", "title": "제42조"},
+        ],
+    )
+    project.import_corpus(tmp_path / "corpus.jsonl")
+    write_jsonl(
+        tmp_path / "questions.jsonl",
+        [
+            {"id": "q1", "text": "주권은 누구에게 있나?"},
+            {"id": "q2", "text": "대통령 임기는?"},
+            {"id": "q3", "text": "벌금은 얼마인가?", "answerable": False},
+        ],
+    )
+    project.import_questions(tmp_path / "questions.jsonl")
+    write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {
+                "question_id": "q1",
+                "evidence": [
+                    {"passage_id": "p2", "role": "core"},
+                    {"passage_id": "p1", "role": "supporting"},
+                ],
+            },
+            {"question_id": "q2", "evidence": [{"passage_id": "p3", "alternatives": ["p4"]}]},
+            {"question_id": "q3", "evidence": []},
+        ],
+    )
+    project.import_gold(tmp_path / "gold.jsonl")
