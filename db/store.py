@@ -13,10 +13,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
+from db.schema import SCHEMA_VERSION
 
-from db.schema import MIGRATIONS, SCHEMA_VERSION
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 BATCH = 20_000
 
@@ -56,24 +58,40 @@ def _chunks(rows: Iterable[tuple], size: int = BATCH) -> Iterator[list[tuple]]:
 class Store:
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
+        self._db: Database | None = None
         try:
             if readonly:
                 if not self.path.exists():
                     raise StoreError(f"{self.path}: no such file")
-                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
-                self.db = Database(conn)
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self.conn = sqlite3.connect(uri, uri=True)
                 self._check_readonly()
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.db = Database(self.path)
+                self.conn = sqlite3.connect(self.path)
                 self._check_and_migrate()
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a usable SQLite database ({error})") from None
 
+    @property
+    def db(self) -> Database:
+        """The sqlite-utils wrapper, made on first use: reading an up-to-date file needs only
+        the plain connection, and importing sqlite-utils costs a tenth of a second."""
+        if self._db is None:
+            from sqlite_utils import Database
+
+            self._db = Database(self.conn)
+        return self._db
+
+    def _query(self, sql: str, params: Sequence = ()) -> list[dict]:
+        cursor = self.conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
     # -- opening ---------------------------------------------------------------------------
 
     def _check_and_migrate(self) -> None:
-        conn = self.db.conn
+        conn = self.conn
         conn.execute("PRAGMA busy_timeout = 10000")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -81,19 +99,22 @@ class Store:
                 f"{self.path}: made by a newer Recall Reviewer (schema {version}, this program "
                 f"knows {SCHEMA_VERSION}); open it with the newer version. Nothing was changed."
             )
-        tables = set(self.db.table_names())
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and "_sqlite_migrations" not in tables:
             raise StoreError(f"{self.path}: a SQLite file, but not a Recall Reviewer database")
         conn.execute("PRAGMA foreign_keys = ON")
-        if self.db.journal_mode != "wal":
-            self.db.enable_wal()
-        self.pending_migrations = [m.name for m in MIGRATIONS.pending(self.db)]
-        if self.pending_migrations:
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA journal_mode = wal")
+        self.pending_migrations: list[str] = []
+        if version < SCHEMA_VERSION:
+            from db.schema import MIGRATIONS
+
+            self.pending_migrations = [m.name for m in MIGRATIONS.pending(self.db)]
             MIGRATIONS.apply(self.db)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _check_readonly(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: schema {version}, this program reads "
@@ -101,7 +122,7 @@ class Store:
             )
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     @contextmanager
     def atomic(self):
@@ -109,10 +130,10 @@ class Store:
             yield self
 
     def integrity_check(self) -> str:
-        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+        return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 
     def schema_version(self) -> int:
-        return self.db.execute("PRAGMA user_version").fetchone()[0]
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
     # -- counts ----------------------------------------------------------------------------
 
@@ -129,13 +150,13 @@ class Store:
         }
 
     def _scalar(self, sql: str, params: Sequence = ()):
-        row = self.db.execute(sql, params).fetchone()
+        row = self.conn.execute(sql, params).fetchone()
         return row[0] if row else None
 
     # -- corpus ----------------------------------------------------------------------------
 
     def corpus(self) -> dict | None:
-        rows = list(self.db.query("SELECT * FROM corpus WHERE id = 1"))
+        rows = self._query("SELECT * FROM corpus WHERE id = 1")
         return rows[0] if rows else None
 
     def clear_corpus(self) -> dict[str, int]:
@@ -156,7 +177,7 @@ class Store:
             "DELETE FROM passage",
             "DELETE FROM corpus",
         ):
-            self.db.execute(sql)
+            self.conn.execute(sql)
         return removed
 
     def set_corpus(
@@ -168,7 +189,7 @@ class Store:
         unit: str | None,
         at: str,
     ) -> None:
-        self.db.execute(
+        self.conn.execute(
             "INSERT OR REPLACE INTO corpus (id, name, source_file, chunk_size, overlap, unit, "
             "imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
             (name, source_file, chunk_size, overlap, unit, at),
@@ -177,7 +198,7 @@ class Store:
     def insert_passages(self, rows: Iterable[tuple[int, str, str, str | None, str | None]]) -> int:
         """Insert (line, id, text, title, meta_json) rows in batches and index their text.
         Caller holds the transaction. Raises DuplicateRow for an id already present."""
-        conn = self.db.conn
+        conn = self.conn
         first_pk = (self._scalar("SELECT max(pk) FROM passage") or 0) + 1
         n = 0
         for batch in _chunks(rows):
@@ -212,7 +233,7 @@ class Store:
             marks = ",".join("?" * len(part))
             present.update(
                 r[0]
-                for r in self.db.execute(
+                for r in self.conn.execute(
                     f"SELECT id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
                 )
             )
@@ -222,14 +243,14 @@ class Store:
         return DuplicateRow(batch[0][0], batch[0][1])
 
     def passage(self, passage_id: str) -> dict | None:
-        rows = list(self.db.query("SELECT * FROM passage WHERE id = ?", [passage_id]))
+        rows = self._query("SELECT * FROM passage WHERE id = ?", [passage_id])
         return rows[0] if rows else None
 
     def passages_by_pk(self, pks: Sequence[int]) -> dict[int, dict]:
         out: dict[int, dict] = {}
         for part in _chunks(((p,) for p in pks), 500):
             marks = ",".join("?" * len(part))
-            for row in self.db.query(
+            for row in self._query(
                 f"SELECT * FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
             ):
                 out[row["pk"]] = row
@@ -239,7 +260,7 @@ class Store:
         out: dict[str, int] = {}
         for part in _chunks(((i,) for i in set(ids)), 500):
             marks = ",".join("?" * len(part))
-            for pk, pid in self.db.execute(
+            for pk, pid in self.conn.execute(
                 f"SELECT pk, id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
             ):
                 out[pid] = pk
@@ -249,8 +270,8 @@ class Store:
         """Passages around one in corpus order (the order the corpus file gave)."""
         sql_before = "SELECT * FROM passage WHERE pk < ? ORDER BY pk DESC LIMIT ?"
         sql_after = "SELECT * FROM passage WHERE pk > ? ORDER BY pk LIMIT ?"
-        earlier = list(self.db.query(sql_before, [pk, before]))[::-1]
-        later = list(self.db.query(sql_after, [pk, after]))
+        earlier = self._query(sql_before, [pk, before])[::-1]
+        later = self._query(sql_after, [pk, after])
         return earlier + later
 
     def search_passages(self, terms: Sequence[str], limit: int = 100) -> list[dict]:
@@ -274,7 +295,7 @@ class Store:
             params.append(f"%{escaped}%")
         sql = f"SELECT * FROM passage WHERE {' AND '.join(where)} ORDER BY pk LIMIT ?"
         params.append(limit)
-        return list(self.db.query(sql, params))
+        return self._query(sql, params)
 
     # -- questions -------------------------------------------------------------------------
 
@@ -286,7 +307,7 @@ class Store:
         before = self._scalar("SELECT count(*) FROM question")
         n = 0
         for batch in _chunks(rows):
-            self.db.conn.executemany(
+            self.conn.executemany(
                 "INSERT INTO question (id, text, answerable, meta) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET text = excluded.text, "
                 "answerable = excluded.answerable, meta = excluded.meta",
@@ -297,27 +318,25 @@ class Store:
         return added, n - added
 
     def questions(self) -> list[dict]:
-        return list(
-            self.db.query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk")
-        )
+        return list(self._query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"))
 
     def question(self, question_id: str) -> dict | None:
-        rows = list(self.db.query("SELECT * FROM question WHERE id = ?", [question_id]))
+        rows = self._query("SELECT * FROM question WHERE id = ?", [question_id])
         return rows[0] if rows else None
 
     # -- staging: resolve text ids to keys in SQL, so a million-passage corpus never has to be
     # held in a Python dict, and report unknown ids with their lines ------------------------
 
     def _stage(self, name: str, columns: str, rows: Iterable[tuple]) -> None:
-        self.db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-        self.db.execute(f"CREATE TEMP TABLE {name} ({columns})")
+        self.conn.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        self.conn.execute(f"CREATE TEMP TABLE {name} ({columns})")
         width = columns.count(",") + 1
         marks = ",".join("?" * width)
         for batch in _chunks(rows):
-            self.db.conn.executemany(f"INSERT INTO temp.{name} VALUES ({marks})", batch)
+            self.conn.executemany(f"INSERT INTO temp.{name} VALUES ({marks})", batch)
 
     def _unknown(self, sql_rows: str, sql_count: str, what: str) -> None:
-        first = [(line, ident) for line, ident in self.db.execute(sql_rows + " LIMIT 5")]
+        first = [(line, ident) for line, ident in self.conn.execute(sql_rows + " LIMIT 5")]
         if first:
             raise UnknownIds(what, first, self._scalar(sql_count))
 
@@ -392,29 +411,29 @@ class Store:
 
     def evidence_rows(self) -> list[tuple[int, int, int, str | None]]:
         """(question_pk, item_pk, primary passage_pk, role) for every evidence item."""
-        return self.db.execute(
+        return self.conn.execute(
             "SELECT question_pk, pk, passage_pk, role FROM evidence_item ORDER BY question_pk, pk"
         ).fetchall()
 
     def alternative_rows(self) -> list[tuple[int, int]]:
-        return self.db.execute("SELECT item_pk, passage_pk FROM alternative").fetchall()
+        return self.conn.execute("SELECT item_pk, passage_pk FROM alternative").fetchall()
 
     def gold_passage_ids(self) -> dict[int, str]:
         """Ids of every passage that imported gold names (primaries and alternatives)."""
         return dict(
-            self.db.execute(
+            self.conn.execute(
                 "SELECT pk, id FROM passage WHERE pk IN (SELECT passage_pk FROM evidence_item "
                 "UNION SELECT passage_pk FROM alternative)"
             ).fetchall()
         )
 
     def gold_question_pks(self) -> set[int]:
-        return {r[0] for r in self.db.execute("SELECT question_pk FROM gold_question")}
+        return {r[0] for r in self.conn.execute("SELECT question_pk FROM gold_question")}
 
     def question_evidence(self, question_pk: int) -> list[dict]:
         """The imported evidence of one question with passage ids and alternatives."""
         items = list(
-            self.db.query(
+            self._query(
                 "SELECT e.pk AS item_pk, e.role, p.pk AS passage_pk, p.id AS passage_id "
                 "FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
                 "WHERE e.question_pk = ? ORDER BY e.pk",
@@ -422,7 +441,7 @@ class Store:
             )
         )
         alts: dict[int, list[tuple[int, str]]] = {}
-        for item_pk, ppk, pid in self.db.execute(
+        for item_pk, ppk, pid in self.conn.execute(
             "SELECT a.item_pk, p.pk, p.id FROM alternative a JOIN passage p ON p.pk = a.passage_pk "
             "JOIN evidence_item e ON e.pk = a.item_pk WHERE e.question_pk = ? ORDER BY p.pk",
             [question_pk],
@@ -435,7 +454,7 @@ class Store:
     # -- systems and runs ------------------------------------------------------------------
 
     def systems(self) -> list[dict]:
-        return list(self.db.query("SELECT * FROM system ORDER BY pk"))
+        return self._query("SELECT * FROM system ORDER BY pk")
 
     def replace_run(
         self,
@@ -451,18 +470,18 @@ class Store:
         self._check_ids("run_rows", "qid", ["pid"])
         existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
         if existing is not None:
-            self.db.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
-            self.db.execute(
+            self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
+            self.conn.execute(
                 "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
                 (source_file, fmt, at, existing),
             )
             system_pk = existing
         else:
-            system_pk = self.db.execute(
+            system_pk = self.conn.execute(
                 "INSERT INTO system (name, source_file, format, imported_at) VALUES (?, ?, ?, ?)",
                 (system, source_file, fmt, at),
             ).lastrowid
-        self.db.execute(
+        self.conn.execute(
             "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
             "SELECT ?, q.pk, s.rank, p.pk, s.score FROM temp.run_rows s "
             "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid",
@@ -474,19 +493,22 @@ class Store:
             "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
             "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
         }
-        self.db.execute("DROP TABLE temp.run_rows")
+        self.conn.execute("DROP TABLE temp.run_rows")
         return info
 
     def result_rows(self, max_rank: int | None = None) -> Iterator[tuple[int, int, int]]:
         """(system_pk, question_pk, passage_pk) in rank order within each list."""
         if max_rank is None:
-            return self.db.execute(
+            return self.conn.execute(
                 "SELECT system_pk, question_pk, passage_pk FROM result "
                 "ORDER BY system_pk, question_pk, rank"
             )
-        return self.db.execute(
-            "SELECT system_pk, question_pk, passage_pk FROM result WHERE rank <= ? "
-            "ORDER BY system_pk, question_pk, rank",
+        # Seek each (system, question) prefix of the primary key instead of scanning every
+        # stored rank: the metrics need only the first K of lists up to 100 long.
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? ORDER BY s.pk, q.pk, r.rank",
             (max_rank,),
         )
 
@@ -496,7 +518,7 @@ class Store:
     def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
         """One system's ranked passages for one question, with their text and metadata."""
         return list(
-            self.db.query(
+            self._query(
                 "SELECT r.rank, r.score, p.pk AS passage_pk, p.id AS passage_id, p.title, p.meta, "
                 "p.text FROM result r JOIN passage p ON p.pk = r.passage_pk "
                 "WHERE r.system_pk = ? AND r.question_pk = ? ORDER BY r.rank LIMIT ?",
@@ -507,7 +529,7 @@ class Store:
     def ranked_pks(self, question_pk: int) -> dict[int, list[int]]:
         """Every system's full ranked list of passage keys for one question."""
         out: dict[int, list[int]] = {}
-        for system_pk, passage_pk in self.db.execute(
+        for system_pk, passage_pk in self.conn.execute(
             "SELECT system_pk, passage_pk FROM result WHERE question_pk = ? "
             "ORDER BY system_pk, rank",
             (question_pk,),
@@ -534,7 +556,7 @@ class Store:
         before = self._scalar("SELECT count(*) FROM judgement")
         with self.db.atomic():
             for batch in _chunks(rows):
-                self.db.conn.executemany(
+                self.conn.executemany(
                     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
                     "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     batch,
@@ -550,12 +572,12 @@ class Store:
             where.append("reviewer = ?")
             params.append(reviewer)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        return list(self.db.query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params))
+        return self._query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params)
 
     def reviewers(self) -> list[str]:
         return [
             r[0]
-            for r in self.db.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
+            for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
         ]
 
     # -- import log ------------------------------------------------------------------------
@@ -569,14 +591,14 @@ class Store:
         warnings: int,
         detail: str | None = None,
     ) -> None:
-        self.db.execute(
+        self.conn.execute(
             "INSERT INTO import_log (kind, source_file, at, rows, warnings, detail) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (kind, source_file, at, rows, warnings, detail),
         )
 
     def import_log(self) -> list[dict]:
-        return list(self.db.query("SELECT * FROM import_log ORDER BY pk"))
+        return self._query("SELECT * FROM import_log ORDER BY pk")
 
     # -- merge -----------------------------------------------------------------------------
 
@@ -585,7 +607,7 @@ class Store:
         that do not describe the same evaluation."""
 
         def digest(sql: str) -> str:
-            row = self.db.execute(
+            row = self.conn.execute(
                 f"SELECT count(*), coalesce(sum(length(x)), 0), "
                 f"coalesce(group_concat(x, char(31)), '') FROM ({sql})"
             ).fetchone()

@@ -47,38 +47,41 @@ def parse_ks(text: str | Iterable[int]) -> list[int]:
     return sorted(set(values))
 
 
-def score_question(
-    items: Sequence[Item], ranked: Sequence[Hashable], ks: Sequence[int]
-) -> dict[str, float | None]:
-    """Every measure at every K for one question. CoreRecall is None when the question has no
-    core item (it is then left out of that mean). ``items`` must not be empty."""
-    ks = sorted(ks)
-    depth = ks[-1]
-    owners: dict[Hashable, list[int]] = {}
-    for index, item in enumerate(items):
-        for passage in item.passages:
-            owners.setdefault(passage, []).append(index)
-    n_items = len(items)
-    n_core = sum(1 for item in items if item.role == "core")
-    gains = sorted((item.gain for item in items), reverse=True)
+class Prepared:
+    """What scoring one question needs that does not depend on the ranked list: computed once
+    per question and reused for every system."""
 
-    found = [False] * n_items
-    credited = [False] * n_items
-    n_found = n_core_found = 0
-    first_hit = 0
-    dcg = 0.0
-    out: dict[str, float | None] = {}
-    want = iter(ks)
-    next_k = next(want)
-    idcg_running = 0.0
-    idcg_at: dict[int, float] = {}
-    for i in range(1, depth + 1):
-        if i <= len(gains):
-            idcg_running += gains[i - 1] / math.log2(i + 1)
-        idcg_at[i] = idcg_running
-    for rank in range(1, depth + 1):
-        if rank <= len(ranked):
-            hit_items = owners.get(ranked[rank - 1])
+    __slots__ = ("items", "ks", "owners", "n_items", "n_core", "gain", "is_core", "idcg")
+
+    def __init__(self, items: Sequence[Item], ks: Sequence[int]):
+        self.items = items
+        self.ks = sorted(ks)
+        self.owners: dict[Hashable, list[int]] = {}
+        for index, item in enumerate(items):
+            for passage in item.passages:
+                self.owners.setdefault(passage, []).append(index)
+        self.n_items = len(items)
+        self.gain = [item.gain for item in items]
+        self.is_core = [item.role == "core" for item in items]
+        self.n_core = sum(self.is_core)
+        ideal = sorted(self.gain, reverse=True)
+        running, self.idcg = 0.0, {}
+        for i in range(1, self.ks[-1] + 1):
+            if i <= len(ideal):
+                running += ideal[i - 1] / math.log2(i + 1)
+            self.idcg[i] = running
+
+    def score(self, ranked: Sequence[Hashable]) -> dict[str, float | None]:
+        owners, gain, is_core = self.owners, self.gain, self.is_core
+        found = [False] * self.n_items
+        credited = [False] * self.n_items
+        n_found = n_core_found = first_hit = 0
+        dcg = 0.0
+        out: dict[str, float | None] = {}
+        ks = self.ks
+        k_index = 0
+        for rank in range(1, ks[-1] + 1):
+            hit_items = owners.get(ranked[rank - 1]) if rank <= len(ranked) else None
             if hit_items:
                 if not first_hit:
                     first_hit = rank
@@ -87,21 +90,28 @@ def score_question(
                     if not found[index]:
                         found[index] = True
                         n_found += 1
-                        if items[index].role == "core":
-                            n_core_found += 1
-                    if not credited[index] and (best < 0 or items[index].gain > items[best].gain):
+                        n_core_found += is_core[index]
+                    if not credited[index] and (best < 0 or gain[index] > gain[best]):
                         best = index
                 if best >= 0:
                     credited[best] = True
-                    dcg += items[best].gain / math.log2(rank + 1)
-        while rank == next_k:
-            out[f"Recall@{rank}"] = n_found / n_items
-            out[f"CoreRecall@{rank}"] = n_core_found / n_core if n_core else None
-            out[f"Hit@{rank}"] = 1.0 if n_found else 0.0
-            out[f"MRR@{rank}"] = 1.0 / first_hit if first_hit else 0.0
-            out[f"nDCG@{rank}"] = dcg / idcg_at[rank]
-            next_k = next(want, None)
-    return out
+                    dcg += gain[best] / math.log2(rank + 1)
+            while k_index < len(ks) and rank == ks[k_index]:
+                out[f"Recall@{rank}"] = n_found / self.n_items
+                out[f"CoreRecall@{rank}"] = n_core_found / self.n_core if self.n_core else None
+                out[f"Hit@{rank}"] = 1.0 if n_found else 0.0
+                out[f"MRR@{rank}"] = 1.0 / first_hit if first_hit else 0.0
+                out[f"nDCG@{rank}"] = dcg / self.idcg[rank]
+                k_index += 1
+        return out
+
+
+def score_question(
+    items: Sequence[Item], ranked: Sequence[Hashable], ks: Sequence[int]
+) -> dict[str, float | None]:
+    """Every measure at every K for one question. CoreRecall is None when the question has no
+    core item (it is then left out of that mean). ``items`` must not be empty."""
+    return Prepared(items, ks).score(ranked)
 
 
 def recall_curve(items: Sequence[Item], ranked: Sequence[Hashable], depth: int) -> list[float]:
@@ -169,24 +179,24 @@ def evaluate(
     missing from a run scores 0 there (trec_eval -c). CoreRecall averages over questions with a
     core item only."""
     ks = sorted(ks)
-    evaluated = {q: items for q, items in gold.items() if items}
+    prepared = {q: Prepared(items, ks) for q, items in gold.items() if items}
     labels = [label(m, k) for k in ks for m in MEASURES]
+    n = len(prepared)
     out = []
     empty: tuple = ()
     for system, lists in runs.items():
         totals = dict.fromkeys(labels, 0.0)
         core_n = 0
         per_q: dict[Hashable, dict[str, float | None]] = {}
-        for q, items in evaluated.items():
-            scores = score_question(items, lists.get(q, empty), ks)
+        for q, prep in prepared.items():
+            scores = prep.score(lists.get(q, empty))
             per_q[q] = scores
-            has_core = scores[f"CoreRecall@{ks[0]}"] is not None
-            core_n += has_core
+            if prep.n_core:
+                core_n += 1
             for key, value in scores.items():
                 if value is not None:
                     totals[key] += value
-        n = len(evaluated)
-        means = {}
+        means: dict[str, float | None] = {}
         for key in labels:
             if key.startswith("CoreRecall@"):
                 means[key] = totals[key] / core_n if core_n else None

@@ -8,6 +8,8 @@ import os
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 from db import DuplicateRow, Store, UnknownIds
@@ -291,15 +293,9 @@ class Project:
         """Every system's ranked passage keys per question key, cut at max_rank."""
         names = {s["pk"]: s["name"] for s in self.store.systems()}
         runs: dict[str, dict[int, list[int]]] = {name: {} for name in names.values()}
-        current_key = None
-        current: list[int] = []
-        for system_pk, question_pk, passage_pk in self.store.result_rows(max_rank):
-            key = (system_pk, question_pk)
-            if key != current_key:
-                current = []
-                runs[names[system_pk]][question_pk] = current
-                current_key = key
-            current.append(passage_pk)
+        rows = self.store.result_rows(max_rank).fetchall()
+        for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
+            runs[names[system_pk]][question_pk] = [row[2] for row in group]
         return runs
 
     def evaluate(self, ks, systems: list[str] | None = None) -> Evaluation:
