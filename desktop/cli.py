@@ -102,15 +102,13 @@ def _open(db_path: Path):
 
 
 def cmd_init(args, db_path) -> int:
-    project = _open(db_path)
-    print(f"database ready: {project.path}")
-    project.close()
+    with _open(db_path) as project:
+        print(f"database ready: {project.path}")
     return 0
 
 
 def cmd_import(args, db_path) -> int:
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         kind = args.kind
         if kind == "corpus":
             report = project.import_corpus(
@@ -131,8 +129,6 @@ def cmd_import(args, db_path) -> int:
             report = project.import_run(args.file, args.system, args.format, args.encoding)
         else:
             report = project.import_judgements(args.file, args.encoding)
-    finally:
-        project.close()
     for line in report.lines():
         print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
     return 0
@@ -170,11 +166,8 @@ def cmd_metrics(args, db_path) -> int:
         ks = parse_ks(args.k)
     except ValueError as error:
         return fail(str(error))
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         evaluation = project.evaluate(ks)
-    finally:
-        project.close()
     data = evaluation.as_json(args.per_question)
     if args.json:
         json.dump(data, sys.stdout, ensure_ascii=False)
@@ -209,11 +202,8 @@ def cmd_export(args, db_path) -> int:
     if target[0] == "judgements":
         if len(target) != 2:
             return fail("usage: export judgements FILE [--reviewer NAME]")
-        project = _open(db_path)
-        try:
+        with _open(db_path) as project:
             n = project.export_judgements(target[1], args.reviewer)
-        finally:
-            project.close()
         print(f"wrote {n} judgements to {target[1]}")
         return 0
     if len(target) != 1:
@@ -228,21 +218,15 @@ def cmd_export(args, db_path) -> int:
         return fail(f"{target[0]}: the report is an Excel file; name it REPORT.xlsx")
     from desktop.report import write_report
 
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         write_report(project, target[0], ks)
-    finally:
-        project.close()
     print(f"wrote {target[0]}")
     return 0
 
 
 def cmd_info(args, db_path) -> int:
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         info = project.info()
-    finally:
-        project.close()
     if args.json:
         json.dump(info, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -262,21 +246,15 @@ def cmd_info(args, db_path) -> int:
 
 
 def cmd_merge(args, db_path) -> int:
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         report = project.merge(args.other)
-    finally:
-        project.close()
     print("\n".join(report.lines()))
     return 0
 
 
 def cmd_agreement(args, db_path) -> int:
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         data = project.agreement()
-    finally:
-        project.close()
     if args.json:
         json.dump(data, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -302,12 +280,9 @@ def cmd_agreement(args, db_path) -> int:
 def cmd_demo(args, db_path) -> int:
     from desktop.sample import load_sample
 
-    project = _open(db_path)
-    try:
+    with _open(db_path) as project:
         for line in load_sample(project):
             print(line)
-    finally:
-        project.close()
     print(f"sample project loaded into {db_path}")
     return 0
 

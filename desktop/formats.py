@@ -165,6 +165,14 @@ def _table_rows(path, encoding, progress, delimiter: str) -> Iterator[tuple[int,
         ) from None
 
 
+def _record_id(path, number, obj: dict, what: str) -> str:
+    """Pop a record's id, named `id` or (BEIR) `_id`."""
+    key = "id" if "id" in obj else "_id" if "_id" in obj else None
+    if key is None:
+        raise InputError(path, number, f"{what} has no 'id' (or BEIR '_id')")
+    return _text_id(path, number, obj.pop(key), key)
+
+
 def _text_id(path, number, value, name) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InputError(path, number, f"'{name}' must be a string")
@@ -190,10 +198,7 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     fmt = pick_format(path, "corpus", fmt)
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
-            key = "id" if "id" in obj else "_id" if "_id" in obj else None
-            if key is None:
-                raise InputError(path, number, "passage has no 'id' (or BEIR '_id')")
-            pid = _text_id(path, number, obj.pop(key), key)
+            pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
             text = obj.pop("text")
@@ -243,10 +248,7 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
 
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
-            key = "id" if "id" in obj else "_id" if "_id" in obj else None
-            if key is None:
-                raise InputError(path, number, "question has no 'id' (or BEIR '_id')")
-            qid = _text_id(path, number, obj.pop(key), key)
+            qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():
                 raise InputError(path, number, f"question '{qid}' has no 'text'")

@@ -62,6 +62,12 @@ class Project:
     def close(self) -> None:
         self.store.close()
 
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     # -- facts ---------------------------------------------------------------------------------
 
     def info(self) -> dict:
