@@ -149,6 +149,14 @@ class Store:
             "judgements": one("SELECT count(*) FROM judgement"),
         }
 
+    def change_stamp(self) -> tuple:
+        """Cheap to read and different after any import or judgement (the log and the import
+        log only grow), for caches of what is derived from them."""
+        return (
+            self.conn.execute("SELECT max(pk), count(*) FROM judgement").fetchone()
+            + self.conn.execute("SELECT max(pk) FROM import_log").fetchone()
+        )
+
     def _scalar(self, sql: str, params: Sequence = ()):
         row = self.conn.execute(sql, params).fetchone()
         return row[0] if row else None

@@ -268,9 +268,8 @@ class Project:
     # -- effective gold and metrics --------------------------------------------------------
 
     def effective_gold(self) -> gold.EffectiveGold:
-        # Judgement count plus the import log length is a cheap change stamp: the window asks
-        # for the gold after every keystroke-sized change and only rebuilds when it moved.
-        stamp = hash((self.store.counts()["judgements"], len(self.store.import_log())))
+        # The window asks for the gold after every judgement; rebuild only when it moved.
+        stamp = self.store.change_stamp()
         if self._gold_cache and self._gold_cache[0] == stamp:
             return self._gold_cache[1]
         judgements = self.store.judgements()
