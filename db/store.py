@@ -630,3 +630,41 @@ class Store:
                 "JOIN passage p ON p.pk = e.passage_pk ORDER BY x"
             ),
         }
+
+    # -- report queries --------------------------------------------------------------------
+
+    def passage_excerpts(self, pks: Iterable[int], length: int) -> dict[int, tuple[str, str]]:
+        """(title, first `length` characters of the text) per passage key, without reading
+        whole texts into Python. SQLite's string functions stop at a NUL character, so a text
+        holding one before `length` comes whole (the caller cuts it)."""
+        out: dict[int, tuple[str, str]] = {}
+        for part in _chunks(((p,) for p in set(pks)), 500):
+            marks = ",".join("?" * len(part))
+            for pk, title, text in self.conn.execute(
+                "SELECT pk, title, CASE WHEN length(text) <= ? THEN text "
+                f"ELSE substr(text, 1, ?) END FROM passage WHERE pk IN ({marks})",
+                [length, length, *(p[0] for p in part)],
+            ):
+                out[pk] = (title, text)
+        return out
+
+    def ranked_lists(self) -> Iterator[tuple[int, int, list[int]]]:
+        """(system_pk, question_pk, passage keys in rank order) for every stored list, in
+        system, question order: one row per list rather than one per result, which halves the
+        time of reading millions of results. The ranks come along to check the order
+        group_concat happened to use (SQL does not promise one); a list is sorted by rank when
+        they are not 1..n in order."""
+        in_order: dict[int, str] = {}
+        for system_pk, question_pk, pks, ranks in self.conn.execute(
+            "SELECT system_pk, question_pk, group_concat(passage_pk), group_concat(rank) "
+            "FROM result GROUP BY system_pk, question_pk ORDER BY system_pk, question_pk"
+        ):
+            passages = list(map(int, pks.split(",")))
+            n = len(passages)
+            expected = in_order.get(n)
+            if expected is None:
+                expected = in_order[n] = ",".join(map(str, range(1, n + 1)))
+            if ranks != expected:
+                order = map(int, ranks.split(","))
+                passages = [p for _, p in sorted(zip(order, passages, strict=True))]
+            yield system_pk, question_pk, passages

@@ -1,0 +1,1074 @@
+"""The Excel Recall@K report (issue 4): the workbook reviewers send to their team.
+
+``write_report(project, path, ks)`` writes, in this order:
+
+- **Summary** — one row per system: questions evaluated and without evidence, every measure at
+  every K under the design's labels (``Recall@5``, ``CoreRecall@5``, ``Hit@5``, ``MRR@5``,
+  ``nDCG@5``, …) at full precision shown with three decimals, a 95% percentile-bootstrap
+  interval for each Recall@K, the systems each one beats on Recall@K in a paired randomization
+  test (letters, as ranx's comparison table marks them), and its core / supporting /
+  unassigned misses at the smallest K; below, every pair of systems with its p-value and ★.
+- **Per question** — one row per system and question: every measure at every K (blank for a
+  question without evidence, which is never averaged in), the answerable flag in force, the
+  number of evidence items and the question's review status.
+- **Misses 누락** — one row per system, question and evidence item missed at the smallest K:
+  the primary passage, its role in English and Korean, who set that role, the rank where the
+  system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
+  passage that found it, an excerpt of the passage and the reviewers' notes.
+- **Reviewers** — lines per reviewer and kind, agreement per pair and kind (percent, Cohen's
+  κ), open disagreements, single-reviewed changes, changes waiting for a second review,
+  questions whose answerability is disputed, and every decision with its status.
+- **Settings** — what is needed to reproduce the numbers: corpus and chunking, K list, gold
+  policy, database, app version, time, and the resampling counts and seed.
+- **Charts** — a bar chart of Recall@K per system for each K and the Recall@1..N curve per
+  system, with the numbers they draw.
+
+Review status of a question (Per question sheet), from the judgement log and effective gold:
+
+- ``untouched`` — no reviewer has written any judgement line about the question;
+- ``done`` — some reviewer has, every evidence item has a role in force (core or supporting),
+  and nothing about the question is disputed or waiting for a second reviewer;
+- ``in progress`` — anything in between.
+
+Every sheet is written in openpyxl's write-only mode, so memory does not grow with the number
+of rows. Every value is cleaned before it is handed to openpyxl (a write-only sheet is dead
+after an exception): characters XML cannot hold are removed, text longer than Excel's 32,767
+characters is cut with a visible marker, and text that openpyxl would take for a formula or an
+error code (``=…``, ``#N/A``) is stored as plain text. The file is written beside the target
+under a temporary name and moved into place at the end, so a cancelled or failed export leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
+from datetime import datetime
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES
+from openpyxl.chart import BarChart, LineChart, Reference
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from desktop import __version__, gold, metrics, stats
+
+Progress = Callable[[int, int], None]
+
+SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses 누락"
+REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
+
+MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
+CUT_MARK = "… [잘림 cut]"
+EXCERPT = 500  # characters of passage text on the Misses sheet
+RESAMPLES = 1000
+PERMUTATIONS = 1000
+SEED = 42
+ALPHA = 0.05
+CONFIDENCE = 0.95
+FONT_NAME = "Malgun Gothic"  # has Hangul; Excel and LibreOffice substitute when it is missing
+
+ROLE_WORDS = {
+    "core": ("core", "핵심"),
+    "supporting": ("supporting", "보조"),
+    None: ("unassigned", "미지정"),
+}
+STATUS_WORDS = {
+    gold.ADJUDICATED: "adjudicated 판정",
+    gold.AGREED: "agreed 합의",
+    gold.SINGLE: "single-reviewed 1인 검수",
+    gold.PENDING: "pending second review 검수 대기",
+    gold.DISPUTED: "disputed 이견",
+}
+UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in progress", "done"
+
+# openpyxl's ILLEGAL_CHARACTERS_RE (C0 controls but tab, newline, carriage return) plus what
+# XML 1.0 cannot hold either: lone surrogates (JSON's "\ud800" decodes to one) and U+FFFE/F.
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SHEET_FORBIDDEN = re.compile(r"[\\/?*\[\]:]")
+
+
+# -- cleaning ---------------------------------------------------------------------------------
+
+
+def clean_text(value: str) -> str:
+    """A string Excel and openpyxl accept as it is: XML-illegal characters removed, and cut
+    with ``CUT_MARK`` to fit 32,767 UTF-16 code units."""
+    if _ILLEGAL.search(value):
+        value = _ILLEGAL.sub("", value)
+    if len(value) > MAX_CELL // 2 and _utf16_len(value) > MAX_CELL:
+        keep = MAX_CELL - _utf16_len(CUT_MARK)
+        units = 0
+        for index, char in enumerate(value):
+            units += 2 if ord(char) > 0xFFFF else 1
+            if units > keep:
+                value = value[:index]
+                break
+        value += CUT_MARK
+    return value
+
+
+def _utf16_len(value: str) -> int:
+    return len(value.encode("utf-16-le")) // 2
+
+
+def excerpt(text: str | None, length: int = EXCERPT) -> str:
+    text = text or ""
+    return text if len(text) <= length else text[:length] + "…"
+
+
+def sheet_title(name: str) -> str:
+    """A valid sheet name: none of \\ / ? * [ ] :, no control characters, no leading or
+    trailing apostrophe, 1 to 31 characters."""
+    name = _SHEET_FORBIDDEN.sub("_", clean_text(name)).strip().strip("'")
+    return name[:31].rstrip() or "Sheet"
+
+
+def _as_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+# -- write-only sheets ------------------------------------------------------------------------
+
+BASE_FONT = Font(name=FONT_NAME, sz=10, family=2, charset=129)
+STYLES = {
+    "header": {
+        "font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True),
+        "fill": PatternFill("solid", fgColor="DDEBF7"),
+        "alignment": Alignment(wrap_text=True, vertical="top"),
+    },
+    "title": {"font": Font(name=FONT_NAME, sz=12, family=2, charset=129, b=True)},
+    "bold": {"font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True)},
+    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
+    "num": {"number_format": "0.000"},
+    "p": {"number_format": "0.0000"},
+    "pct": {"number_format": "0.0%"},
+}
+
+
+def h(english: str, korean: str = "") -> str:
+    """A header: English, and Korean on a second line."""
+    return f"{english}\n{korean}" if korean else english
+
+
+class Sheet:
+    """One write-only worksheet. Column widths and frozen panes are set before the first row
+    (write-only sheets write them first); the autofilter is set at the end, when the extent of
+    the table is known. ``append`` cleans every value, so that no row can make openpyxl raise
+    halfway through a sheet."""
+
+    def __init__(self, wb: Workbook, title: str, widths: Sequence[float], freeze: str | None):
+        self.ws = wb.create_sheet(sheet_title(title))
+        self.title = self.ws.title
+        for index, width in enumerate(widths, 1):
+            self.ws.column_dimensions[get_column_letter(index)].width = width
+        if freeze:
+            self.ws.freeze_panes = freeze
+        self.rows = 0
+        # Styled cells are reused column by column: a write-only sheet serialises each row
+        # while append() runs, so the same cell object can carry the next row's value.
+        self._pool: dict[tuple[int, str], object] = {}
+
+    def _styled(self, column: int, style: str):
+        key = (column, style)
+        cell = self._pool.get(key)
+        if cell is None:
+            cell = WriteOnlyCell(self.ws)
+            for attribute, value in STYLES[style].items():
+                setattr(cell, attribute, value)
+            self._pool[key] = cell
+        return cell
+
+    def append(self, values: Sequence, styles: Sequence[str | None] | str | None = None) -> int:
+        """Write one row; ``styles`` is one style name per column (or one for all). Returns
+        the row's number."""
+        row = []
+        for column, value in enumerate(values):
+            style = styles if isinstance(styles, str) or styles is None else styles[column]
+            if value is None:
+                row.append(None)
+                continue
+            if isinstance(value, str):
+                value = clean_text(value)
+                forced = value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
+            elif isinstance(value, (bool, int, float)):
+                forced = False
+            else:
+                value, forced = clean_text(_as_text(value)), False
+            if style:
+                cell = self._styled(column, style)
+                cell.value = value
+                if isinstance(value, str):
+                    cell.data_type = "s"
+                row.append(cell)
+            elif forced:
+                cell = WriteOnlyCell(self.ws, value)
+                cell.data_type = "s"  # text, never a formula or an error code
+                row.append(cell)
+            else:
+                row.append(value)
+        self.ws.append(row)
+        self.rows += 1
+        return self.rows
+
+    def header(self, labels: Sequence[str]) -> int:
+        return self.append(labels, "header")
+
+    def blank(self) -> int:
+        return self.append([])
+
+    def autofilter(self, first_row: int, columns: int, last_row: int | None = None) -> None:
+        last_row = max(last_row or self.rows, first_row)
+        self.ws.auto_filter.ref = f"A{first_row}:{get_column_letter(max(columns, 1))}{last_row}"
+
+
+def _discard(wb: Workbook) -> None:
+    """Close the write-only sheets of an abandoned workbook and remove their temporary files
+    (openpyxl would otherwise keep them until the process exits)."""
+    for ws in wb.worksheets:
+        rows = getattr(ws, "_rows", None)
+        if rows is not None:
+            with suppress(Exception):
+                rows.close()
+        writer = getattr(ws, "_writer", None)
+        if writer is not None:
+            with suppress(Exception):
+                writer.close()
+            with suppress(Exception):
+                writer.cleanup()
+
+
+def _base_font(wb: Workbook) -> None:
+    """Make the workbook's default font one with Hangul. Cosmetic: when the private layout
+    of openpyxl changes this does nothing and the report is still complete."""
+    with suppress(Exception):
+        from openpyxl.utils.indexed_list import IndexedList
+
+        wb._fonts = IndexedList([BASE_FONT])
+        wb._named_styles["Normal"].font = BASE_FONT
+
+
+# -- the report -------------------------------------------------------------------------------
+
+
+def write_report(
+    project,
+    path,
+    ks,
+    progress: Progress | None = None,
+    *,
+    resamples: int = RESAMPLES,
+    permutations: int = PERMUTATIONS,
+    seed: int = SEED,
+    alpha: float = ALPHA,
+) -> Path:
+    """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
+
+    ``progress(done, total)`` is called as the work goes; it may raise (for instance
+    ``desktop.formats.Cancelled``), and then no file is left behind: the workbook goes to a
+    temporary file beside ``path`` that replaces it only once complete. Safe to call from a
+    worker thread with its own Project."""
+    ks = metrics.parse_ks(ks)
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
+    wb = Workbook(write_only=True)
+    _base_font(wb)
+    try:
+        report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
+        report.write(wb, target)
+        wb.save(tmp)
+        report.tick(report.total)
+        os.replace(tmp, target)
+    except BaseException:
+        _discard(wb)
+        with suppress(OSError):
+            os.remove(tmp)
+        raise
+    return target
+
+
+class _Report:
+    def __init__(self, project, ks, progress, resamples, permutations, seed, alpha):
+        self.project = project
+        self.store = project.store
+        self.ks = ks
+        self.kmin = ks[0]
+        self.progress = progress
+        self.resamples, self.permutations, self.seed, self.alpha = (
+            resamples,
+            permutations,
+            seed,
+            alpha,
+        )
+        self.labels = [metrics.label(m, k) for k in ks for m in metrics.MEASURES]
+        self.questions = self.store.questions()
+        self.question_pks = {q["id"]: q["pk"] for q in self.questions}
+        self.systems = self.store.systems()
+        self.gold = project.effective_gold()
+        self.judgements = self.store.judgements()
+        self.decisions = {(d.question_id, d.kind, d.passage_id): d for d in self.gold.decisions}
+        self.evaluated = [q for q in self.questions if self.gold.items.get(q["pk"])]
+        self.core_evaluated = sum(
+            1 for q in self.evaluated if any(i.role == "core" for i in self.gold.items[q["pk"]])
+        )
+        self.depth = self.store.max_rank() or 1
+        self.rows_total = len(self.systems) * len(self.questions)
+        self.step = max(1, self.rows_total // 3) if self.rows_total else 1
+        # Work units: one per Per question row, then three equal parts for the bootstrap, the
+        # randomization tests and everything else.
+        self.total = self.rows_total + 3 * self.step
+        self.done = 0
+
+    def tick(self, done: int) -> None:
+        self.done = done
+        if self.progress is not None:
+            self.progress(min(done, self.total), self.total)
+
+    # -- what the pass over the runs needs -----------------------------------------------------
+
+    def _review_status(self) -> dict[str, str]:
+        touched = {j["question_id"] for j in self.judgements}
+        open_ = {
+            d.question_id for d in self.gold.decisions if d.status in (gold.PENDING, gold.DISPUTED)
+        }
+        out = {}
+        for q in self.questions:
+            qid = q["id"]
+            if qid not in touched:
+                out[qid] = UNTOUCHED
+            elif qid in open_ or any(i.role is None for i in self.gold.items.get(q["pk"], ())):
+                out[qid] = IN_PROGRESS
+            else:
+                out[qid] = DONE
+        return out
+
+    def _notes(self) -> dict[str, list[tuple[str, str, str | None, str]]]:
+        """question id -> [(reviewer, passage id, system, text)]: each reviewer's latest note
+        per (question, passage), withdrawn (null or empty) notes left out."""
+        latest: dict[tuple[str, str, str], dict] = {}
+        rows = sorted(
+            (j for j in self.judgements if j["kind"] == "note"),
+            key=lambda r: (gold.instant(r["at"]), r.get("pk") or 0),
+        )
+        for row in rows:
+            latest[(row["question_id"], row["passage_id"], row["reviewer"])] = row
+        out: dict[str, list] = {}
+        for (qid, pid, reviewer), row in sorted(latest.items()):
+            text = json.loads(row["value"])
+            if text is None or text == "":
+                continue
+            out.setdefault(qid, []).append((reviewer, pid, row["system"], _as_text(text)))
+        return out
+
+    def _role_set_by(self, question_id: str, item: gold.GoldItem) -> str:
+        decision = self.decisions.get((question_id, "role", item.primary_id))
+        if decision is not None and decision.counts:
+            votes = ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(decision.votes.items()))
+            if decision.status == gold.ADJUDICATED:
+                text = f"{decision.adjudicator} ({STATUS_WORDS[gold.ADJUDICATED]})"
+                return f"{text}; votes: {votes}" if votes else text
+            names = ", ".join(sorted(decision.votes))
+            return f"{names} ({STATUS_WORDS[decision.status]})"
+        text = "imported gold 가져온 정답"
+        if decision is not None and decision.votes:
+            votes = ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(decision.votes.items()))
+            text += f"; {STATUS_WORDS[decision.status]}: {votes}"
+        return text
+
+    def _result_groups(self) -> Iterator[tuple[tuple[int, int], list[int]]]:
+        """((system_pk, question_pk), full ranked passage keys) in system, question order,
+        streamed from the store without holding more than one list."""
+        for system_pk, question_pk, passages in self.store.ranked_lists():
+            yield (system_pk, question_pk), passages
+
+    # -- the workbook ------------------------------------------------------------------------
+
+    def write(self, wb: Workbook, target: Path) -> None:
+        ks, labels = self.ks, self.labels
+        n_systems = len(self.systems)
+        letters = [_letter(i) for i in range(n_systems)]
+        summary_head = [
+            h("system", "시스템"),
+            h("letter", "기호"),
+            h("evaluated", "평가 질문"),
+            h("without evidence", "근거 없는 질문"),
+            h("missing from run", "결과 없는 질문"),
+            h("core evaluated", "핵심 근거 질문"),
+            *labels,
+            *(f"Recall@{k} CI95 {end}" for k in ks for end in ("low", "high")),
+            *(f"Recall@{k} better than ★" for k in ks),
+            f"core misses@{self.kmin}",
+            f"supporting misses@{self.kmin}",
+            f"unassigned misses@{self.kmin}",
+            f"misses@{self.kmin}",
+        ]
+        summary = Sheet(
+            wb, SUMMARY, [22, 7, 10, 10, 10, 10] + [10.5] * (len(summary_head) - 6), "B2"
+        )
+        per_q_head = [
+            h("system", "시스템"),
+            h("question", "질문"),
+            h("question text", "질문 내용"),
+            h("answerable", "답변 가능"),
+            h("evidence items", "근거 수"),
+            h("core items", "핵심 근거 수"),
+            h("review status", "검수 상태"),
+            h("in run", "결과 있음"),
+            *labels,
+        ]
+        per_q = Sheet(wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(labels), "C2")
+        miss_head = [
+            h("system", "시스템"),
+            h("question", "질문"),
+            "K",
+            h("passage", "문단"),
+            h("role", "역할"),
+            "역할\nrole",
+            h("role set by", "역할 지정"),
+            h("found at rank", "찾은 순위\n(blank: not retrieved 빈칸: 못 찾음)"),
+            h("found via", "찾은 문단"),
+            h("alternatives", "대체 근거"),
+            h("title", "제목"),
+            h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
+            h("reviewer notes", "검수 메모"),
+        ]
+        misses = Sheet(wb, MISSES, [22, 12, 5, 14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2")
+        reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
+        settings = Sheet(wb, SETTINGS, [34, 100], "A2")
+        charts = Sheet(wb, CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
+
+        per_q.header(per_q_head)
+        misses.header(miss_head)
+        per_q_styles = [None] * 8 + ["num"] * len(labels)
+
+        status = self._review_status()
+        notes = self._notes()
+        primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
+        passages = self.store.passage_excerpts(primaries, EXCERPT + 1)
+        prepared = {
+            q: metrics.Prepared(items, ks) for q, items in self.gold.metric_items().items() if items
+        }
+        empty: tuple = ()
+        # Per system: sums for the means, found counts per evaluated question and K for the
+        # statistics, misses per role, and the Recall@1..depth curve as increments.
+        means: list[dict[str, float | None]] = []
+        found_counts: list[list[list[int]]] = []
+        miss_counts: list[Counter] = []
+        missing_from_run: list[int] = []
+        curves: list[list[float]] = []
+        results = self._result_groups()
+        pending = next(results, None)
+        done = 0
+        for system in self.systems:
+            name = system["name"]
+            totals = dict.fromkeys(labels, 0.0)
+            counts = [[] for _ in ks]
+            missed = Counter()
+            absent = 0
+            increments = [0.0] * (self.depth + 1)
+            for question in self.questions:
+                key = (system["pk"], question["pk"])
+                while pending is not None and pending[0] < key:
+                    pending = next(results, None)
+                ranked: Sequence[int] = empty
+                if pending is not None and pending[0] == key:
+                    ranked = pending[1]
+                    pending = next(results, None)
+                qid, q_pk = question["id"], question["pk"]
+                items = self.gold.items.get(q_pk, [])
+                prep = prepared.get(q_pk)
+                row = [
+                    name,
+                    qid,
+                    question["text"],
+                    self.gold.answerable.get(q_pk, bool(question["answerable"])),
+                    len(items),
+                    sum(1 for i in items if i.role == "core"),
+                    status[qid],
+                    bool(ranked),
+                ]
+                if prep is None:
+                    per_q.append(row + [None] * len(labels), per_q_styles)
+                else:
+                    if not ranked:
+                        absent += 1
+                    scores = prep.score(ranked)
+                    for label in labels:
+                        value = scores[label]
+                        if value is not None:
+                            totals[label] += value
+                    per_q.append(row + [scores[label] for label in labels], per_q_styles)
+                    first, via = _first_ranks(prep, ranked)
+                    n_items = prep.n_items
+                    for rank in first:
+                        if rank:
+                            increments[rank] += 1 / n_items
+                    for index, k in enumerate(ks):
+                        counts[index].append(sum(1 for rank in first if rank and rank <= k))
+                    for index, item in enumerate(items):
+                        rank = first[index]
+                        if rank and rank <= self.kmin:
+                            continue
+                        missed[item.role] += 1
+                        title, text = passages.get(item.primary_pk, (None, ""))
+                        role_en, role_ko = ROLE_WORDS[item.role]
+                        misses.append(
+                            [
+                                name,
+                                qid,
+                                self.kmin,
+                                item.primary_id,
+                                role_en,
+                                role_ko,
+                                self._role_set_by(qid, item),
+                                rank or None,
+                                _passage_id(item, via[index]) if rank else None,
+                                ", ".join(sorted(item.alternatives.values())),
+                                title,
+                                excerpt(text),
+                                _notes_for(notes.get(qid, ()), item, name),
+                            ]
+                        )
+                done += 1
+                if done % 500 == 0:
+                    self.tick(done)
+            n = len(prepared)
+            means.append(
+                {
+                    label: (
+                        (totals[label] / self.core_evaluated if self.core_evaluated else None)
+                        if label.startswith("CoreRecall@")
+                        else (totals[label] / n if n else None)
+                    )
+                    for label in labels
+                }
+            )
+            found_counts.append(counts)
+            miss_counts.append(missed)
+            missing_from_run.append(absent)
+            running, curve = 0.0, []
+            for rank in range(1, self.depth + 1):
+                running += increments[rank]
+                curve.append(running / n if n else 0.0)
+            curves.append(curve)
+        self.tick(self.rows_total)
+        per_q.autofilter(1, len(per_q_head))
+        misses.autofilter(1, len(miss_head))
+
+        # -- statistics over per-question Recall@K ---------------------------------------------
+        denominators = [len(self.gold.items[q["pk"]]) for q in self.evaluated]
+        columns = [found_counts[s][k] for s in range(n_systems) for k in range(len(ks))]
+        base = self.rows_total
+        intervals = stats.bootstrap_ci(
+            columns,
+            denominators,
+            resamples=self.resamples,
+            seed=self.seed,
+            confidence=CONFIDENCE,
+            tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
+        )
+        pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
+        tested = [(a * len(ks) + k, b * len(ks) + k) for a, b in pairs for k in range(len(ks))]
+        p_values = stats.randomization_p_values(
+            columns,
+            denominators,
+            tested,
+            permutations=self.permutations,
+            seed=self.seed,
+            tick=lambda d, t: self.tick(base + self.step + self.step * d // max(t, 1)),
+        )
+        self.tick(base + 2 * self.step)
+        better: list[list[list[str]]] = [[[] for _ in ks] for _ in range(n_systems)]
+        comparisons = []
+        for (a, b), chunk in zip(pairs, _chunked(p_values, len(ks)), strict=True):
+            for k_index, p in enumerate(chunk):
+                label = f"Recall@{ks[k_index]}"
+                mean_a, mean_b = means[a][label], means[b][label]
+                significant = p < self.alpha and mean_a != mean_b
+                if significant:
+                    winner, loser = (a, b) if mean_a > mean_b else (b, a)
+                    better[winner][k_index].append(letters[loser])
+                comparisons.append((a, b, ks[k_index], mean_a, mean_b, p, significant))
+
+        # -- Summary ---------------------------------------------------------------------------
+        summary.header(summary_head)
+        summary_styles = (
+            [None] * 6
+            + ["num"] * len(labels)
+            + ["num"] * (2 * len(ks))
+            + [None] * len(ks)
+            + [None] * 4
+        )
+        without = len(self.questions) - len(self.evaluated)
+        for s, system in enumerate(self.systems):
+            ci = intervals[s * len(ks) : (s + 1) * len(ks)]
+            summary.append(
+                [
+                    system["name"],
+                    letters[s],
+                    len(self.evaluated),
+                    without,
+                    missing_from_run[s],
+                    self.core_evaluated,
+                    *(means[s][label] for label in labels),
+                    *(end for interval in ci for end in interval),
+                    *(" ".join(sorted(b)) for b in better[s]),
+                    miss_counts[s]["core"],
+                    miss_counts[s]["supporting"],
+                    miss_counts[s][None],
+                    sum(miss_counts[s].values()),
+                ],
+                summary_styles,
+            )
+        summary.autofilter(1, len(summary_head))
+        summary.blank()
+        for line in self._summary_notes(without):
+            summary.append([line])
+        summary.blank()
+        summary.append(
+            [
+                f"Paired randomization test on per-question Recall@K (two-sided, "
+                f"{self.permutations} sign flips, seed {self.seed}); ★ p < {self.alpha:g}"
+            ],
+            "bold",
+        )
+        summary.header(
+            [
+                h("system A", "시스템 A"),
+                h("system B", "시스템 B"),
+                "K",
+                "Recall@K A",
+                "Recall@K B",
+                "A − B",
+                "p-value",
+                f"★ (α = {self.alpha:g})",
+            ]
+        )
+        for a, b, k, mean_a, mean_b, p, significant in comparisons:
+            summary.append(
+                [
+                    self.systems[a]["name"],
+                    self.systems[b]["name"],
+                    k,
+                    mean_a,
+                    mean_b,
+                    None if mean_a is None or mean_b is None else mean_a - mean_b,
+                    p,
+                    "★" if significant else "",
+                ],
+                [None, None, None, "num", "num", "num", "p", None],
+            )
+
+        self._reviewers(reviewers)
+        self._settings(settings, target, without)
+        self._charts(charts, means, curves)
+
+    def _summary_notes(self, without: int) -> list[str]:
+        evaluated = len(self.evaluated)
+        return [
+            f"Means over the {evaluated} questions with at least one evidence item; {without} "
+            "questions without evidence are counted apart and never averaged in (trec_eval -c "
+            "would score them 0). A question missing from a system's run scores 0 there.",
+            f"CoreRecall@K averages over the {self.core_evaluated} questions with a core item.",
+            f"CI95: percentile bootstrap over questions, {self.resamples} resamples, seed "
+            f"{self.seed}.",
+            f"Letters under 'better than ★': the systems (by their letter) this one beats on "
+            f"Recall@K, two-sided paired randomization test, p < {self.alpha:g}, no correction "
+            "for multiple comparisons.",
+            f"Misses are counted at K = {self.kmin}, the smallest K reported (sheet '{MISSES}').",
+        ]
+
+    # -- Reviewers ---------------------------------------------------------------------------
+
+    def _reviewers(self, sheet: Sheet) -> None:
+        kinds = ("role", "alternative", "not_evidence", "answerable", "note", "adjudication")
+        judgements = self.judgements
+        names = sorted({j["reviewer"] for j in judgements})
+        sheet.append(
+            [f"Reviewers 검수자: {len(names)}, judgement lines 판정 기록: {len(judgements)}"],
+            "title",
+        )
+        sheet.blank()
+        sheet.append(["Judgement lines per reviewer and kind 검수자별 판정 수"], "bold")
+        sheet.header(
+            [
+                h("reviewer", "검수자"),
+                *kinds,
+                h("total", "합계"),
+                h("questions", "질문 수"),
+                h("first", "처음"),
+                h("last", "마지막"),
+            ]
+        )
+        by_reviewer: dict[str, list[dict]] = {}
+        for j in judgements:
+            by_reviewer.setdefault(j["reviewer"], []).append(j)
+        for name in names:
+            rows = by_reviewer[name]
+            count = Counter(j["kind"] for j in rows)
+            times = sorted(rows, key=lambda r: gold.instant(r["at"]))
+            sheet.append(
+                [
+                    name,
+                    *(count.get(k, 0) for k in kinds),
+                    len(rows),
+                    len({j["question_id"] for j in rows}),
+                    times[0]["at"],
+                    times[-1]["at"],
+                ]
+            )
+        if not names:
+            sheet.append(["no judgements yet 판정 없음"])
+
+        sheet.blank()
+        agreement = self.project.agreement()
+        sheet.append(
+            ["Agreement per pair and kind (items both judged, latest value each) 검수자 간 일치도"],
+            "bold",
+        )
+        sheet.header(
+            [
+                h("reviewer A", "검수자 A"),
+                h("reviewer B", "검수자 B"),
+                h("kind", "종류"),
+                h("items", "항목 수"),
+                h("agreement", "일치율"),
+                "Cohen's κ",
+            ]
+        )
+        for pair in agreement["pairs"]:
+            a, b = pair["reviewers"]
+            sheet.append(
+                [
+                    a,
+                    b,
+                    pair["kind"],
+                    pair["items"],
+                    pair["agreement"],
+                    pair["kappa"] if pair["kappa"] is not None else "undefined (one value only)",
+                ],
+                [None, None, None, None, "pct", "num"],
+            )
+        if not agreement["pairs"]:
+            sheet.append(["no item judged by two reviewers yet 두 검수자가 함께 본 항목 없음"])
+
+        questions = {q["id"]: q for q in self.questions}
+        decisions = self.gold.decisions
+        disputed = [d for d in decisions if d.status == gold.DISPUTED]
+        single = [d for d in decisions if d.status == gold.SINGLE]
+        waiting = [d for d in decisions if d.status == gold.PENDING]
+        decision_head = [
+            h("question", "질문"),
+            h("kind", "종류"),
+            h("passage", "문단"),
+            h("votes", "검수자 판정"),
+            h("value in force", "적용 값"),
+        ]
+
+        sheet.blank()
+        sheet.append(
+            [
+                f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
+                "until they agree or an adjudication settles it 미해결 이견"
+            ],
+            "bold",
+        )
+        sheet.header(decision_head)
+        for d in disputed:
+            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
+
+        sheet.blank()
+        if len(names) <= 1:
+            rule = "only one reviewer is in the database, so each of their changes counts at once"
+        else:
+            rule = (
+                f"{len(names)} reviewers are in the database: a change made by one of them now "
+                "waits for a second review (listed below as pending) instead"
+            )
+        sheet.append(
+            [
+                f"Single-reviewed changes: {len(single)} — a change by one reviewer counts at "
+                f"once only while that reviewer is the only one in the database; {rule} "
+                "1인 검수 변경"
+            ],
+            "bold",
+        )
+        sheet.header(decision_head)
+        for d in single:
+            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
+
+        sheet.blank()
+        sheet.append(
+            [f"Waiting for a second review (not counted): {len(waiting)} 검수 대기"], "bold"
+        )
+        sheet.header(decision_head)
+        for d in waiting:
+            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
+
+        sheet.blank()
+        answerable = [d for d in disputed if d.kind == "answerable"]
+        sheet.append(
+            [f"Questions whose answerability is disputed: {len(answerable)} 답변 가능 여부 이견"],
+            "bold",
+        )
+        sheet.header(
+            [
+                h("question", "질문"),
+                h("question text", "질문 내용"),
+                h("imported answerable", "가져온 값"),
+                h("votes", "검수자 판정"),
+            ]
+        )
+        for d in answerable:
+            q = questions.get(d.question_id)
+            sheet.append(
+                [
+                    d.question_id,
+                    q["text"] if q else "",
+                    bool(q["answerable"]) if q else None,
+                    _votes(d),
+                ]
+            )
+
+        sheet.blank()
+        sheet.append(["Every decision and its status 모든 판정과 상태"], "bold")
+        first = sheet.header(
+            [
+                h("question", "질문"),
+                h("kind", "종류"),
+                h("passage", "문단"),
+                h("status", "상태"),
+                h("counts", "반영"),
+                h("votes", "검수자 판정"),
+                h("adjudicator", "판정자"),
+                h("value in force", "적용 값"),
+            ]
+        )
+        for d in decisions:
+            sheet.append(
+                [
+                    d.question_id,
+                    d.kind,
+                    d.passage_id,
+                    d.status,
+                    d.counts,
+                    _votes(d),
+                    d.adjudicator,
+                    _as_text(d.value) if d.counts else self._in_force(d),
+                ]
+            )
+        sheet.autofilter(first, 8)
+
+    def _in_force(self, d: gold.Decision) -> str:
+        """What the effective gold holds for a decision's subject."""
+        if d.counts:
+            return _as_text(d.value)
+        q_pk = self.question_pks.get(d.question_id)
+        if q_pk is None:
+            return ""
+        if d.kind == "answerable":
+            return _as_text(self.gold.answerable.get(q_pk))
+        if d.kind == "role":
+            for item in self.gold.items.get(q_pk, ()):
+                if item.primary_id == d.passage_id:
+                    return ROLE_WORDS[item.role][0] + " (imported 가져온 정답)"
+        return "imported gold 가져온 정답"
+
+    # -- Settings ----------------------------------------------------------------------------
+
+    def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
+        corpus = self.store.corpus() or {}
+        info = self.store.counts()
+        names = sorted({j["reviewer"] for j in self.judgements})
+        sheet.header([h("setting", "설정"), h("value", "값")])
+        rows = [
+            ("corpus 말뭉치", corpus.get("name")),
+            ("corpus file", corpus.get("source_file")),
+            ("chunk size 청크 크기", corpus.get("chunk_size")),
+            ("overlap 겹침", corpus.get("overlap")),
+            ("unit 단위", corpus.get("unit")),
+            ("corpus imported at", corpus.get("imported_at")),
+            ("passages 문단", info["passages"]),
+            ("questions 질문", len(self.questions)),
+            ("questions evaluated (with evidence)", len(self.evaluated)),
+            ("questions without evidence (not averaged)", without),
+            ("evidence items 근거", info["evidence_items"]),
+            ("alternatives 대체 근거 (imported)", info["alternatives"]),
+            ("systems 시스템", len(self.systems)),
+        ]
+        for system in self.systems:
+            rows.append(
+                (
+                    f"system: {system['name']}",
+                    f"{system['source_file']} ({system['format']}, imported "
+                    f"{system['imported_at']})",
+                )
+            )
+        rows += [
+            ("K", ", ".join(str(k) for k in self.ks)),
+            ("misses counted at K", self.kmin),
+            ("deepest stored rank (curve depth)", self.depth),
+            (
+                "gold policy 정답 정책",
+                "Effective gold (design section 6): for each question, kind and passage the "
+                "latest line of every reviewer counts. An adjudication wins; else a value "
+                "every reviewer who judged agrees on counts; a change by one reviewer alone "
+                "counts at once only while that reviewer is the only one in the database "
+                "(marked single-reviewed); otherwise the imported gold stands and differing "
+                "values are listed as disagreements.",
+            ),
+            ("reviewers in the database 검수자", ", ".join(names) or "none"),
+            ("judgement lines 판정 기록", len(self.judgements)),
+            (
+                "metrics 지표",
+                "Recall@K: fraction of evidence items with any of their passages (primary or "
+                "alternative) in the top K. CoreRecall@K: the same over core items. Hit@K: 1 if "
+                "any item is found. MRR@K: 1/rank of the first evidence passage within K. "
+                "nDCG@K: gain 2 core, 1 supporting or unassigned, each item credited once.",
+            ),
+            (
+                "review status 검수 상태",
+                "untouched: no judgement line about the question; done: judged, every evidence "
+                "item has a role in force and nothing is disputed or waiting for a second "
+                "review; in progress: anything in between.",
+            ),
+            ("confidence interval", f"{CONFIDENCE:.0%} percentile bootstrap over questions"),
+            ("bootstrap resamples", self.resamples),
+            (
+                "significance test",
+                "two-sided paired randomization (sign-flip) test on per-question Recall@K; "
+                "p = (1 + extreme permutations) / (1 + permutations)",
+            ),
+            ("permutations", self.permutations),
+            ("random seed", self.seed),
+            ("α (significance level)", self.alpha),
+            ("passage excerpt length (characters)", EXCERPT),
+            ("database file", str(Path(self.store.path).resolve())),
+            ("schema version", self.store.schema_version()),
+            ("report file", str(target.resolve())),
+            ("app version", f"Recall Reviewer {__version__}"),
+            ("written at 작성 시각", datetime.now().astimezone().isoformat(timespec="seconds")),
+        ]
+        for key, value in rows:
+            sheet.append([key, value], [None, "wrap"])
+        sheet.autofilter(1, 2)
+
+    # -- Charts ------------------------------------------------------------------------------
+
+    def _charts(self, sheet: Sheet, means, curves) -> None:
+        n = len(self.systems)
+        sheet.header([h("system", "시스템"), *(f"Recall@{k}" for k in self.ks)])
+        for s, system in enumerate(self.systems):
+            sheet.append(
+                [system["name"], *(means[s][f"Recall@{k}"] for k in self.ks)],
+                [None] + ["num"] * len(self.ks),
+            )
+        sheet.blank()
+        curve_head = sheet.header([h("rank", "순위"), *(s["name"] for s in self.systems)])
+        for rank in range(1, self.depth + 1):
+            sheet.append([rank, *(curves[s][rank - 1] for s in range(n))], [None] + ["num"] * n)
+        if n == 0:
+            return
+        ws = sheet.ws
+        anchor_col = get_column_letter(max(len(self.ks), n) + 3)
+        cats = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
+        for index, k in enumerate(self.ks):
+            chart = BarChart()
+            chart.type = "col"
+            chart.title = f"Recall@{k}"
+            chart.y_axis.title = f"Recall@{k}"
+            chart.y_axis.scaling.min = 0
+            chart.y_axis.scaling.max = 1
+            chart.legend = None
+            data = Reference(ws, min_col=index + 2, min_row=1, max_row=n + 1)
+            chart.add_data(data, titles_from_data=True)
+            chart.set_categories(cats)
+            chart.width, chart.height = 16, 7.5
+            ws.add_chart(chart, f"{anchor_col}{1 + index * 16}")
+        line = LineChart()
+        line.title = "Recall@K curve 곡선"
+        line.x_axis.title = "K"
+        line.y_axis.title = "Recall@K"
+        line.y_axis.scaling.min = 0
+        line.y_axis.scaling.max = 1
+        data = Reference(
+            ws, min_col=2, max_col=n + 1, min_row=curve_head, max_row=curve_head + self.depth
+        )
+        line.add_data(data, titles_from_data=True)
+        line.set_categories(
+            Reference(ws, min_col=1, min_row=curve_head + 1, max_row=curve_head + self.depth)
+        )
+        line.width, line.height = 16, 9
+        ws.add_chart(line, f"{anchor_col}{1 + len(self.ks) * 16}")
+
+
+# -- small helpers ----------------------------------------------------------------------------
+
+
+def _letter(index: int) -> str:
+    """a, b, …, z, aa, ab, … as ranx names the systems it compares."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
+
+
+def _chunked(values: Sequence, size: int) -> Iterator[Sequence]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _first_ranks(prep: metrics.Prepared, ranked: Sequence[int]) -> tuple[list[int], list]:
+    """Per evidence item the first rank (1-based, 0: never) in the full ranked list where any
+    of its passages appears, and the passage found there."""
+    n = prep.n_items
+    first = [0] * n
+    via: list = [None] * n
+    left = n
+    owners = prep.owners
+    for rank, passage in enumerate(ranked, 1):
+        hit = owners.get(passage)
+        if hit:
+            for index in hit:
+                if not first[index]:
+                    first[index] = rank
+                    via[index] = passage
+                    left -= 1
+            if not left:
+                break
+    return first, via
+
+
+def _passage_id(item: gold.GoldItem, passage_pk) -> str:
+    if passage_pk == item.primary_pk:
+        return item.primary_id
+    return item.alternatives.get(passage_pk, str(passage_pk))
+
+
+def _notes_for(notes, item: gold.GoldItem, system: str) -> str | None:
+    """The notes about an item's question that concern this item (or no passage) and this
+    system (or no system)."""
+    passages = {"", item.primary_id, *item.alternatives.values()}
+    picked = [
+        f"{reviewer}: {text}"
+        for reviewer, pid, sys, text in notes
+        if pid in passages and (not sys or sys == system)
+    ]
+    return " | ".join(picked) if picked else None
+
+
+def _votes(d: gold.Decision) -> str:
+    return ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(d.votes.items()))

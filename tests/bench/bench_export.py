@@ -1,0 +1,277 @@
+"""The Excel report (`write_report`) on a synthetic project of 5,000 questions x 10 systems x
+100 results, against bare openpyxl in write-only mode writing the same number of rows and
+columns of the two big sheets (Per question and Misses) with values of the same kinds and
+sizes (the reference, measured in the same run). Prints one JSON object; asserts nothing about
+time.
+
+    python tests/bench/bench_export.py [--questions 5000] [--systems 10] [--depth 100]
+        [--passages 200000] [--sizes 1000,5000] [--keep DIR]
+
+Every size in --sizes builds its own database (the largest first decides nothing: each is
+measured alike), so that the peak memory can be compared between sizes. Each measurement is
+its own child process: wall time of write_report alone and the child's peak RSS, then again
+under tracemalloc for the peak of Python allocations, then the bare openpyxl script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.common import PY, ROOT, korean_text, resource_run  # noqa: E402
+
+OURS = """
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[4])
+trace = sys.argv[3] == "trace"
+from desktop.project import Project
+from desktop.report import write_report
+from openpyxl import load_workbook
+project = Project(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+if trace:
+    import tracemalloc
+    tracemalloc.start()
+start = time.perf_counter()
+write_report(project, sys.argv[2], [5, 10])
+wall = time.perf_counter() - start
+peak_traced = tracemalloc.get_traced_memory()[1] / 2**20 if trace else None
+if trace:
+    tracemalloc.stop()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+wb = load_workbook(sys.argv[2], read_only=True)
+head = next(wb["Summary"].iter_rows(min_row=1, max_row=1, values_only=True))
+col = head.index("misses@5")
+misses = 0
+for row in wb["Summary"].iter_rows(min_row=2, values_only=True):
+    if not row or row[0] is None:
+        break
+    misses += row[col]
+per_q_cols = len(next(wb["Per question"].iter_rows(min_row=1, max_row=1, values_only=True)))
+miss_cols = len(next(wb.worksheets[2].iter_rows(min_row=1, max_row=1, values_only=True)))
+print(json.dumps({"s": wall, "rss_before_mb": before, "peak_rss_mb": peak,
+                  "peak_traced_mb": peak_traced, "misses": misses, "per_q_cols": per_q_cols,
+                  "miss_cols": miss_cols}))
+"""
+
+# The same cells as the two big sheets, as plain values: per question 8 descriptive columns
+# and then the metrics; misses the 13 columns with an excerpt of passage text.
+BARE = """
+import json, random, resource, sys, time
+from openpyxl import Workbook
+out, rows_q, cols_q, rows_m, cols_m, texts = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
+texts = json.load(open(texts, encoding="utf-8"))
+rng = random.Random(1)
+start = time.perf_counter()
+wb = Workbook(write_only=True)
+ws = wb.create_sheet("Per question")
+ws.append([f"head{i}" for i in range(cols_q)])
+for i in range(rows_q):
+    ws.append([f"S{i % 10}", f"q{i:05d}", texts[i % len(texts)][:40], True, 3, 1, "untouched",
+               True] + [rng.random() for _ in range(cols_q - 8)])
+ws = wb.create_sheet("Misses")
+ws.append([f"head{i}" for i in range(cols_m)])
+for i in range(rows_m):
+    ws.append([f"S{i % 10}", f"q{i:05d}", 5, f"p{i:07d}", "core", "핵심",
+               "imported gold 가져온 정답", 17, f"p{i:07d}", "", f"권{i % 615}",
+               texts[i % len(texts)][:500], None][:cols_m])
+wb.save(out)
+wall = time.perf_counter() - start
+print(json.dumps({"s": wall,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def build(base: Path, questions: int, systems: int, depth: int, passages: int) -> Path:
+    """Files in the design's formats, imported with the command line as a user would."""
+    rng = random.Random(11)
+    corpus = base / "corpus.jsonl"
+    with open(corpus, "w", encoding="utf-8") as f:
+        for i in range(passages):
+            row = {"id": f"p{i:07d}", "text": korean_text(rng, 40), "title": f"권{i % 615 + 1}"}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    with open(base / "questions.jsonl", "w", encoding="utf-8") as f:
+        for q in range(questions):
+            row = {"id": f"q{q:05d}", "text": korean_text(rng, 8) + "?"}
+            if q % 40 == 0:
+                row["answerable"] = False
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    gold: dict[str, list[dict]] = {}
+    with open(base / "gold.jsonl", "w", encoding="utf-8") as f:
+        for q in range(questions):
+            qid = f"q{q:05d}"
+            evidence = []
+            if q % 40 != 0:  # one question in forty should be abstained on: no evidence
+                for pid in rng.sample(range(passages), rng.randint(1, 5)):
+                    item = {"passage_id": f"p{pid:07d}"}
+                    role = rng.choice(("core", "core", "supporting", None))
+                    if role:
+                        item["role"] = role
+                    if rng.random() < 0.15:
+                        item["alternatives"] = [
+                            f"p{a:07d}" for a in rng.sample(range(passages), rng.randint(1, 2))
+                        ]
+                    evidence.append(item)
+            gold[qid] = evidence
+            f.write(json.dumps({"question_id": qid, "evidence": evidence}) + "\n")
+    db = base / "bench.db"
+    cli = [PY, "-m", "desktop", "--db", str(db)]
+    resource_run([*cli, "import", "corpus", str(corpus), "--chunk-size", "400", "--unit", "문단"])
+    resource_run([*cli, "import", "questions", str(base / "questions.jsonl")])
+    resource_run([*cli, "import", "gold", str(base / "gold.jsonl")])
+    for s in range(systems):
+        quality = 0.7 + 0.025 * s  # systems differ, so that some comparisons are significant
+        path = base / f"system{s}.trec"
+        with open(path, "w") as f:
+            for q in range(questions):
+                if rng.random() < 0.01:
+                    continue  # a few questions missing from each run
+                qid = f"q{q:05d}"
+                ranked = [f"p{d:07d}" for d in rng.sample(range(passages), depth)]
+                for item in gold[qid]:
+                    if rng.random() < quality:
+                        found = item["passage_id"]
+                        if item.get("alternatives") and rng.random() < 0.5:
+                            found = item["alternatives"][0]
+                        ranked[min(depth - 1, int(rng.expovariate(1 / 5)))] = found
+                seen: set[str] = set()
+                rank = 0
+                for pid in ranked:
+                    if pid in seen:
+                        continue
+                    seen.add(pid)
+                    rank += 1
+                    f.write(f"{qid} Q0 {pid} {rank} {200 - rank} sys{s}\n")
+        resource_run([*cli, "import", "run", str(path), "--system", f"system-{s}"])
+        path.unlink()
+    with open(base / "judgements.jsonl", "w", encoding="utf-8") as f:
+        for reviewer in ("kim", "lee"):
+            for q in rng.sample(range(questions), questions // 5):
+                qid = f"q{q:05d}"
+                for item in gold[qid]:
+                    role = rng.choice(("core", "supporting"))
+                    f.write(
+                        json.dumps(
+                            {
+                                "reviewer": reviewer,
+                                "at": f"2026-12-01T{10 + q % 10}:00:00+09:00",
+                                "question_id": qid,
+                                "kind": "role",
+                                "passage_id": item["passage_id"],
+                                "value": role,
+                            },
+                            ensure_ascii=False,
+                        )
+                        + "\n"
+                    )
+                if rng.random() < 0.3:
+                    note = {
+                        "reviewer": reviewer,
+                        "at": "2026-12-01T12:00:00+09:00",
+                        "question_id": qid,
+                        "kind": "note",
+                        "value": korean_text(rng, 12),
+                    }
+                    f.write(json.dumps(note, ensure_ascii=False) + "\n")
+    resource_run([*cli, "import", "judgements", str(base / "judgements.jsonl")])
+    texts = [korean_text(rng, 40) for _ in range(200)]
+    (base / "texts.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    return db
+
+
+def measure(base: Path, db: Path, systems: int, questions: int) -> dict:
+    ours_script = base / "ours.py"
+    ours_script.write_text(OURS)
+    report = base / "report.xlsx"
+    wall, rss, out = resource_run([PY, str(ours_script), str(db), str(report), "plain", str(ROOT)])
+    ours = json.loads(out)
+    size = report.stat().st_size
+    _, _, out = resource_run([PY, str(ours_script), str(db), str(report), "trace", str(ROOT)])
+    traced = json.loads(out)
+    bare_script = base / "bare.py"
+    bare_script.write_text(BARE)
+    rows_q = systems * questions
+    _, _, out = resource_run(
+        [
+            PY,
+            str(bare_script),
+            str(base / "bare.xlsx"),
+            str(rows_q),
+            str(ours["per_q_cols"]),
+            str(ours["misses"]),
+            str(ours["miss_cols"]),
+            str(base / "texts.json"),
+        ]
+    )
+    bare = json.loads(out)
+    return {
+        "questions": questions,
+        "systems": systems,
+        "per_question_rows": rows_q,
+        "misses_rows": ours["misses"],
+        "write_report_s": round(ours["s"], 2),
+        "bare_openpyxl_s": round(bare["s"], 2),
+        "ratio": round(ours["s"] / bare["s"], 2),
+        "child_wall_s": round(wall, 2),
+        "rss_before_mb": round(ours["rss_before_mb"], 1),
+        "peak_rss_mb": round(ours["peak_rss_mb"], 1),
+        "peak_traced_mb": round(traced["peak_traced_mb"], 1),
+        "traced_run_s": round(traced["s"], 2),
+        "bare_peak_rss_mb": round(bare["peak_rss_mb"], 1),
+        "report_mb": round(size / 2**20, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--questions", type=int, default=5000)
+    parser.add_argument("--systems", type=int, default=10)
+    parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--passages", type=int, default=200_000)
+    parser.add_argument(
+        "--sizes", default=None, help="question counts, comma-separated (default: 1000,QUESTIONS)"
+    )
+    parser.add_argument("--keep", help="build (or reuse) the databases in this folder")
+    args = parser.parse_args()
+    sizes = (
+        [int(s) for s in args.sizes.split(",")]
+        if args.sizes
+        else sorted({min(1000, args.questions), args.questions})
+    )
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for questions in sizes:
+            base = Path(args.keep or tmp) / f"q{questions}-s{args.systems}-d{args.depth}"
+            base.mkdir(parents=True, exist_ok=True)
+            db = base / "bench.db"
+            if not db.exists() or not (base / "texts.json").exists():
+                db.unlink(missing_ok=True)
+                db = build(base, questions, args.systems, args.depth, args.passages)
+            results.append(measure(base, db, args.systems, questions))
+    largest = results[-1]
+    print(
+        json.dumps(
+            {
+                "bench": "write_report (whole workbook) vs bare openpyxl write-only, same cells",
+                "depth": args.depth,
+                "passages": args.passages,
+                "write_report_s": largest["write_report_s"],
+                "bare_openpyxl_s": largest["bare_openpyxl_s"],
+                "ratio": largest["ratio"],
+                "peak_rss_mb": largest["peak_rss_mb"],
+                "peak_traced_mb": largest["peak_traced_mb"],
+                "sizes": results,
+            },
+            ensure_ascii=False,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
