@@ -991,6 +991,7 @@ class _Report:
             chart.y_axis.scaling.min = 0
             chart.y_axis.scaling.max = 1
             chart.legend = None
+            _show_axes(chart)
             data = Reference(ws, min_col=index + 2, min_row=1, max_row=n + 1)
             chart.add_data(data, titles_from_data=True)
             chart.set_categories(cats)
@@ -1002,6 +1003,7 @@ class _Report:
         line.y_axis.title = "Recall@K"
         line.y_axis.scaling.min = 0
         line.y_axis.scaling.max = 1
+        _show_axes(line)
         data = Reference(
             ws, min_col=2, max_col=n + 1, min_row=curve_head, max_row=curve_head + self.depth
         )
@@ -1014,6 +1016,12 @@ class _Report:
 
 
 # -- small helpers ----------------------------------------------------------------------------
+
+
+def _show_axes(chart) -> None:
+    """openpyxl 3.1 leaves out the axes' <c:delete val="0"/>, and Excel then hides them."""
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
 
 
 def _letter(index: int) -> str:

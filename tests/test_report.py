@@ -221,6 +221,7 @@ def test_charts_sheet_holds_bars_per_k_and_the_curve(project, tmp_path):
     ws = wb["Charts"]
     kinds = sorted(type(c).__name__ for c in ws._charts)
     assert kinds == ["BarChart", "BarChart", "LineChart"]
+    assert all(c.x_axis.delete is False and c.y_axis.delete is False for c in ws._charts)
     bars = table(ws)
     assert [(r["system"], r["Recall@2"], r["Recall@4"]) for r in bars] == [
         ("A", pytest.approx(1 / 6), 1),
