@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except StoreError as error:
         return fail(str(error))
+    except OSError as error:
+        return fail(f"{error.filename or ''}: {error.strerror or error}")
     except KeyboardInterrupt:
         return 130
 

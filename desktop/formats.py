@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,6 +128,24 @@ def read_lines(
             progress(size, size)
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _encodable(value) -> bool:
+    """False when a decoded JSON value holds a lone surrogate (SQLite cannot store it)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_encodable(k) and _encodable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_encodable(v) for v in value)
+    return True
+
+
 def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
     for number, text in read_lines(path, encoding, progress):
         if not text.strip():
@@ -139,6 +158,13 @@ def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
             ) from None
         if not isinstance(obj, dict):
             raise InputError(path, number, "each line must be a JSON object")
+        if "\\u" in text and _SURROGATE_ESCAPE.search(text) and not _encodable(obj):
+            raise InputError(
+                path,
+                number,
+                "a \\u escape stands for half of a UTF-16 pair "
+                "(a lone surrogate), which is not text",
+            )
         yield number, obj
 
 

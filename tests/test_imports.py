@@ -268,3 +268,18 @@ def test_headless_commands_do_not_import_qt(tmp_path):
         [sys.executable, "-c", code, str(tmp_path / "q.db")], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_lone_surrogate_escape_is_refused_with_its_line(project, tmp_path):
+    path = write_text(
+        tmp_path / "s.jsonl",
+        '{"id": "a", "text": "ok \\ud55c"}\n{"id": "b", "text": "bad \\ud800"}\n',
+    )
+    error = refused(project, project.import_corpus, path)
+    assert str(error).startswith(f"{path}:2: ") and "surrogate" in str(error)
+
+
+def test_cli_unwritable_target_is_exit_2_without_traceback(tmp_path):
+    db = tmp_path / "o.db"
+    done = cli(db, "export", "judgements", str(tmp_path / "no" / "such" / "dir.jsonl"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
