@@ -1,0 +1,139 @@
+"""Starting the window: settings, translations, the Hangul font, the reviewer's name."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
+from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+
+import resources
+
+ORGANIZATION = "recall-reviewer"
+APPLICATION = "Recall Reviewer"
+LANGUAGES = ("ko", "en")
+_installed: list[QTranslator] = []  # translators must outlive the call that installs them
+
+
+def settings() -> QSettings:
+    """The app's settings: an INI file inside RECALL_REVIEWER_HOME when it is set (tests and
+    portable installs), else the platform's usual place."""
+    home = os.environ.get("RECALL_REVIEWER_HOME")
+    if home:
+        Path(home).mkdir(parents=True, exist_ok=True)
+        return QSettings(str(Path(home) / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+def language(store: QSettings | None = None) -> str:
+    """'ko' or 'en': the setting when there is one; else English only for an English system
+    locale, Korean for everything else (the users are Korean; a C locale says nothing)."""
+    chosen = str((store or settings()).value("language", "") or "")
+    if chosen in LANGUAGES:
+        return chosen
+    locale = QLocale.system()
+    if locale.language() == QLocale.Language.English and locale.name() != "C":
+        return "en"
+    return "ko"
+
+
+def install_translations(app: QApplication, lang: str) -> bool:
+    """Load the Korean catalogue (and Qt's own, for standard buttons) when lang is 'ko'.
+    Returns whether the app catalogue was loaded."""
+    for old in _installed:
+        app.removeTranslator(old)
+    _installed.clear()
+    if lang != "ko":
+        return False
+    qt = QTranslator(app)
+    if qt.load("qtbase_ko", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        _installed.append(qt)
+    ours = QTranslator(app)
+    loaded = ours.load(str(resources.path("i18n", "recall_reviewer_ko.qm")))
+    if loaded:
+        app.installTranslator(ours)
+        _installed.append(ours)
+    return loaded
+
+
+def has_hangul_font(families: list[str] | None = None) -> bool:
+    if families is None:
+        families = QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+    return bool(families)
+
+
+def ensure_hangul_font(app: QApplication, families: list[str] | None = None) -> str | None:
+    """Use the bundled NanumGothic when no installed font supports Korean; returns the family
+    loaded, or None when the system already has one."""
+    if has_hangul_font(families):
+        return None
+    family = None
+    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):
+        font_id = QFontDatabase.addApplicationFont(str(resources.path("fonts", name)))
+        if font_id >= 0 and family is None:
+            names = QFontDatabase.applicationFontFamilies(font_id)
+            family = names[0] if names else None
+    if family:
+        font = QFont(app.font())
+        font.setFamily(family)
+        app.setFont(font)
+    return family
+
+
+def configure(app: QApplication) -> None:
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APPLICATION)
+    icon = QIcon()
+    for size in (16, 24, 32, 48, 64, 128, 256):
+        candidate = resources.path("icons", f"recall-reviewer-{size}.png")
+        if candidate.exists():
+            icon.addFile(str(candidate), QSize(size, size))
+    if not icon.isNull():
+        app.setWindowIcon(icon)
+    ensure_hangul_font(app)
+    install_translations(app, language())
+
+
+def ask_reviewer(parent=None) -> str | None:
+    """The reviewer's name, asked once and kept in the settings; every judgement carries it."""
+    store = settings()
+    name = str(store.value("reviewer", "") or "").strip()
+    while not name:
+        text, ok = QInputDialog.getText(
+            parent,
+            QApplication.translate("app", "Reviewer"),
+            QApplication.translate(
+                "app", "Your name as a reviewer (written with every judgement you make):"
+            ),
+            QLineEdit.EchoMode.Normal,
+            os.environ.get("USER", ""),
+        )
+        if not ok:
+            return None
+        name = text.strip()
+    store.setValue("reviewer", name)
+    return name
+
+
+def run(db_path) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    configure(app)
+    try:
+        from desktop.ui.crash import install_crash_dialog
+    except ImportError:  # the crash dialog ships separately; the window works without it
+        pass
+    else:
+        install_crash_dialog()
+    reviewer = ask_reviewer()
+    if reviewer is None:
+        return 1
+    from desktop.ui.window import MainWindow
+
+    window = MainWindow(db_path, reviewer=reviewer)
+    window.show()
+    return app.exec()

@@ -1,0 +1,343 @@
+"""Dialogs: import options, a note, corpus search, the shortcut sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop import formats, review
+from desktop.review import ItemState
+from desktop.ui import terms
+from desktop.ui.models import SearchResultsModel
+from desktop.ui.widgets import CommittedLineEdit, HtmlDelegate, highlighted_html
+
+ENCODINGS = (("utf-8", "UTF-8"), ("cp949", "CP949 / EUC-KR"), ("utf-16", "UTF-16"))
+
+
+def _chars(widget: QWidget, n: int) -> int:
+    return widget.fontMetrics().averageCharWidth() * n
+
+
+class ImportDialog(QDialog):
+    """Format and encoding for one file (chosen, or taken from the extension and the bytes),
+    and what else the kind needs: a system name for a run, chunking for a corpus."""
+
+    def __init__(self, kind: str, path: str | Path, has_corpus: bool = False, parent=None):
+        super().__init__(parent)
+        self.kind = kind
+        self.path = Path(path)
+        self.setWindowTitle(self.tr("Import {kind}").format(kind=self._kind_name()))
+        form = QFormLayout()
+        name = QLabel(self.path.name)
+        name.setToolTip(str(self.path))
+        form.addRow(self.tr("File"), name)
+
+        self.format = QComboBox()
+        try:
+            detected = formats.pick_format(self.path, kind, None)
+            self.format.addItem(self.tr("From the extension ({fmt})").format(fmt=detected), None)
+        except formats.InputError:
+            detected = None
+        for fmt in formats.ACCEPTED[kind]:
+            self.format.addItem(fmt, fmt)
+        if detected is None:
+            self.format.setCurrentIndex(0)
+        form.addRow(self.tr("Format"), self.format)
+
+        self.encoding = QComboBox()
+        for code, label in ENCODINGS:
+            self.encoding.addItem(label, code)
+        sniffed = review.sniff_encoding(self.path)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        if sniffed and sniffed != "utf-8":
+            self.encoding.setCurrentIndex([c for c, _ in ENCODINGS].index(sniffed))
+            self.hint.setText(
+                self.tr("This file is not UTF-8; it looks like {encoding}.").format(
+                    encoding=dict(ENCODINGS)[sniffed]
+                )
+            )
+        elif sniffed is None:
+            self.hint.setText(self.tr("This file is not UTF-8; choose its encoding."))
+        form.addRow(self.tr("Encoding"), self.encoding)
+        if self.hint.text():
+            form.addRow("", self.hint)
+
+        self.system = QLineEdit(self.path.stem)
+        self.corpus_name = QLineEdit(self.path.stem)
+        self.unit = QLineEdit()
+        self.unit.setPlaceholderText(self.tr("for example 문단, tokens, 조"))
+        self.chunk_size = QSpinBox()
+        self.overlap = QSpinBox()
+        for spin in (self.chunk_size, self.overlap):
+            spin.setRange(0, 1_000_000)
+            spin.setSpecialValueText(self.tr("not recorded"))
+        self.replace = QCheckBox(
+            self.tr("Replace the loaded corpus (removes the imported gold and runs)")
+        )
+        if kind == "run":
+            form.addRow(self.tr("System name"), self.system)
+        if kind == "corpus":
+            form.addRow(self.tr("Corpus name"), self.corpus_name)
+            form.addRow(self.tr("Chunk unit"), self.unit)
+            form.addRow(self.tr("Chunk size"), self.chunk_size)
+            form.addRow(self.tr("Overlap"), self.overlap)
+            if has_corpus:
+                form.addRow("", self.replace)
+
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(_chars(self, 60))
+
+    def _kind_name(self) -> str:
+        return {
+            "corpus": self.tr("corpus"),
+            "questions": self.tr("questions"),
+            "gold": self.tr("gold"),
+            "run": self.tr("run"),
+            "judgements": self.tr("judgements"),
+        }[self.kind]
+
+    def options(self) -> dict:
+        out: dict = {"fmt": self.format.currentData(), "encoding": self.encoding.currentData()}
+        if out["encoding"] == "utf-8":
+            out["encoding"] = None  # the reader's default also accepts a BOM
+        if self.kind == "run":
+            out["system"] = self.system.text().strip() or self.path.stem
+        if self.kind == "corpus":
+            out.update(
+                name=self.corpus_name.text().strip() or None,
+                unit=self.unit.text().strip() or None,
+                chunk_size=self.chunk_size.value() or None,
+                overlap=self.overlap.value() or None,
+                replace=self.replace.isChecked(),
+            )
+        return out
+
+
+class NoteDialog(QDialog):
+    def __init__(self, target: str, text: str = "", parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Note"))
+        layout = QVBoxLayout(self)
+        label = QLabel(target)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.editor = QPlainTextEdit(text)
+        self.editor.setMinimumSize(_chars(self, 50), self.fontMetrics().lineSpacing() * 6)
+        layout.addWidget(self.editor)
+        hint = QLabel(self.tr("An empty note withdraws your earlier note."))
+        hint.setEnabled(False)
+        layout.addWidget(hint)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def text(self) -> str:
+        return self.editor.toPlainText().strip()
+
+
+class CorpusSearchDialog(QDialog):
+    """Search the whole corpus and add a found passage as an alternative for an evidence
+    item. Searching runs in a worker: `search(text, on_done)`; `add(passage, item)` writes the
+    judgement."""
+
+    def __init__(
+        self,
+        items: Sequence[ItemState],
+        search: Callable[[str, Callable[[list[dict]], None]], None],
+        add: Callable[[dict, ItemState], bool],
+        selected_item: int = 0,
+        parent=None,
+    ):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Search the corpus"))
+        self._search, self._add = search, add
+        self.items = list(items)
+        self._serial = 0
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.box = CommittedLineEdit(self)
+        self.box.setPlaceholderText(self.tr("Words that must all appear (Enter searches now)"))
+        self.box.committed.connect(self.run_search)
+        top.addWidget(self.box, 1)
+        layout.addLayout(top)
+        self.status = QLabel(
+            self.tr(
+                "Words of three characters or more use the full-text index; shorter words "
+                "(many Korean words have two syllables) are matched by a slower scan."
+            )
+        )
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.model = SearchResultsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setItemDelegateForColumn(
+            SearchResultsModel.COL_TEXT, HtmlDelegate(SearchResultsModel.HtmlRole, 2, self.table)
+        )
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() * 2 + 8)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(SearchResultsModel.COL_TEXT, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(SearchResultsModel.COL_PASSAGE, _chars(self, 14))
+        header.resizeSection(SearchResultsModel.COL_SOURCE, _chars(self, 18))
+        self.table.selectionModel().currentRowChanged.connect(self._preview)
+        self.table.doubleClicked.connect(self.add_selected)
+        split.addWidget(self.table)
+        self.preview = QTextBrowser()
+        split.addWidget(self.preview)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(QLabel(self.tr("Alternative for")))
+        self.target = QComboBox()
+        for item in self.items:
+            self.target.addItem(f"{item.primary_id} ({terms.role(item.role)})")
+        if self.items:
+            self.target.setCurrentIndex(min(max(selected_item, 0), len(self.items) - 1))
+        bottom.addWidget(self.target, 1)
+        self.add_button = QPushButton(self.tr("Add as alternative"))
+        self.add_button.setDefault(False)
+        self.add_button.setAutoDefault(False)
+        self.add_button.clicked.connect(self.add_selected)
+        self.add_button.setEnabled(bool(self.items))
+        bottom.addWidget(self.add_button)
+        close = QPushButton(self.tr("Close"))
+        close.setAutoDefault(False)
+        close.clicked.connect(self.reject)
+        bottom.addWidget(close)
+        layout.addLayout(bottom)
+        add_action = QAction(self)
+        add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
+        add_action.triggered.connect(self.add_selected)
+        self.addAction(add_action)
+        self.resize(_chars(self, 110), self.fontMetrics().lineSpacing() * 32)
+        self.results: list[dict] = []
+
+    def run_search(self, text: str) -> None:
+        text = text.strip()
+        self._serial += 1
+        serial = self._serial
+        if not text:
+            self.model.set_rows([], [])
+            return
+        self.status.setText(self.tr("Searching…"))
+
+        def done(rows: list[dict]) -> None:
+            if serial != self._serial:
+                return  # a newer search was started
+            self.results = rows
+            self.model.set_rows(rows, review.search_terms(text))
+            self.status.setText(self.tr("{n} passages").format(n=len(rows)))
+            if rows:
+                self.table.selectRow(0)
+
+        self._search(text, done)
+
+    def _preview(self, current, _previous=None) -> None:
+        p = self.model.passage(current.row())
+        if p is None:
+            self.preview.clear()
+            return
+        terms_ = review.search_terms(self.box.text())
+        self.preview.setHtml(
+            f"<p><b>{p['id']}</b> {p.get('title') or ''}</p>"
+            f"<p>{highlighted_html(p['text'], terms_)}</p>"
+        )
+
+    def selected_passage(self) -> dict | None:
+        return self.model.passage(self.table.currentIndex().row())
+
+    def add_selected(self, *_args) -> bool:
+        passage = self.selected_passage()
+        if passage is None or not self.items:
+            return False
+        item = self.items[self.target.currentIndex()]
+        if self._add(passage, item):
+            self.status.setText(
+                self.tr("Added {passage} as an alternative for {item}").format(
+                    passage=passage["id"], item=item.primary_id
+                )
+            )
+            return True
+        return False
+
+
+class ShortcutSheet(QDialog):
+    """Every action with its key, and what the markers mean."""
+
+    def __init__(self, actions: Sequence[QAction], parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
+        layout = QVBoxLayout(self)
+        table = QTableWidget(0, 2)
+        table.setHorizontalHeaderLabels([self.tr("Key"), self.tr("Action")])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        for action in actions:
+            keys = ", ".join(
+                s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts()
+            )
+            if not keys:
+                continue
+            row = table.rowCount()
+            table.insertRow(row)
+            table.setItem(row, 0, QTableWidgetItem(keys))
+            table.setItem(row, 1, QTableWidgetItem(action.text().replace("&", "")))
+        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.resizeColumnToContents(0)
+        layout.addWidget(table)
+        legend = QLabel(
+            self.tr(
+                "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
+                "◌ proposed alternative · ✕ missed at K"
+            )
+        )
+        legend.setWordWrap(True)
+        layout.addWidget(legend)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        layout.addWidget(buttons)
+        self.table = table
+        self.resize(_chars(self, 70), self.fontMetrics().lineSpacing() * 30)

@@ -1,0 +1,114 @@
+"""The design's words as the window shows them, translated in one place (context "terms")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from desktop import gold, review
+
+ROLES = {
+    "core": QT_TRANSLATE_NOOP("terms", "core"),
+    "supporting": QT_TRANSLATE_NOOP("terms", "supporting"),
+    None: QT_TRANSLATE_NOOP("terms", "unassigned"),
+}
+DECISIONS = {
+    gold.ADJUDICATED: QT_TRANSLATE_NOOP("terms", "adjudicated"),
+    gold.AGREED: QT_TRANSLATE_NOOP("terms", "agreed"),
+    gold.SINGLE: QT_TRANSLATE_NOOP("terms", "single reviewer"),
+    gold.PENDING: QT_TRANSLATE_NOOP("terms", "waiting for a second reviewer"),
+    gold.DISPUTED: QT_TRANSLATE_NOOP("terms", "disputed"),
+}
+SHORT_DECISIONS = {
+    gold.ADJUDICATED: QT_TRANSLATE_NOOP("terms", "adjud."),
+    gold.AGREED: QT_TRANSLATE_NOOP("terms", "agreed"),
+    gold.SINGLE: QT_TRANSLATE_NOOP("terms", "single"),
+    gold.PENDING: QT_TRANSLATE_NOOP("terms", "pending"),
+    gold.DISPUTED: QT_TRANSLATE_NOOP("terms", "disputed"),
+}
+STATUSES = {
+    review.UNTOUCHED: QT_TRANSLATE_NOOP("terms", "untouched"),
+    review.IN_PROGRESS: QT_TRANSLATE_NOOP("terms", "in progress"),
+    review.DONE: QT_TRANSLATE_NOOP("terms", "done"),
+}
+KINDS = {
+    "role": QT_TRANSLATE_NOOP("terms", "role"),
+    "alternative": QT_TRANSLATE_NOOP("terms", "alternative"),
+    "not_evidence": QT_TRANSLATE_NOOP("terms", "not evidence"),
+    "answerable": QT_TRANSLATE_NOOP("terms", "answerability"),
+    "note": QT_TRANSLATE_NOOP("terms", "note"),
+    "adjudication": QT_TRANSLATE_NOOP("terms", "adjudication"),
+}
+MEASURES = {
+    "Recall": QT_TRANSLATE_NOOP("terms", "R"),
+    "CoreRecall": QT_TRANSLATE_NOOP("terms", "CoreR"),
+    "Hit": QT_TRANSLATE_NOOP("terms", "Hit"),
+    "MRR": QT_TRANSLATE_NOOP("terms", "MRR"),
+    "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG"),
+}
+MEASURE_NAMES = {
+    "Recall": QT_TRANSLATE_NOOP("terms", "Recall: the share of evidence items found in the top K"),
+    "CoreRecall": QT_TRANSLATE_NOOP(
+        "terms", "CoreRecall: the share of core evidence items found in the top K"
+    ),
+    "Hit": QT_TRANSLATE_NOOP("terms", "Hit: 1 when any evidence item is in the top K"),
+    "MRR": QT_TRANSLATE_NOOP("terms", "MRR: 1 / rank of the first evidence passage in the top K"),
+    "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG: rank quality, core counts twice"),
+}
+
+
+def t(text: str) -> str:
+    return QCoreApplication.translate("terms", text)
+
+
+def role(value: str | None) -> str:
+    return t(ROLES.get(value, ROLES[None]))
+
+
+def decision(status: str | None, short: bool = False) -> str:
+    if status is None:
+        return ""
+    return t((SHORT_DECISIONS if short else DECISIONS)[status])
+
+
+def status(value: str) -> str:
+    return t(STATUSES[value]) if value in STATUSES else ""
+
+
+def kind(value: str) -> str:
+    return t(KINDS.get(value, value))
+
+
+def value_text(kind_name: str, value: object) -> str:
+    """A judgement's value in words."""
+    if value is None:
+        return t("withdrawn")
+    if kind_name == "role":
+        return role(value)  # type: ignore[arg-type]
+    if kind_name == "answerable":
+        return t("answerable") if value else t("abstain")
+    if kind_name == "not_evidence":
+        return t("not evidence") if value else t("evidence")
+    if kind_name == "alternative":
+        return t("alternative for {passage}").format(passage=value)
+    return str(value)
+
+
+def measure_label(label: str) -> str:
+    measure, k = label.split("@")
+    return f"{t(MEASURES[measure])}@{k}"
+
+
+def measure_tip(label: str) -> str:
+    measure, k = label.split("@")
+    return t(MEASURE_NAMES[measure]).replace("K", k, 1) + f" ({label})"
+
+
+# Strings only used through t(): listed so that lupdate finds them.
+_EXTRA = (
+    QT_TRANSLATE_NOOP("terms", "withdrawn"),
+    QT_TRANSLATE_NOOP("terms", "answerable"),
+    QT_TRANSLATE_NOOP("terms", "abstain"),
+    QT_TRANSLATE_NOOP("terms", "not evidence"),
+    QT_TRANSLATE_NOOP("terms", "evidence"),
+    QT_TRANSLATE_NOOP("terms", "alternative for {passage}"),
+)

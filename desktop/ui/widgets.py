@@ -1,0 +1,333 @@
+"""Small widgets: a search box that waits for Korean composition, the Recall@K curve drawn with
+QPainter (no QtCharts: that is PySide6-Addons, 200+ MB), a rich-text cell delegate, and the
+HTML used to show passages with the question's terms highlighted."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFontMetrics,
+    QInputMethodEvent,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QLineEdit,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolTip,
+    QWidget,
+)
+
+from desktop.review import highlight_spans
+
+# Ten colours that stay apart for colour-blind readers (Okabe-Ito plus four), one per system.
+SYSTEM_COLOURS = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#7F7F7F",
+    "#8C564B",
+    "#17BECF",
+    "#BCBD22",
+)
+HIT = QColor(0, 158, 115, 60)
+MISS = QColor(213, 94, 0, 60)
+MARK = "#fff3a0"
+
+
+def system_colour(index: int) -> QColor:
+    return QColor(SYSTEM_COLOURS[index % len(SYSTEM_COLOURS)])
+
+
+def highlighted_html(text: str, terms: Sequence[str], limit: int | None = None) -> str:
+    """Escaped text with the terms marked, newlines kept; cut at `limit` characters."""
+    if limit is not None and len(text) > limit:
+        text = text[:limit].rstrip() + "…"
+    out, last = [], 0
+    for start, end in highlight_spans(text, terms):
+        out.append(html.escape(text[last:start]))
+        out.append(
+            f'<span style="background:{MARK}; color:#000">{html.escape(text[start:end])}</span>'
+        )
+        last = end
+    out.append(html.escape(text[last:]))
+    return "".join(out).replace("\n", "<br>")
+
+
+class CommittedLineEdit(QLineEdit):
+    """A line edit that reports its text only when the reviewer pauses, and never while an
+    input method is composing a syllable: a Korean IME sends ㅎ, 하, 한 as preedit before it
+    commits 한, and filtering on each of those would be both wrong and slow."""
+
+    committed = Signal(str)
+
+    def __init__(self, parent=None, delay_ms: int = 300):
+        super().__init__(parent)
+        self.composing = False
+        self._last = ""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(delay_ms)
+        self._timer.timeout.connect(self._fire)
+        self.textChanged.connect(self._changed)
+        self.returnPressed.connect(self.flush)
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        super().inputMethodEvent(event)
+        self.composing = bool(event.preeditString())
+        if not self.composing:
+            self._timer.start()
+
+    def _changed(self, _text: str) -> None:
+        if not self.composing:
+            self._timer.start()
+
+    def _fire(self) -> None:
+        if self.composing:
+            return
+        text = self.text()
+        if text != self._last:
+            self._last = text
+            self.committed.emit(text)
+
+    def flush(self) -> None:
+        """Report the text now (Enter, or a test)."""
+        self._timer.stop()
+        self._fire()
+
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+
+class HtmlDelegate(QStyledItemDelegate):
+    """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
+    come from the style as for any other cell."""
+
+    def __init__(self, role: int, lines: int = 2, parent=None):
+        super().__init__(parent)
+        self.role = role
+        self.lines = lines
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        markup = index.data(self.role)
+        if not markup:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
+        rect = opt.rect.adjusted(margin, 0, -margin, 0)
+        doc = QTextDocument()
+        doc.setDocumentMargin(1)
+        doc.setDefaultFont(opt.font)
+        doc.setHtml(markup)
+        doc.setTextWidth(rect.width())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        context.palette.setColor(
+            QPalette.ColorRole.Text,
+            opt.palette.color(
+                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+            ),
+        )
+        # Show whole lines only: clip below the last line that fits, so no half line peeks.
+        shown = self._fitting_height(doc, rect.height())
+        top = rect.top() + max(0, (rect.height() - shown) // 2)
+        painter.save()
+        painter.translate(rect.left(), top)
+        clip = QRectF(0, 0, rect.width(), shown)
+        painter.setClipRect(clip)
+        context.clip = clip
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+    @staticmethod
+    def _fitting_height(doc: QTextDocument, available: int) -> int:
+        bottom = 0.0
+        block = doc.begin()
+        while block.isValid():
+            layout = block.layout()
+            origin = doc.documentLayout().blockBoundingRect(block).top()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                end = origin + line.y() + line.height()
+                if end > available:
+                    return max(int(bottom), 1) if bottom else available
+                bottom = end
+            block = block.next()
+        return int(bottom) + 1 if bottom else available
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        metrics = QFontMetrics(option.font)
+        return QSize(metrics.averageCharWidth() * 40, metrics.lineSpacing() * self.lines + 6)
+
+
+class RecallCurve(QWidget):
+    """Mean Recall@K for K = 1..depth, one line per system, with the chosen K values marked.
+    Everything is measured from the font, so it reads the same at 1366×768 and at 4K."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.curves: dict[str, list[float]] = {}
+        self.colours: dict[str, QColor] = {}
+        self.marks: list[int] = []
+        self.title = ""
+        self.empty_text = ""
+        self.setMouseTracking(True)
+        self.setMinimumSize(
+            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 8
+        )
+
+    def set_curves(
+        self, curves: dict[str, list[float]], colours: dict[str, QColor], marks: Sequence[int]
+    ) -> None:
+        self.curves = dict(curves)
+        self.colours = dict(colours)
+        self.marks = sorted(set(marks))
+        self.update()
+
+    def depth(self) -> int:
+        return max((len(c) for c in self.curves.values()), default=0)
+
+    def _plot_rect(self) -> QRectF:
+        fm = self.fontMetrics()
+        left = fm.horizontalAdvance("0.00") + fm.averageCharWidth() * 2
+        legend = fm.lineSpacing() * (1 if self.title else 0)
+        right = fm.averageCharWidth() * 2
+        bottom = fm.lineSpacing() * 2
+        return QRectF(
+            left,
+            legend + fm.lineSpacing() * 0.5,
+            self.width() - left - right,
+            self.height() - legend - bottom - fm.lineSpacing() * 0.5,
+        )
+
+    def _x(self, rect: QRectF, k: float, depth: int) -> float:
+        if depth <= 1:
+            return rect.left()
+        return rect.left() + (k - 1) / (depth - 1) * rect.width()
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = self.fontMetrics()
+        palette = self.palette()
+        text_colour = palette.color(QPalette.ColorRole.WindowText)
+        if self.title:
+            painter.setPen(text_colour)
+            painter.drawText(
+                QRectF(0, 0, self.width(), fm.lineSpacing()),
+                Qt.AlignmentFlag.AlignHCenter,
+                self.title,
+            )
+        depth = self.depth()
+        rect = self._plot_rect()
+        if depth == 0 or rect.width() < 10 or rect.height() < 10:
+            painter.setPen(text_colour)
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.empty_text)
+            return
+        grid = QColor(text_colour)
+        grid.setAlpha(40)
+        painter.setPen(QPen(grid, 1))
+        for i in range(0, 11, 2):
+            y = rect.bottom() - i / 10 * rect.height()
+            painter.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+        painter.setPen(text_colour)
+        for i in range(0, 11, 2):
+            y = rect.bottom() - i / 10 * rect.height()
+            label = f"{i / 10:.1f}"
+            painter.drawText(
+                QRectF(0, y - fm.height() / 2, rect.left() - fm.averageCharWidth(), fm.height()),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                label,
+            )
+        ticks = sorted({1, depth, *[t for t in (5, 10, 20, 50, 100, 200, 500) if t < depth]})
+        last_right = -1e9
+        for t in ticks:
+            x = self._x(rect, t, depth)
+            label = str(t)
+            width = fm.horizontalAdvance(label)
+            if x - width / 2 < last_right + fm.averageCharWidth():
+                continue
+            painter.drawText(
+                QRectF(x - width, rect.bottom() + 2, width * 2, fm.height()),
+                Qt.AlignmentFlag.AlignHCenter,
+                label,
+            )
+            last_right = x + width / 2
+        painter.drawText(
+            QRectF(rect.left(), rect.bottom() + fm.lineSpacing(), rect.width(), fm.height()),
+            Qt.AlignmentFlag.AlignHCenter,
+            "K",
+        )
+        mark_pen = QPen(grid, 1, Qt.PenStyle.DashLine)
+        for k in self.marks:
+            if 1 <= k <= depth:
+                painter.setPen(mark_pen)
+                x = self._x(rect, k, depth)
+                painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
+        width = max(2.0, fm.lineWidth() * 2.0)
+        for name, values in self.curves.items():
+            if not values:
+                continue
+            path = QPainterPath()
+            for i, v in enumerate(values):
+                point = QPointF(self._x(rect, i + 1, depth), rect.bottom() - v * rect.height())
+                if i == 0:
+                    path.moveTo(point)
+                else:
+                    path.lineTo(point)
+            painter.setPen(QPen(self.colours.get(name, text_colour), width))
+            painter.drawPath(path)
+        # Legend at the bottom right inside the plot: recall curves rise towards the top.
+        swatch = fm.averageCharWidth() * 2
+        names = list(self.curves)
+        label_width = max((fm.horizontalAdvance(n) for n in names), default=0)
+        x0 = rect.right() - label_width - swatch - fm.averageCharWidth() * 2
+        y0 = rect.bottom() - fm.lineSpacing() * (len(names) + 0.3)
+        for name in names:
+            painter.setPen(QPen(self.colours.get(name, text_colour), width))
+            y = y0 + fm.lineSpacing() / 2
+            painter.drawLine(QPointF(x0, y), QPointF(x0 + swatch, y))
+            painter.setPen(text_colour)
+            painter.drawText(QPointF(x0 + swatch + fm.averageCharWidth(), y0 + fm.ascent()), name)
+            y0 += fm.lineSpacing()
+
+    def value_text(self, k: int) -> str:
+        lines = [f"K = {k}"]
+        for name, values in self.curves.items():
+            if 1 <= k <= len(values):
+                lines.append(f"{name}: {values[k - 1]:.3f}")
+        return "\n".join(lines)
+
+    def mouseMoveEvent(self, event) -> None:
+        depth = self.depth()
+        rect = self._plot_rect()
+        if depth and rect.width() > 0:
+            x = event.position().x()
+            k = round((x - rect.left()) / rect.width() * (depth - 1)) + 1 if depth > 1 else 1
+            k = min(max(k, 1), depth)
+            QToolTip.showText(event.globalPosition().toPoint(), self.value_text(k), self)
+        super().mouseMoveEvent(event)
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.Leave:
+            QToolTip.hideText()
+        return super().event(event)

@@ -1,0 +1,175 @@
+"""Two reviewers in the window: merge from the File menu's action, the disagreement filter,
+both values side by side with notes, adjudication by one key moving the metrics panel, the
+agreement panel, and blind mode."""
+
+from __future__ import annotations
+
+import shutil
+
+from PySide6.QtCore import Qt
+
+from desktop.project import Project
+from desktop.ui.models import DisputeModel, EvidenceModel
+from tests.ui.uihelpers import idle, logged, panel_value
+
+
+def two_reviewers(sample_template, tmp_path):
+    """kim's and lee's databases: they disagree on the role of q01's art-128 (imported as
+    supporting, missed at K = 5), agree on q02, and lee leaves a note on q01."""
+    kim, lee = tmp_path / "kim.db", tmp_path / "lee.db"
+    shutil.copy(sample_template, kim)
+    shutil.copy(sample_template, lee)
+    with Project(kim) as project:
+        project.add_judgement("kim", "q01", "role", "core", passage_id="art-128")
+        project.add_judgement("kim", "q02", "role", "core", passage_id="art-067")
+    with Project(lee) as project:
+        project.add_judgement("lee", "q01", "role", "supporting", passage_id="art-128")
+        project.add_judgement("lee", "q01", "note", "보조 근거로 충분함", passage_id="art-128")
+        project.add_judgement("lee", "q02", "role", "core", passage_id="art-067")
+    return kim, lee
+
+
+def core_recall(db_path, system="BM25-Kiwi"):
+    with Project(db_path) as project:
+        (scores,) = project.evaluate([5, 10], systems=[system]).systems
+    return scores.means["CoreRecall@5"]
+
+
+def test_merge_disagreement_filter_and_adjudication_by_key(
+    sample_template, tmp_path, open_window, qtbot
+):
+    kim, lee = two_reviewers(sample_template, tmp_path)
+    window = open_window(kim, reviewer="kim")
+    assert window.dispute_box.isHidden()
+    window.start_merge(lee)
+    qtbot.waitUntil(lambda: "merged 3 judgements" in window.last_message, timeout=10000)
+    window.message_box.close()  # the report box is window-modal, as a reviewer sees it
+    window.activateWindow()  # a window manager gives focus back; offscreen, we do
+    qtbot.waitUntil(window.isActiveWindow)
+    idle(qtbot, window)
+
+    window.only_disputed.setChecked(True)
+    model = window.question_model
+    assert [model.pk_at(r) for r in range(model.rowCount())] == [window.by_id["q01"]["pk"]]
+    assert window.current_question_id() == "q01"
+    # Both values side by side, with lee's note; the disputed role leaves the import standing.
+    assert window.dispute_box.isVisible()
+    disputes = window.dispute_model
+    assert disputes.reviewers == ["kim", "lee"]
+    assert disputes.index(0, DisputeModel.COL_WHAT).data() == "role · art-128"
+    assert disputes.index(0, 1).data() == "core"
+    assert disputes.index(0, 2).data() == "supporting\n“보조 근거로 충분함”"
+    row = [i.primary_id for i in window.view.items].index("art-128")
+    assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == (
+        "supporting (disputed)"
+    )
+    # The agreement panel: kim and lee agree on one of the two roles both judged.
+    (pair,) = window.agreement_model.pairs
+    assert (pair["reviewers"], pair["kind"], pair["items"], pair["agreement"]) == (
+        ["kim", "lee"],
+        "role",
+        2,
+        0.5,
+    )
+    assert "Open disagreements: 1" in window.agreement_label.text()
+
+    before = panel_value(window, "BM25-Kiwi", "CoreRecall@5")
+    assert before == core_recall(kim)
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # take kim's
+    (line,) = logged(kim, kind="adjudication")
+    assert (line["reviewer"], line["settles"], line["passage_id"], line["value"]) == (
+        "kim",
+        "role",
+        "art-128",
+        "core",
+    )
+    assert line["at"]
+    assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == "core (adjud.)"
+    assert window.dispute_box.isHidden()
+    idle(qtbot, window)
+    after = panel_value(window, "BM25-Kiwi", "CoreRecall@5")
+    assert after != before  # q01 now has a core item missed at 5
+    assert abs(after - core_recall(kim)) < 1e-12
+    assert "Open disagreements: 0" in window.agreement_label.text()
+    # The filter is applied again: no question has an open disagreement any more.
+    window.only_disputed.setChecked(False)
+    window.only_disputed.setChecked(True)
+    assert model.rowCount() == 0
+
+
+def test_merging_twice_adds_nothing_and_a_different_evaluation_is_refused(
+    sample_template, tmp_path, open_window, qtbot
+):
+    kim, lee = two_reviewers(sample_template, tmp_path)
+    window = open_window(kim)
+    window.start_merge(lee)
+    qtbot.waitUntil(lambda: "merged 3" in window.last_message, timeout=10000)
+    window.message_box.close()
+    window.start_merge(lee)
+    qtbot.waitUntil(lambda: "merged 0" in window.last_message, timeout=10000)
+    window.message_box.close()
+    other = tmp_path / "other.db"
+    with Project(other) as project:
+        from tests.helpers import small_project
+
+        small_project(project, tmp_path)
+    window.start_merge(other)
+    qtbot.waitUntil(lambda: "not the same evaluation" in window.last_message, timeout=10000)
+    assert str(other) in window.last_message
+    assert len(logged(kim)) == 5
+
+
+def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_window, qtbot):
+    kim, lee = two_reviewers(sample_template, tmp_path)
+    with Project(kim) as project:
+        project.merge(lee)
+    window = open_window(kim, reviewer="kim")
+    window.show_question("q01")
+    assert window.dispute_box.isVisible()
+    assert "lee" in window.notes_view.text()
+
+    window.act_blind.trigger()
+    assert window.blind
+    idle(qtbot, window)
+    assert window.dispute_box.isHidden()
+    assert "lee" not in window.notes_view.text()
+    assert not window.only_disputed.isEnabled()
+    assert not window.metrics_tabs.isTabEnabled(1)  # the agreement panel
+    row = [i.primary_id for i in window.view.items].index("art-128")
+    item = window.view.items[row]
+    assert set(item.votes) == {"kim"}  # lee's vote is not shown
+    assert item.role == "core"  # kim's own change, as if no one else had judged
+    tip = window.evidence_model.index(row, EvidenceModel.COL_ROLE).data(Qt.ItemDataRole.ToolTipRole)
+    assert "lee" not in tip
+    assert window.question_model.summary(window.by_id["q01"]["pk"]).disputed == 0
+    # Adjudication is not possible blind.
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert logged(kim, kind="adjudication") == []
+    # The setting is kept.
+    window.close()
+    again = open_window(kim, reviewer="kim")
+    assert again.blind and again.act_blind.isChecked()
+    again.act_blind.trigger()
+    idle(qtbot, again)
+    assert not again.blind
+    again.show_question("q01")
+    assert again.dispute_box.isVisible()
+
+
+def test_a_second_reviewer_turns_single_into_pending(sample_db, open_window, qtbot):
+    """The single-reviewer policy, visible in the window: a lone reviewer's change counts at
+    once; once another reviewer is in the database it waits for agreement."""
+    window = open_window(sample_db, reviewer="kim")
+    window.show_question("q01")
+    row = [i.primary_id for i in window.view.items].index("art-128")
+    window.select_item(row)
+    qtbot.keyClick(window, Qt.Key.Key_1)
+    assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == "core (single)"
+    idle(qtbot, window)
+    with Project(sample_db) as project:
+        project.add_judgement("lee", "q02", "note", "나중에 다시")
+    window.set_reviewer("lee")  # same machine, another reviewer: reloads the gold
+    idle(qtbot, window)
+    assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == (
+        "supporting (pending)"
+    )
