@@ -55,6 +55,84 @@ def _chunks(rows: Iterable[tuple], size: int = BATCH) -> Iterator[list[tuple]]:
         yield batch
 
 
+# -- whole files, for backups (desktop/backup.py): read without migrating or creating -------
+
+
+def _open_existing(path: str | Path) -> sqlite3.Connection | None:
+    path = Path(path)
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    # mode=rw: never creates the file; a read-only connection could not open a WAL file
+    # whose -wal/-shm are gone. Nothing here writes.
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
+
+
+def file_schema_version(path: str | Path) -> int | None:
+    """PRAGMA user_version of the database file at path; None for no file, an empty file or
+    one that is not SQLite. Opening it this way never migrates or creates anything."""
+    try:
+        conn = _open_existing(path)
+        if conn is None:
+            return None
+        try:
+            return conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return None
+
+
+def file_has_rows(path: str | Path) -> bool:
+    """True when some table of the database file at path holds a row (besides the migration
+    bookkeeping), so a backup of it would keep something; False for no file, an empty or new
+    database, or a file that is not SQLite."""
+    try:
+        conn = _open_existing(path)
+        if conn is None:
+            return False
+        try:
+            rows = conn.execute(
+                "SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_master "
+                "WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                "AND name != '_sqlite_migrations'"
+            ).fetchall()
+            virtual = [name for name, is_virtual in rows if is_virtual]
+            # FTS keeps a config row in its shadow tables (passage_fts_config) from the start
+            tables = [
+                name
+                for name, is_virtual in rows
+                if not is_virtual and not any(name.startswith(f"{v}_") for v in virtual)
+            ]
+            return any(
+                conn.execute(f'SELECT EXISTS (SELECT 1 FROM "{t}")').fetchone()[0] for t in tables
+            )
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return False
+
+
+def backup_file(source: str | Path, target: str | Path) -> None:
+    """Copy the database at source to target with SQLite's online backup API: a consistent
+    snapshot even while another connection holds the file or writes to it. The copy is one
+    self-contained file (rollback journal, no -wal beside it). Raises StoreError."""
+    try:
+        src = _open_existing(source)
+        if src is None:
+            raise StoreError(f"{source}: no database to back up")
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{source}: backup to {target} failed ({error})") from None
+
+
 class Store:
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)

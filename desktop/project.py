@@ -13,7 +13,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from db import DuplicateRow, Store, UnknownIds
-from desktop import formats, gold, metrics
+from desktop import backup, formats, gold, metrics
 from desktop.formats import InputError, Progress
 
 
@@ -56,6 +56,7 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
 class Project:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        backup.before_migration(self.path)
         self.store = Store(self.path)
         self._gold_cache: tuple[int, gold.EffectiveGold] | None = None
 
@@ -106,6 +107,7 @@ class Project:
         unit=None,
         progress: Progress | None = None,
     ) -> ImportReport:
+        backup.before(self.path, "import-corpus")
         path = str(path)
         report = ImportReport("corpus", path, 0)
         existing = self.store.corpus()
@@ -154,6 +156,7 @@ class Project:
     def import_questions(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
+        backup.before(self.path, "import-questions")
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = formats.read_questions(path, fmt, encoding, progress)
@@ -182,6 +185,7 @@ class Project:
     def import_gold(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
+        backup.before(self.path, "import-gold")
         path = str(path)
         report = ImportReport("gold", path, 0)
         records = list(formats.read_gold(path, fmt, encoding, progress))
@@ -219,6 +223,7 @@ class Project:
         encoding=None,
         progress: Progress | None = None,
     ) -> ImportReport:
+        backup.before(self.path, "import-run")
         path = str(path)
         system = (system or Path(path).stem).strip()
         if not system:
@@ -360,6 +365,7 @@ class Project:
     def import_judgements(
         self, path, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
+        backup.before(self.path, "import-judgements")
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         rows = []
@@ -438,6 +444,7 @@ class Project:
     def merge(self, other_path) -> ImportReport:
         """Add the other database's judgement lines this one lacks; refuse a database that
         describes a different evaluation. One transaction; running it twice adds nothing."""
+        backup.before(self.path, "merge")
         other_path = str(other_path)
         other = Store(other_path, readonly=True)
         try:
