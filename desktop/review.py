@@ -645,6 +645,23 @@ def question_view(
     )
 
 
+# -- what the window reads when it opens --------------------------------------------------------
+
+
+def reviewers(project) -> list[str]:
+    """Everyone with a line in the log: with more than one, lone changes wait (design 6)."""
+    return project.store.reviewers()
+
+
+def history(project, reviewer: str) -> UndoHistory:
+    """The reviewer's undo and redo stacks, from their lines in the log."""
+    return UndoHistory(project.store.judgements(reviewer=reviewer))
+
+
+def has_corpus(project) -> bool:
+    return project.store.corpus() is not None
+
+
 # -- undo and redo, read back from the log ------------------------------------------------------
 
 Key = tuple[str, str, str, str]  # (question_id, kind, passage_id, settles or '')

@@ -315,8 +315,13 @@ class ShortcutSheet(QDialog):
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         for action in actions:
+            # "Shift+?" is there only because some keyboards report ? with its Shift.
             keys = ", ".join(
-                s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts()
+                text
+                for text in (
+                    s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts()
+                )
+                if text != "Shift+?"
             )
             if not keys:
                 continue

@@ -438,6 +438,8 @@ class RankingModel(QAbstractTableModel):
                 return self.tr("Not evidence")
             if column == self.COL_PASSAGE:
                 parts = [r.passage_id, r.title or ""]
+                if r.score is not None:
+                    parts.append(self.tr("score {score:.3f}").format(score=r.score))
                 parts += [f"{k}: {v}" for k, v in r.meta.items()]
                 return "\n".join(p for p in parts if p)
             if column == self.COL_TEXT:

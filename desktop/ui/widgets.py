@@ -113,6 +113,42 @@ class CommittedLineEdit(QLineEdit):
         return self._timer.isActive()
 
 
+def _soft_selected(option: QStyleOptionViewItem) -> tuple[QStyleOptionViewItem, bool]:
+    """The option without the selected state, and whether it was selected: the cell is then
+    drawn with its own colours (a hit's green, a miss's red) under a light highlight, instead
+    of the style's solid selection that would hide them."""
+    opt = QStyleOptionViewItem(option)
+    selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+    if selected:
+        opt.state &= ~QStyle.StateFlag.State_Selected
+    return opt, selected
+
+
+def _clear(painter: QPainter, option: QStyleOptionViewItem) -> None:
+    """Paint over the solid selection the view has already drawn under the row."""
+    alternate = bool(option.features & QStyleOptionViewItem.ViewItemFeature.Alternate)
+    role = QPalette.ColorRole.AlternateBase if alternate else QPalette.ColorRole.Base
+    painter.fillRect(option.rect, option.palette.color(role))
+
+
+def _tint(painter: QPainter, option: QStyleOptionViewItem) -> None:
+    colour = QColor(option.palette.color(QPalette.ColorRole.Highlight))
+    colour.setAlpha(70)
+    painter.fillRect(option.rect, colour)
+
+
+class SoftSelectionDelegate(QStyledItemDelegate):
+    """Selected rows keep their backgrounds and text colours, tinted by the highlight."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        opt, selected = _soft_selected(option)
+        if selected:
+            _clear(painter, option)
+        super().paint(painter, opt, index)
+        if selected:
+            _tint(painter, option)
+
+
 class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
     come from the style as for any other cell."""
@@ -127,11 +163,15 @@ class HtmlDelegate(QStyledItemDelegate):
         if not markup:
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
+        opt, selected = _soft_selected(option)
+        if selected:
+            _clear(painter, option)
         self.initStyleOption(opt, index)
         opt.text = ""
         style = opt.widget.style() if opt.widget else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        if selected:
+            _tint(painter, option)
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
         rect = opt.rect.adjusted(margin, 0, -margin, 0)
         doc = QTextDocument()
@@ -140,12 +180,8 @@ class HtmlDelegate(QStyledItemDelegate):
         doc.setHtml(markup)
         doc.setTextWidth(rect.width())
         context = QAbstractTextDocumentLayout.PaintContext()
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         context.palette.setColor(
-            QPalette.ColorRole.Text,
-            opt.palette.color(
-                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-            ),
+            QPalette.ColorRole.Text, opt.palette.color(QPalette.ColorRole.Text)
         )
         # Show whole lines only: clip below the last line that fits, so no half line peeks.
         shown = self._fitting_height(doc, rect.height())

@@ -69,6 +69,7 @@ from desktop.ui.widgets import (
     CommittedLineEdit,
     HtmlDelegate,
     RecallCurve,
+    SoftSelectionDelegate,
     highlighted_html,
     system_colour,
 )
@@ -85,6 +86,7 @@ FILE_FILTERS = {
 
 def _table(parent=None) -> QTableView:
     view = QTableView(parent)
+    view.setItemDelegate(SoftSelectionDelegate(view))
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -158,6 +160,11 @@ class EmptyState(QWidget):
             self.tr("Load the sample project (대한민국헌법, 33 questions, 3 systems)")
         )
         self.sample.setObjectName("load-sample")
+        self.sample.setDefault(True)
+        self.sample.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        font = self.sample.font()
+        font.setBold(True)
+        self.sample.setFont(font)
         self.sample.clicked.connect(window.load_sample)
         layout.addWidget(self.sample)
         layout.addWidget(QLabel(self.tr("Or import your own files, in this order:")))
@@ -334,7 +341,9 @@ class MainWindow(QMainWindow):
         )
         self.act_blind.setChecked(self.blind)
         self.act_reviewer = a(self.tr("Change &reviewer name…"), self.change_reviewer)
-        self.act_shortcuts = a(self.tr("&Keyboard shortcuts"), self.show_shortcuts, ["?", "F1"])
+        self.act_shortcuts = a(
+            self.tr("&Keyboard shortcuts"), self.show_shortcuts, ["?", "Shift+?", "F1"]
+        )
         self.act_about = a(self.tr("&About Recall Reviewer"), self.show_about)
         self.act_language = QActionGroup(self)
         self.act_language_items = {}
@@ -519,6 +528,7 @@ class MainWindow(QMainWindow):
             panel.table.clicked.connect(partial(self._ranked_focus, i))
             row.addWidget(panel)
         self.ranking_panels[1].hide()
+        self.ranking_panels[1].setObjectName("compare-panel")
         self.middle_split.addWidget(rankings)
         viewer_box = QWidget()
         viewer_layout = QVBoxLayout(viewer_box)
@@ -545,15 +555,23 @@ class MainWindow(QMainWindow):
         self.evidence_model = EvidenceModel(self)
         self.evidence_table = _table(box)
         self.evidence_table.setModel(self.evidence_model)
+        # Two lines a row ("missed (found at 14)" wraps), and as tall as its rows: the space
+        # below goes to notes and disagreements.
+        self.evidence_table.setWordWrap(True)
+        self.evidence_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        fm = self.fontMetrics()
+        self.evidence_table.verticalHeader().setDefaultSectionSize(fm.lineSpacing() * 2 + 8)
         header = self.evidence_table.horizontalHeader()
         header.setStretchLastSection(True)
-        char = self.fontMetrics().averageCharWidth()
-        header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 12)
-        header.resizeSection(EvidenceModel.COL_ROLE, char * 15 + 12)
-        header.resizeSection(EvidenceModel.COL_PASSAGE, char * 10 + 12)
+        header.setMinimumSectionSize(fm.averageCharWidth() * 3)
+        char = fm.averageCharWidth()
+        header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
+        header.resizeSection(EvidenceModel.COL_ROLE, char * 11 + 8)
+        header.resizeSection(EvidenceModel.COL_PASSAGE, char * 9 + 8)
+        header.setDefaultSectionSize(char * 12 + 8)
         self.evidence_table.selectionModel().currentRowChanged.connect(self._item_clicked)
         self.evidence_table.clicked.connect(self._item_focus)
-        layout.addWidget(self.evidence_table, 3)
+        layout.addWidget(self.evidence_table)
         self.evidence_note = QLabel()
         self.evidence_note.setWordWrap(True)
         layout.addWidget(self.evidence_note)
@@ -570,9 +588,9 @@ class MainWindow(QMainWindow):
                 self.act_answerable: self.tr("Answerable"),
                 self.act_abstain: self.tr("Abstain"),
                 self.act_note: self.tr("Note"),
-                self.act_search: self.tr("Search corpus"),
+                self.act_search: self.tr("Search"),
             }[action]
-            button.setText(f"[{keys}] {short}")
+            button.setText(f"{keys}  {short}")
             button.setToolTip(action.text())
             button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             button.setMinimumWidth(self.fontMetrics().averageCharWidth() * 6)
@@ -602,9 +620,30 @@ class MainWindow(QMainWindow):
         )
         self.dispute_hint.setWordWrap(True)
         dispute_layout.addWidget(self.dispute_hint)
-        layout.addWidget(self.dispute_box, 2)
+        layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
+        self.right_stretch = QWidget()  # takes the room when there is no disagreement
+        layout.addWidget(self.right_stretch, 1)
+        legend = QLabel(
+            self.tr(
+                "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
+                "◌ proposed alternative · ✕ missed at K"
+            )
+        )
+        legend.setWordWrap(True)
+        legend.setEnabled(False)  # drawn in the muted text colour
+        layout.addWidget(legend)
         return box
+
+    def _fit_evidence_table(self) -> None:
+        rows = max(2, min(self.evidence_model.rowCount(), 8))
+        table = self.evidence_table
+        height = (
+            table.horizontalHeader().height()
+            + rows * table.verticalHeader().defaultSectionSize()
+            + 2 * table.frameWidth()
+        )
+        table.setFixedHeight(height)
 
     def _build_metrics_dock(self) -> None:
         dock = QDockWidget(self.tr("Metrics"), self)
@@ -712,7 +751,7 @@ class MainWindow(QMainWindow):
 
     def _default_layout(self) -> None:
         width = self.main_split.width() or self.width()
-        self.main_split.setSizes([int(width * 0.26), int(width * 0.44), int(width * 0.30)])
+        self.main_split.setSizes([int(width * 0.25), int(width * 0.43), int(width * 0.32)])
         self.resizeDocks([self.metrics_dock], [int(self.height() * 0.27)], Qt.Orientation.Vertical)
         height = self.middle_split.height() or self.height()
         self.middle_split.setSizes([int(height * 0.6), int(height * 0.4)])
@@ -759,13 +798,12 @@ class MainWindow(QMainWindow):
 
     def reload(self, restore: bool = False) -> None:
         """Read questions and systems again (after opening, an import or a merge)."""
-        store = self.project.store
-        self.questions = store.questions()
+        self.questions = self.project.questions()
         self.by_id = {q["id"]: q for q in self.questions}
         self.by_pk = {q["pk"]: q for q in self.questions}
-        self.systems = store.systems()
-        self.reviewers = store.reviewers()
-        self.history = UndoHistory(store.judgements(reviewer=self.reviewer))
+        self.systems = self.project.systems()
+        self.reviewers = review.reviewers(self.project)
+        self.history = review.history(self.project, self.reviewer)
         self._update_title()
         self._fill_system_boxes()
         self.board = None
@@ -775,6 +813,7 @@ class MainWindow(QMainWindow):
         self.question_model.set_found(self._found, self.k)
         self._apply_blind_ui()
         self._update_undo_actions()
+        self.metrics_dock.setVisible(bool(self.questions))
         if not self.questions:
             self.empty.set_counts(self.project.info())
             self.pages.setCurrentIndex(self.PAGE_EMPTY)
@@ -888,6 +927,7 @@ class MainWindow(QMainWindow):
 
     def _update_progress(self) -> None:
         total = self.question_model.total()
+        self.progress.setFormat(self.tr("%v/%m done") if total else "")
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(
             self.question_model.done_count() if self.question_model.loaded else 0
@@ -955,7 +995,15 @@ class MainWindow(QMainWindow):
                 panel.setVisible(i == 0)
                 if i == 0:
                     panel.title.setText(self.tr("<b>No runs imported yet</b>"))
+        # Side by side, each ranking gets half the room: the score moves to the tooltip.
+        for panel in self.ranking_panels:
+            panel.table.setColumnHidden(RankingModel.COL_SCORE, len(names) > 1)
         self.evidence_model.set_items(view.items, names, self.k, self.reviewer)
+        header = self.evidence_table.horizontalHeader()
+        fm = self.evidence_table.fontMetrics()
+        for i, name in enumerate(names):
+            width = max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16
+            header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
         if not view.items:
             if view.answerable:
                 self.evidence_note.setText(
@@ -980,6 +1028,7 @@ class MainWindow(QMainWindow):
                 if names
                 else ""
             )
+        self._fit_evidence_table()
         self._render_notes(view)
         self._render_disputes(view)
         # Select the evidence item and passage to act on: the first miss, the top passage.
@@ -1038,6 +1087,7 @@ class MainWindow(QMainWindow):
             button.clicked.connect(partial(self.adjudicate, n - 1))
             self.dispute_buttons.addWidget(button)
         self.dispute_box.setVisible(bool(disputes))
+        self.right_stretch.setVisible(not disputes)
         if disputes:
             self.dispute_table.selectRow(0)
 
@@ -1689,8 +1739,8 @@ class MainWindow(QMainWindow):
     def set_reviewer(self, name: str) -> None:
         self.reviewer = name
         self.settings.setValue("reviewer", name)
-        self.reviewers = self.project.store.reviewers()
-        self.history = UndoHistory(self.project.store.judgements(reviewer=name))
+        self.reviewers = review.reviewers(self.project)
+        self.history = review.history(self.project, name)
         self._update_title()
         self._update_undo_actions()
         if self.current_pk is not None:
@@ -1822,7 +1872,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         self.settings.setValue("last-import-folder", str(Path(path).parent))
-        has_corpus = bool(self.project and self.project.store.corpus())
+        has_corpus = bool(self.project and review.has_corpus(self.project))
         dialog = ImportDialog(kind, path, has_corpus, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return

@@ -502,8 +502,8 @@
             <translation>메모</translation>
         </message>
         <message>
-            <source>Search corpus</source>
-            <translation>말뭉치 검색</translation>
+            <source>Search</source>
+            <translation>검색</translation>
         </message>
         <message>
             <source>&lt;b&gt;Open disagreements&lt;/b&gt;</source>
@@ -512,6 +512,10 @@
         <message>
             <source>Ctrl+1, Ctrl+2 … write an adjudication with that reviewer's value.</source>
             <translation>Ctrl+1, Ctrl+2 … 그 검수자의 값으로 판정을 기록합니다.</translation>
+        </message>
+        <message>
+            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · ✕ missed at K</source>
+            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · ✕ K 안에서 놓침</translation>
         </message>
         <message>
             <source>Metrics</source>
@@ -916,6 +920,10 @@
         <message>
             <source>Not evidence</source>
             <translation>근거 아님</translation>
+        </message>
+        <message>
+            <source>score {score:.3f}</source>
+            <translation>점수 {score:.3f}</translation>
         </message>
     </context>
     <context>

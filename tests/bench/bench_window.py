@@ -223,6 +223,27 @@ def drive(db: Path, switches: int) -> dict:
         out["switch_while_metrics_run"] = _percentiles(busy)
         out["switch_while_metrics_run"]["first_ms"] = [round(b, 1) for b in busy[:3]]
 
+    # K = 100 in compare mode: the most rows a switch fills (two full lists).
+    window.set_k(100)
+    window.set_compare(window.systems[1]["name"])
+    while window.metrics_busy():
+        qapp.processEvents()
+        time.sleep(0.005)
+    wide: list[float] = []
+    for _ in range(min(100, switches)):
+        qid = rng.choice(ids)
+        t = time.perf_counter()
+        window.show_question(qid)
+        window.repaint_now()
+        wide.append((time.perf_counter() - t) * 1000)
+        qapp.processEvents()
+    out["switch_k100_compare"] = _percentiles(wide)
+    window.set_compare(None)
+    window.set_k(5)
+    while window.metrics_busy():
+        qapp.processEvents()
+        time.sleep(0.005)
+
     # Keyboard navigation through the real shortcut, as a reviewer presses it.
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest

@@ -129,3 +129,31 @@ def test_sizes_follow_the_font(sample_db, open_window):
         assert panel.table.verticalHeader().defaultSectionSize() > small * 1.5
     finally:
         QApplication.setFont(font)
+
+
+def test_the_reviewer_name_is_asked_once_and_kept(monkeypatch, qapp):
+    from PySide6.QtWidgets import QInputDialog
+
+    asked = []
+
+    def get_text(*args, **kwargs):
+        asked.append(args)
+        return "  김검수 ", True
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    assert ui_app.ask_reviewer() == "김검수"
+    assert ui_app.ask_reviewer() == "김검수"
+    assert len(asked) == 1  # the second time it comes from the settings
+    assert ui_app.settings().value("reviewer") == "김검수"
+
+
+def test_question_mark_opens_the_shortcut_sheet(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    for modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
+        window.shortcut_sheet = None
+        qtbot.keyClick(window, Qt.Key.Key_Question, modifiers)
+        qtbot.waitUntil(lambda: window.shortcut_sheet is not None)
+        assert window.shortcut_sheet.isVisible()
+        window.shortcut_sheet.close()
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow)
