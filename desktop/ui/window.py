@@ -631,7 +631,7 @@ class MainWindow(QMainWindow):
             )
         )
         legend.setWordWrap(True)
-        legend.setEnabled(False)  # drawn in the muted text colour
+        legend.setStyleSheet("color: #6b6b6b")  # muted, still readable
         layout.addWidget(legend)
         return box
 
@@ -1547,12 +1547,18 @@ class MainWindow(QMainWindow):
         )
         dialog = NoteDialog(target, existing, self)
         self.note_dialog = dialog
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
+        question = self.by_pk[self.current_pk]
+        dialog.accepted.connect(
+            partial(self._save_note, dialog, question, existing, passage_id, system)
+        )
+        dialog.open()  # window-modal, and the event loop keeps running
+
+    def _save_note(self, dialog: NoteDialog, question, existing, passage_id, system) -> None:
         text = dialog.text()
-        if text == existing:
-            return
-        self.judge("note", text or None, passage_id=passage_id, system=system)
+        if text != existing:
+            self.judge(
+                "note", text or None, passage_id=passage_id, system=system, question=question
+            )
 
     def _note_on_item(self) -> bool:
         """A note goes on the selected item when it is missed at K (a miss note), else on

@@ -285,3 +285,40 @@ def test_judgement_counts_even_if_the_window_dies_right_after(sample_db, open_wi
     with Project(sample_db) as other:
         assert [j["value"] for j in other.store.judgements()] == ['"core"']
     QApplication.processEvents()
+
+
+def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.show_question("q01")
+    window.select_item(item_row(window, "art-128"))  # missed at K = 5: a miss note
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    dialog = window.note_dialog
+    assert dialog.isVisible()
+    dialog.editor.setPlainText("8위에 있음: K = 10이면 찾음")
+    dialog.accept()
+    (note,) = logged(sample_db, kind="note")
+    assert (note["passage_id"], note["system"], note["value"]) == (
+        "art-128",
+        "BM25-Kiwi",
+        "8위에 있음: K = 10이면 찾음",
+    )
+    assert "8위에 있음" in window.notes_view.text()
+    # On a found item the note goes on the question.
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.select_item(item_row(window, "art-070"))
+    window.ranking_panels[0].table.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    window.note_dialog.editor.setPlainText("다시 볼 것")
+    window.note_dialog.accept()
+    notes = logged(sample_db, kind="note")
+    assert (notes[-1]["passage_id"], notes[-1]["value"]) == ("", "다시 볼 것")
+    # Emptying your note withdraws it (a null line; nothing deleted).
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    assert window.note_dialog.editor.toPlainText() == "다시 볼 것"
+    window.note_dialog.editor.setPlainText("")
+    window.note_dialog.accept()
+    assert [n["value"] for n in logged(sample_db, kind="note")][-1] is None
+    assert "다시 볼 것" not in window.notes_view.text()
