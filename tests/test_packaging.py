@@ -119,6 +119,14 @@ def test_bundle_is_built_lean_and_complete(bundle):
     if IS_LINUX:
         assert (folder / "install-linux.sh").is_file()
         assert (folder / f"{NAME}.desktop").is_file()
+        # Qt 6's xcb plugin needs these and fresh desktops often lack them; PyInstaller bundles
+        # them only when the build machine has them (tests/run installs them as root).
+        needed = ("libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1")
+        missing = [lib for lib in needed if not (folder / "_internal" / lib).exists()]
+        assert missing == [], (
+            f"{missing} not bundled: install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 on "
+            "the build machine"
+        )
 
 
 @pytest.mark.slow
@@ -217,6 +225,10 @@ def test_bundle_opens_the_window_offscreen_and_keeps_running(bundle, tmp_path):
     out, err = _stop(process)
     assert alive, f"the window exited early ({process.returncode}):\n{out}\n{err}"
     assert "Traceback" not in err, err
+    app_source = (ROOT / "desktop" / "ui" / "app.py").read_text(encoding="utf-8")
+    if "install_crash_dialog" in app_source:
+        log = home / "logs" / "recall-reviewer.log"
+        assert log.is_file() and "crash dialog installed" in log.read_text(encoding="utf-8")
     if IS_LINUX:
         assert process.returncode == -signal.SIGTERM or process.returncode == 0
 
