@@ -503,6 +503,8 @@ class MainWindow(QMainWindow):
             header.resizeSection(column, char * chars + 12)
         header.setMinimumSectionSize(char * 3)
         self.question_table.selectionModel().currentRowChanged.connect(self._question_clicked)
+        # Sorting by a header click or a filter resets the list: keep the shown question.
+        self.question_model.modelReset.connect(self._after_list_reset)
         layout.addWidget(self.question_table, 1)
         self.list_count = QLabel()
         layout.addWidget(self.list_count)

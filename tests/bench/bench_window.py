@@ -382,8 +382,12 @@ def main() -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{work}{suffix}").unlink(missing_ok=True)
     shutil.copyfile(db, work)
-    out["cold_start"] = cold_open(work)
-    out.update(drive(work, args.switches))
+    try:
+        out["cold_start"] = cold_open(work)
+        out.update(drive(work, args.switches))
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{work}{suffix}").unlink(missing_ok=True)
     print(json.dumps(out, ensure_ascii=False))
 
 

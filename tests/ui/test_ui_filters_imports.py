@@ -198,3 +198,24 @@ def test_cancelling_mid_import_rolls_back(db_path, open_window, qtbot, tmp_path)
     dialog.findChild(QPushButton).click()
     qtbot.waitUntil(lambda: window.last_message == "cancelled", timeout=30000)
     assert snapshot(db_path) == before
+
+
+def test_questions_without_gold_or_runs_still_open(project, db_path, open_window, qtbot, tmp_path):
+    write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "대한민국은 민주공화국이다."}])
+    write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "대한민국은 어떤 나라인가?"}])
+    project.import_corpus(tmp_path / "c.jsonl")
+    project.import_questions(tmp_path / "q.jsonl")
+    project.close()
+    window = open_window(db_path)
+    assert window.pages.currentIndex() == MainWindow.PAGE_REVIEW
+    assert window.current_question_id() == "q1"
+    assert window.view.items == [] and window.view.rankings == {}
+    assert "No runs" in window.ranking_panels[0].title.text()
+    assert window.metrics_model.rowCount() == 0
+    for key in (Qt.Key.Key_1, Qt.Key.Key_A, Qt.Key.Key_X, Qt.Key.Key_M, Qt.Key.Key_J, Qt.Key.Key_C):
+        qtbot.keyClick(window, key)  # nothing to act on: no crash, nothing written
+    with Project(db_path) as again:
+        assert again.store.judgements() == []
+    qtbot.keyClick(window, Qt.Key.Key_Y)
+    with Project(db_path) as again:
+        assert [j["kind"] for j in again.store.judgements()] == ["answerable"]

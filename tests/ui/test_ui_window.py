@@ -3,7 +3,7 @@ compare mode, the passage viewer, corpus search, layout memory."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from desktop.project import Project
@@ -322,3 +322,17 @@ def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
     window.note_dialog.accept()
     assert [n["value"] for n in logged(sample_db, kind="note")][-1] is None
     assert "다시 볼 것" not in window.notes_view.text()
+
+
+def test_sorting_by_a_header_click_keeps_the_question_selected(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.show_question("q05")
+    header = window.question_table.horizontalHeader()
+    x = header.sectionViewportPosition(QuestionListModel.COL_ID) + 5
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    model = window.question_model
+    assert window.by_pk[model.pk_at(0)]["id"] == "q33"  # descending now
+    current = window.question_table.currentIndex()
+    assert window.by_pk[model.pk_at(current.row())]["id"] == "q05"
+    assert window.current_question_id() == "q05"
