@@ -46,8 +46,9 @@ conn.commit()
 
 def once(corpus: Path, base: Path, tag: str) -> dict:
     db = base / f"ours-{tag}.db"
-    wall, peak, _ = resource_run([PY, "-m", "desktop", "--db", str(db), "import", "corpus",
-                                  str(corpus)])
+    wall, peak, _ = resource_run(
+        [PY, "-m", "desktop", "--db", str(db), "import", "corpus", str(corpus)]
+    )
     size = db.stat().st_size
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
@@ -70,8 +71,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--million", action="store_true")
     args = parser.parse_args()
-    out: dict = {"bench": "import corpus JSONL (Korean), whole process",
-                 "passages": args.passages}
+    out: dict = {"bench": "import corpus JSONL (Korean), whole process", "passages": args.passages}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         corpus = write_corpus(base / "corpus.jsonl", args.passages)
@@ -88,8 +88,10 @@ def main() -> None:
         if args.million:
             corpus.unlink()
             big = write_corpus(base / "million.jsonl", 1_000_000)
-            out["million"] = {"file_mb": round(big.stat().st_size / 2**20, 1),
-                              **once(big, base, "million")}
+            out["million"] = {
+                "file_mb": round(big.stat().st_size / 2**20, 1),
+                **once(big, base, "million"),
+            }
     print(json.dumps(out))
 
 

@@ -95,17 +95,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         db, qrels, runs = build(base, args.questions, args.systems, args.depth)
-        ours = measure([PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"],
-                       args.repeat)
+        ours = measure(
+            [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"], args.repeat
+        )
         script = base / "reference.py"
         script.write_text(REFERENCE)
         reference = measure([PY, str(script), str(qrels), *map(str, runs)], args.repeat)
-    print(json.dumps({
-        "bench": "metrics --k 5,10 --json, whole process",
-        "questions": args.questions, "systems": args.systems, "depth": args.depth,
-        "recall_reviewer": ours, "pytrec_eval_script": reference,
-        "ratio_median": round(ours["median_s"] / reference["median_s"], 3),
-    }))
+    print(
+        json.dumps(
+            {
+                "bench": "metrics --k 5,10 --json, whole process",
+                "questions": args.questions,
+                "systems": args.systems,
+                "depth": args.depth,
+                "recall_reviewer": ours,
+                "pytrec_eval_script": reference,
+                "ratio_median": round(ours["median_s"] / reference["median_s"], 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

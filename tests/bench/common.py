@@ -29,8 +29,12 @@ def write_corpus(path: Path, n: int, seed: int = 7) -> Path:
     rng = random.Random(seed)
     with open(path, "w", encoding="utf-8") as handle:
         for i in range(n):
-            row = {"id": f"p{i:07d}", "text": korean_text(rng), "title": f"권{i % 615 + 1}",
-                   "page": i % 400}
+            row = {
+                "id": f"p{i:07d}",
+                "text": korean_text(rng),
+                "title": f"권{i % 615 + 1}",
+                "page": i % 400,
+            }
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     return path
 
@@ -55,5 +59,9 @@ def measure(args: list[str], repeat: int = 5) -> dict:
         wall, peak, _ = resource_run(args)
         walls.append(wall)
         peaks.append(peak)
-    return {"median_s": round(statistics.median(walls), 4), "min_s": round(min(walls), 4),
-            "peak_rss_mb": round(max(peaks), 1), "runs": repeat}
+    return {
+        "median_s": round(statistics.median(walls), 4),
+        "min_s": round(min(walls), 4),
+        "peak_rss_mb": round(max(peaks), 1),
+        "runs": repeat,
+    }
