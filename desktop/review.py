@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
 
@@ -200,8 +201,13 @@ def summarize(
 # -- scores -----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
+def _labels(ks: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(metrics.label(m, k) for k in ks for m in MEASURES)
+
+
 def labels_for(ks: Sequence[int]) -> list[str]:
-    return [metrics.label(m, k) for k in ks for m in MEASURES]
+    return list(_labels(tuple(ks)))
 
 
 @dataclass
@@ -227,8 +233,7 @@ def score_entry(prepared: Prepared, hits: Sequence[tuple[int, int]]) -> Entry:
             if first[index] is None:
                 first[index] = rank
     scores = prepared.score(sparse)
-    labels = labels_for(prepared.ks)
-    return Entry(tuple(first), tuple(scores[label] for label in labels))
+    return Entry(tuple(first), tuple(scores[label] for label in _labels(tuple(prepared.ks))))
 
 
 class Scoreboard:
@@ -358,8 +363,8 @@ def overview(
         for q, prep in prepared.items():
             board.set(system, q, score_entry(prep, found.get(q, ())))
             done += 1
-            if progress and done % 2000 == 0:
-                progress(done, total)
+            if progress and done % 250 == 0:
+                progress(done, total)  # also where the worker gives way to the GUI
     rows = visible(store.judgements(), reviewer, blind)
     by_question: dict[str, list[dict]] = {}
     for r in rows:
@@ -374,7 +379,7 @@ def overview(
             question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, [])
         )
         done += 1
-        if progress and done % 2000 == 0:
+        if progress and done % 250 == 0:
             progress(done, total)
     agreement = {"pairs": [], "disagreements": 0} if blind else gold.agreement(rows)
     if progress:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from desktop.formats import Cancelled
 
@@ -27,8 +27,9 @@ class _Signals(QObject):
 
 
 class Task(QRunnable):
-    def __init__(self, db_path: Path, work: Callable, name: str = ""):
+    def __init__(self, db_path: Path, work: Callable, name: str = "", give_way=None):
         super().__init__()
+        self._give_way = give_way  # an Event the GUI sets while the reviewer is busy
         self.setAutoDelete(False)  # the runner keeps it until its signal has arrived
         self.db_path = Path(db_path)
         self.work = work
@@ -51,6 +52,13 @@ class Task(QRunnable):
     def progress(self, done: int, total: int) -> None:
         if self._cancel.is_set():
             raise Cancelled()
+        # Pause here while the GUI asks us to: the reviewer is switching questions, and
+        # Python code in this thread would slow every switch down by competing for the GIL.
+        waited = 0.0
+        while self._give_way is not None and self._give_way.is_set() and waited < 5.0:
+            if self._cancel.wait(0.01):
+                raise Cancelled()
+            waited += 0.01
         now = time.monotonic()
         if now - self._last_tick >= 0.05 or done >= total:
             self._last_tick = now
@@ -88,6 +96,10 @@ class Runner(QObject):
         super().__init__(parent)
         if sys.getswitchinterval() > SWITCH_INTERVAL:
             sys.setswitchinterval(SWITCH_INTERVAL)
+        self.give_way = threading.Event()
+        self._resume = QTimer(self)
+        self._resume.setSingleShot(True)
+        self._resume.timeout.connect(self.give_way.clear)
         self.pool = QThreadPool(self)
         if threads:
             self.pool.setMaxThreadCount(threads)
@@ -104,7 +116,7 @@ class Runner(QObject):
         on_progress: Callable | None = None,
         on_cancelled: Callable | None = None,
     ) -> Task:
-        task = Task(db_path, work, name)
+        task = Task(db_path, work, name, self.give_way)
         task.on_done, task.on_failed = on_done, on_failed
         task.on_progress, task.on_cancelled = on_progress, on_cancelled
         # Bound methods of this QObject: the connection is queued to the GUI thread.
@@ -116,6 +128,12 @@ class Runner(QObject):
         self.pool.start(task)
         self.changed.emit()
         return task
+
+    def hold(self, msecs: int = 150) -> None:
+        """Ask this runner's tasks to pause at their next progress call until the GUI has
+        been quiet for msecs."""
+        self.give_way.set()
+        self._resume.start(msecs)
 
     def busy(self, name: str | None = None) -> bool:
         return any(name is None or t.name == name for t in self.tasks)

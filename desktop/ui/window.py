@@ -961,6 +961,7 @@ class MainWindow(QMainWindow):
         question = self.by_pk.get(pk)
         if question is None or self.project is None:
             return
+        self.metrics_tasks.hold()  # the metrics pass waits while the reviewer moves
         same = pk == self.current_pk
         item_row = self.evidence_table.currentIndex().row() if keep_selection and same else -1
         rank_rows = (
