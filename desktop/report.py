@@ -26,8 +26,9 @@
 Review status of a question (Per question sheet), from the judgement log and effective gold:
 
 - ``untouched`` — no reviewer has written any judgement line about the question;
-- ``done`` — some reviewer has, every evidence item has a role in force (core or supporting),
-  and nothing about the question is disputed or waiting for a second reviewer;
+- ``done`` — some reviewer has, its answerability is settled, every evidence item has a role in
+  force (core or supporting), and nothing about it is disputed or waiting for a second
+  reviewer (the window's rule, desktop.review.review_status, over all reviewers);
 - ``in progress`` — anything in between.
 
 Every sheet is written in openpyxl's write-only mode, so memory does not grow with the number
@@ -58,7 +59,7 @@ from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from desktop import __version__, gold, metrics, stats
+from desktop import __version__, gold, metrics, review, stats
 
 Progress = Callable[[int, int], None]
 
@@ -338,20 +339,26 @@ class _Report:
     # -- what the pass over the runs needs -----------------------------------------------------
 
     def _review_status(self) -> dict[str, str]:
-        touched = {j["question_id"] for j in self.judgements}
-        open_ = {
-            d.question_id for d in self.gold.decisions if d.status in (gold.PENDING, gold.DISPUTED)
+        """The team's status per question, by the window's own rule (desktop.review)."""
+        lines: dict[str, list[dict]] = {}
+        for j in self.judgements:
+            lines.setdefault(j["question_id"], []).append(j)
+        open_: dict[str, int] = {}
+        for d in self.gold.decisions:
+            if d.status in (gold.PENDING, gold.DISPUTED):
+                open_[d.question_id] = open_.get(d.question_id, 0) + 1
+        words = {review.UNTOUCHED: UNTOUCHED, review.IN_PROGRESS: IN_PROGRESS, review.DONE: DONE}
+        return {
+            q["id"]: words[
+                review.review_status(
+                    lines.get(q["id"], ()),
+                    self.gold.items.get(q["pk"], ()),
+                    None,
+                    open_.get(q["id"], 0),
+                )
+            ]
+            for q in self.questions
         }
-        out = {}
-        for q in self.questions:
-            qid = q["id"]
-            if qid not in touched:
-                out[qid] = UNTOUCHED
-            elif qid in open_ or any(i.role is None for i in self.gold.items.get(q["pk"], ())):
-                out[qid] = IN_PROGRESS
-            else:
-                out[qid] = DONE
-        return out
 
     def _notes(self) -> dict[str, list[tuple[str, str, str | None, str]]]:
         """question id -> [(reviewer, passage id, system, text)]: each reviewer's latest note
@@ -939,9 +946,9 @@ class _Report:
             ),
             (
                 "review status 검수 상태",
-                "untouched: no judgement line about the question; done: judged, every evidence "
-                "item has a role in force and nothing is disputed or waiting for a second "
-                "review; in progress: anything in between.",
+                "untouched: no judgement line about the question; done: judged, answerability "
+                "settled, every evidence item has a role in force and nothing is disputed or "
+                "waiting for a second review; in progress: anything in between.",
             ),
             ("confidence interval", f"{CONFIDENCE:.0%} percentile bootstrap over questions"),
             ("bootstrap resamples", self.resamples),

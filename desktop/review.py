@@ -155,20 +155,29 @@ class Summary:
     single: int = 0  # judgements in force that one reviewer alone made
 
 
-def review_status(reviewer: str, rows: Iterable[dict], items: Sequence[gold.GoldItem]) -> str:
-    """Untouched until the reviewer writes a line on the question; done once they have
-    settled its answerability (Y or B) and every evidence item has a role in force; else in
+def review_status(
+    rows: Iterable[dict],
+    items: Sequence[gold.GoldItem],
+    reviewer: str | None = None,
+    open_decisions: int = 0,
+) -> str:
+    """The one rule for a question's review status, used by the window (one reviewer's own
+    progress: pass ``reviewer``) and by the report (the team's: ``reviewer=None`` and the
+    question's open, that is pending or disputed, decisions).
+
+    Untouched until a line is written on the question; done once its answerability is settled
+    (Y or B), every evidence item has a role in force and nothing is left open; else in
     progress."""
-    mine = [r for r in rows if r["reviewer"] == reviewer]
+    mine = [r for r in rows if reviewer is None or r["reviewer"] == reviewer]
     if not mine:
         return UNTOUCHED
-    latest: dict[str, object] = {}
+    answerable: object = None
     for r in sorted(mine, key=lambda r: (instant(r["at"]), r.get("pk") or 0)):
-        if r["kind"] == "answerable":
-            latest["answerable"] = json.loads(r["value"])
-    if latest.get("answerable") is None:
-        return IN_PROGRESS
-    if any(item.role is None for item in items):
+        if r["kind"] == "answerable" or (
+            r["kind"] == "adjudication" and r.get("settles") == "answerable"
+        ):
+            answerable = json.loads(r["value"])
+    if answerable is None or open_decisions or any(item.role is None for item in items):
         return IN_PROGRESS
     return DONE
 
@@ -192,7 +201,7 @@ def summarize(
         question["text"],
         built.answerable.get(pk, bool(question["answerable"])),
         len(items),
-        review_status(reviewer, rows, items),
+        review_status(rows, items, reviewer),
         0 if blind else sum(1 for d in decisions if d.status == DISPUTED),
         sum(1 for d in decisions if d.status == gold.SINGLE),
     )

@@ -575,16 +575,19 @@ def test_single_reviewer_changes_and_done_status(project, tmp_path):
     hand_case(project, tmp_path)
     project.add_judgement("kim", "q1", "role", "supporting", passage_id="p3")
     project.add_judgement("kim", "q2", "role", "core", passage_id="p5")
+    # Done also needs the answerability settled (the window's rule): q2's is left open.
+    project.add_judgement("kim", "q1", "answerable", True)
     wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST))
     ws = wb["Reviewers"]
     single = section(ws, "Single-reviewed changes")
     assert [(s["question"], s["passage"], s["value in force"]) for s in single] == [
+        ("q1", None, "true"),
         ("q1", "p3", "supporting"),
         ("q2", "p5", "core"),
     ]
     assert "only one reviewer" in ws.cell(find_row(ws, "Single-reviewed changes"), 1).value
     status = {r["question"]: r["review status"] for r in table(wb["Per question"])}
-    assert status == {"q1": "done", "q2": "done", "q3": "untouched"}
+    assert status == {"q1": "done", "q2": "in progress", "q3": "untouched"}
     misses = table(misses_sheet(wb))
     b_p3 = next(m for m in misses if (m["system"], m["passage"]) == ("B", "p3"))
     assert b_p3["role"] == "supporting" and b_p3["역할"] == "보조"
