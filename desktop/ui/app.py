@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
@@ -88,6 +87,8 @@ def configure(app: QApplication) -> None:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
+    # Ties the window to packaging/recall-reviewer.desktop (Wayland app id, dock icon).
+    app.setDesktopFileName("recall-reviewer")
     icon = QIcon()
     for size in (16, 24, 32, 48, 64, 128, 256):
         candidate = resources.path("icons", f"recall-reviewer-{size}.png")
@@ -121,14 +122,13 @@ def ask_reviewer(parent=None) -> str | None:
 
 
 def run(db_path) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # argv[0] names the X11 WM_CLASS; under `python -m desktop` it would be __main__.py, so name
+    # it as the launcher's StartupWMClass expects.
+    app = QApplication.instance() or QApplication(["recall-reviewer"])
     configure(app)
-    try:
-        from desktop.ui.crash import install_crash_dialog
-    except ImportError:  # the crash dialog ships separately; the window works without it
-        pass
-    else:
-        install_crash_dialog()
+    from desktop.ui.crash import install_crash_dialog
+
+    install_crash_dialog()
     reviewer = ask_reviewer()
     if reviewer is None:
         return 1
