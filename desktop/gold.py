@@ -82,6 +82,20 @@ def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
     return votes, adjudications, reviewers
 
 
+def named_passages(judgements: Iterable[dict]) -> set[str]:
+    """Every passage id judgement lines name: their passage, and the item an alternative (or
+    an adjudication of one) points at."""
+    named = set()
+    for row in judgements:
+        if row["passage_id"]:
+            named.add(row["passage_id"])
+        if row["kind"] in ("alternative", "adjudication"):
+            value = json.loads(row["value"])
+            if isinstance(value, str):
+                named.add(value)
+    return named
+
+
 def decide(judgements: Iterable[dict]) -> list[Decision]:
     votes, adjudications, reviewers = latest_values(judgements)
     decisions = []

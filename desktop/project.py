@@ -277,18 +277,18 @@ class Project:
         stamp = self.store.change_stamp()
         if self._gold_cache and self._gold_cache[0] == stamp:
             return self._gold_cache[1]
-        judgements = self.store.judgements()
+        result = self.gold_from(self.store.judgements())
+        self._gold_cache = (stamp, result)
+        return result
+
+    def gold_from(self, judgements: list[dict]) -> gold.EffectiveGold:
+        """The imported gold with these judgement lines applied (blind mode passes a
+        reviewer's own lines only)."""
         passage_ids = self.store.gold_passage_ids()
-        named = {j["passage_id"] for j in judgements if j["passage_id"]}
-        for j in judgements:
-            if j["kind"] in ("alternative", "adjudication"):
-                value = json.loads(j["value"])
-                if isinstance(value, str):
-                    named.add(value)
-        passage_pks = self.store.passage_pks(named)
+        passage_pks = self.store.passage_pks(gold.named_passages(judgements))
         passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
         passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
-        result = gold.build(
+        return gold.build(
             self.store.questions(),
             self.store.evidence_rows(),
             self.store.alternative_rows(),
@@ -296,8 +296,6 @@ class Project:
             passage_pks,
             judgements,
         )
-        self._gold_cache = (stamp, result)
-        return result
 
     def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
         """Every system's ranked passage keys per question key, cut at max_rank."""

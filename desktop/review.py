@@ -80,35 +80,12 @@ def _reviewer_marks(reviewers: Iterable[str]) -> list[dict]:
     ]
 
 
-def _named_passages(rows: Iterable[dict]) -> set[str]:
-    named = {r["passage_id"] for r in rows if r["passage_id"]}
-    for r in rows:
-        if r["kind"] in ("alternative", "adjudication"):
-            value = json.loads(r["value"])
-            if isinstance(value, str):
-                named.add(value)
-    return named
-
-
 def build_gold(project, reviewer: str, blind: bool) -> EffectiveGold:
     """The effective gold over every question as this reviewer sees it (all reviewers' lines,
     or in blind mode the reviewer's own lines as if no one else had judged)."""
-    store = project.store
     if not blind:
         return project.effective_gold()
-    rows = visible(store.judgements(), reviewer, blind)
-    passage_ids = store.gold_passage_ids()
-    passage_pks = store.passage_pks(_named_passages(rows))
-    passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
-    passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
-    return gold.build(
-        store.questions(),
-        store.evidence_rows(),
-        store.alternative_rows(),
-        passage_ids,
-        passage_pks,
-        rows,
-    )
+    return project.gold_from(visible(project.store.judgements(), reviewer, blind))
 
 
 def question_gold(
@@ -122,7 +99,7 @@ def question_gold(
     passage_ids = {e["passage_pk"]: e["passage_id"] for e in evidence}
     for e in evidence:
         passage_ids.update(dict(e["alternatives"]))
-    named = _named_passages(rows) - set(passage_ids.values())
+    named = gold.named_passages(rows) - set(passage_ids.values())
     passage_pks = store.passage_pks(named) if named else {}
     passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
     passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
