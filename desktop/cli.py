@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def print_json(data) -> int:
+    json.dump(data, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
 def fail(message: str) -> int:
     print(f"recall-reviewer: {message}", file=sys.stderr)
     return 2
@@ -172,9 +178,7 @@ def cmd_metrics(args, db_path) -> int:
         evaluation = project.evaluate(ks)
     data = evaluation.as_json(args.per_question)
     if args.json:
-        json.dump(data, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return 0
+        return print_json(data)
     q = data["questions"]
     print(
         f"questions: {q['total']} in all, {q['evaluated']} evaluated, "
@@ -230,9 +234,7 @@ def cmd_info(args, db_path) -> int:
     with _open(db_path) as project:
         info = project.info()
     if args.json:
-        json.dump(info, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return 0
+        return print_json(info)
     corpus = info["corpus"]
     print(f"database:        {info['database']} (schema {info['schema']})")
     if corpus:
@@ -258,9 +260,7 @@ def cmd_agreement(args, db_path) -> int:
     with _open(db_path) as project:
         data = project.agreement()
     if args.json:
-        json.dump(data, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return 0
+        return print_json(data)
     if not data["pairs"]:
         print("no item was judged by two reviewers yet")
     else:
