@@ -592,7 +592,9 @@ class MainWindow(QMainWindow):
                 self.act_note: self.tr("Note"),
                 self.act_search: self.tr("Search"),
             }[action]
-            button.setText(f"{keys}  {short}")
+            # The button shows the action's icon text; setText would be undone the next time
+            # the action changes (enabled after a load, say).
+            action.setIconText(f"{keys}  {short}")
             button.setToolTip(action.text())
             button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             button.setMinimumWidth(self.fontMetrics().averageCharWidth() * 6)
@@ -823,7 +825,11 @@ class MainWindow(QMainWindow):
             self.generation += 1
             self._update_progress()
             return
-        self.pages.setCurrentIndex(self.PAGE_REVIEW)
+        if self.pages.currentIndex() != self.PAGE_REVIEW:
+            # Coming from the empty page the focus would fall into the search box, where the
+            # triage keys type text instead of judging.
+            self.pages.setCurrentIndex(self.PAGE_REVIEW)
+            self.question_table.setFocus()
         self._set_triage_enabled(True)
         target = None
         if restore:

@@ -336,3 +336,16 @@ def test_sorting_by_a_header_click_keeps_the_question_selected(sample_db, open_w
     current = window.question_table.currentIndex()
     assert window.by_pk[model.pk_at(current.row())]["id"] == "q05"
     assert window.current_question_id() == "q05"
+
+
+def test_triage_buttons_keep_their_short_labels_after_a_reload(open_window, sample_db):
+    """Enabling the actions after a load must not put their long menu text on the buttons."""
+    from PySide6.QtWidgets import QToolButton
+
+    window = open_window(sample_db)
+    # What an import does: triage is switched off while it runs, then on again.
+    window._set_triage_enabled(False)
+    window._set_triage_enabled(True)
+    buttons = [b for b in window.findChildren(QToolButton) if b.defaultAction() is window.act_core]
+    assert buttons and buttons[0].text().startswith("1 ")
+    assert buttons[0].text() != window.act_core.text()
