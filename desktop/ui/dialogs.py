@@ -335,7 +335,7 @@ class ShortcutSheet(QDialog):
         legend = QLabel(
             self.tr(
                 "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
-                "◌ proposed alternative · ✕ missed at K"
+                "◌ proposed alternative · × missed at K"
             )
         )
         legend.setWordWrap(True)

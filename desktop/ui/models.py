@@ -250,15 +250,15 @@ class QuestionListModel(QAbstractTableModel):
                 self.COL_ID: self.tr("ID"),
                 self.COL_TEXT: self.tr("Question"),
                 self.COL_ANSWERABLE: self.tr("Ans."),
-                self.COL_STATUS: "✓",
+                self.COL_STATUS: "√",
                 self.COL_FOUND: f"@{self.k}",
-                self.COL_FLAG: "⚑",
+                self.COL_FLAG: "※",
             }.get(section)
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
                 self.COL_ANSWERABLE: self.tr("Answerable, or to be abstained on"),
                 self.COL_STATUS: self.tr(
-                    "Your review: untouched, in progress (•) or done (✓: answerability "
+                    "Your review: untouched, in progress (•) or done (√: answerability "
                     "settled and every evidence item has a role)"
                 ),
                 self.COL_FOUND: self.tr(
@@ -314,16 +314,16 @@ class QuestionListModel(QAbstractTableModel):
         if column == self.COL_TEXT:
             return s.text.replace("\n", " ")
         if column == self.COL_ANSWERABLE:
-            return "✓" if s.answerable else self.tr("abstain")
+            return "√" if s.answerable else self.tr("abstain")
         if column == self.COL_STATUS:
-            return {review.IN_PROGRESS: "•", DONE: "✓"}.get(s.status, "")
+            return {review.IN_PROGRESS: "•", DONE: "√"}.get(s.status, "")
         if column == self.COL_FOUND:
             found = self._found(s.pk)
             if found is None:
                 return "–" if self.loaded and s.items == 0 else ""
             return f"{found[0]}/{found[1]}"
         if column == self.COL_FLAG:
-            return f"⚑{s.disputed}" if s.disputed else ""
+            return f"※{s.disputed}" if s.disputed else ""
         return None
 
 
@@ -542,7 +542,7 @@ class EvidenceModel(QAbstractTableModel):
         f = self.found(item, self.systems[0])
         if f.at(self.k):
             return "◐" if f.through_alternative else "●"
-        return "✕"
+        return "×"
 
     def role_text(self, item: ItemState) -> str:
         text = terms.role(item.role)
@@ -598,7 +598,7 @@ class EvidenceModel(QAbstractTableModel):
                 return self.tr("A question mark: proposed, not in force yet")
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == self.COL_MARK:
-                return QBrush(RED if self.mark(item) == "✕" else GREEN)
+                return QBrush(RED if self.mark(item) == "×" else GREEN)
             if column == self.COL_ROLE and item.role_status in (gold.DISPUTED, gold.PENDING):
                 return QBrush(AMBER)
             if system is not None and not self.found(item, system).at(self.k):

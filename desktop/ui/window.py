@@ -631,7 +631,7 @@ class MainWindow(QMainWindow):
         legend = QLabel(
             self.tr(
                 "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
-                "◌ proposed alternative · ✕ missed at K"
+                "◌ proposed alternative · × missed at K"
             )
         )
         legend.setWordWrap(True)

@@ -514,8 +514,8 @@
             <translation>Ctrl+1, Ctrl+2 … 그 검수자의 값으로 판정을 기록합니다.</translation>
         </message>
         <message>
-            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · ✕ missed at K</source>
-            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · ✕ K 안에서 놓침</translation>
+            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
+            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
         </message>
         <message>
             <source>Metrics</source>
@@ -863,8 +863,8 @@
             <translation>답변 가능 여부 (보류: 답변 보류)</translation>
         </message>
         <message>
-            <source>Your review: untouched, in progress (•) or done (✓: answerability settled and every evidence item has a role)</source>
-            <translation>내 검수 상태: 손대지 않음, 진행 중(•), 완료(✓: 답변 가능 여부를 정했고 모든 정답 근거에 역할이 있음)</translation>
+            <source>Your review: untouched, in progress (•) or done (√: answerability settled and every evidence item has a role)</source>
+            <translation>내 검수 상태: 손대지 않음, 진행 중(•), 완료(√: 답변 가능 여부를 정했고 모든 정답 근거에 역할이 있음)</translation>
         </message>
         <message>
             <source>Evidence items the chosen system finds in its top {k}, of all items</source>
@@ -956,8 +956,8 @@
             <translation>동작</translation>
         </message>
         <message>
-            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · ✕ missed at K</source>
-            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · ✕ K 안에서 놓침</translation>
+            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
+            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
         </message>
     </context>
     <context>
