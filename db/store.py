@@ -112,10 +112,13 @@ def file_has_rows(path: str | Path) -> bool:
         return False
 
 
-def backup_file(source: str | Path, target: str | Path) -> None:
+def backup_file(source: str | Path, target: str | Path, progress=None) -> None:
     """Copy the database at source to target with SQLite's online backup API: a consistent
     snapshot even while another connection holds the file or writes to it. The copy is one
-    self-contained file (rollback journal, no -wal beside it). Raises StoreError."""
+    self-contained file (rollback journal, no -wal beside it). Raises StoreError.
+
+    progress(pages copied, pages in all) is called every few thousand pages; an exception
+    from it (a cancel) stops the copy and propagates."""
     try:
         src = _open_existing(source)
         if src is None:
@@ -123,7 +126,16 @@ def backup_file(source: str | Path, target: str | Path) -> None:
         try:
             dst = sqlite3.connect(target)
             try:
-                src.backup(dst)
+                if progress is None:
+                    src.backup(dst)
+                else:
+                    src.backup(
+                        dst,
+                        pages=4096,
+                        progress=lambda _status, remaining, total: progress(
+                            total - remaining, total
+                        ),
+                    )
                 dst.execute("PRAGMA journal_mode = DELETE")
             finally:
                 dst.close()

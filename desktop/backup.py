@@ -47,10 +47,12 @@ def backups(db_path: str | Path, folder: Path | None = None) -> list[Path]:
     return sorted(p for p in folder.glob(f"{prefix}*.db") if p.name.startswith(prefix))
 
 
-def before(db_path: str | Path, reason: str, keep: int = KEEP) -> Path | None:
+def before(db_path: str | Path, reason: str, keep: int = KEEP, progress=None) -> Path | None:
     """Back up the database at db_path before a change named reason ("import-corpus",
     "merge", "migration-1-to-2", ...). Returns the copy, or None when there was nothing to
-    keep (no file, a new or empty database) or the copy failed (logged)."""
+    keep (no file, a new or empty database) or the copy failed (logged). progress(done, total)
+    follows the copy of a big file; a cancel raised from it stops the copy and propagates, with
+    no half-written backup left behind."""
     db_path = Path(db_path)
     if not file_has_rows(db_path):
         return None
@@ -66,7 +68,7 @@ def before(db_path: str | Path, reason: str, keep: int = KEEP) -> Path | None:
             target = folder / f"{_prefix(db_path)}.{stamp}-{n}.{reason}.db"
             n += 1
         part.unlink(missing_ok=True)
-        backup_file(db_path, part)
+        backup_file(db_path, part, progress)
         os.replace(part, target)
     except (OSError, StoreError) as error:
         log.warning("no backup of %s before %s: %s", db_path, reason, error)
@@ -75,6 +77,9 @@ def before(db_path: str | Path, reason: str, keep: int = KEEP) -> Path | None:
         except OSError:
             pass
         return None
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     log.info("backed up %s before %s to %s", db_path, reason, target)
     prune(db_path, keep, folder)
     return target

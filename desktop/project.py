@@ -107,7 +107,7 @@ class Project:
         unit=None,
         progress: Progress | None = None,
     ) -> ImportReport:
-        backup.before(self.path, "import-corpus")
+        backup.before(self.path, "import-corpus", progress=progress)
         path = str(path)
         report = ImportReport("corpus", path, 0)
         existing = self.store.corpus()
@@ -156,7 +156,7 @@ class Project:
     def import_questions(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-questions")
+        backup.before(self.path, "import-questions", progress=progress)
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = formats.read_questions(path, fmt, encoding, progress)
@@ -185,7 +185,7 @@ class Project:
     def import_gold(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-gold")
+        backup.before(self.path, "import-gold", progress=progress)
         path = str(path)
         report = ImportReport("gold", path, 0)
         records = list(formats.read_gold(path, fmt, encoding, progress))
@@ -223,7 +223,7 @@ class Project:
         encoding=None,
         progress: Progress | None = None,
     ) -> ImportReport:
-        backup.before(self.path, "import-run")
+        backup.before(self.path, "import-run", progress=progress)
         path = str(path)
         system = (system or Path(path).stem).strip()
         if not system:
@@ -363,7 +363,7 @@ class Project:
     def import_judgements(
         self, path, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-judgements")
+        backup.before(self.path, "import-judgements", progress=progress)
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         rows = []

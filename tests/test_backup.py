@@ -267,3 +267,28 @@ def _interrupt():
         raise KeyboardInterrupt
     except KeyboardInterrupt:
         return sys.exc_info()
+
+
+def test_the_backup_reports_progress_and_can_be_cancelled(project, tmp_path):
+    from desktop.formats import Cancelled
+
+    rows = [{"id": f"x{i}", "text": "말씀 " * 200} for i in range(6000)]
+    project.import_corpus(write_jsonl(tmp_path / "big.jsonl", rows))
+    questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
+    calls = []
+
+    def cancel_during_backup(done, total):
+        calls.append((done, total))
+        raise Cancelled
+
+    before = snapshot(project.path)
+    kept = backup.backups(project.path)
+    with pytest.raises(Cancelled):
+        project.import_questions(questions, progress=cancel_during_backup)
+    assert calls and calls[0][1] > 4096, "the copy of a big file reports its pages"
+    assert backup.backups(project.path) == kept
+    assert not list(paths.backup_dir().glob("*.part"))
+    assert snapshot(project.path) == before
+    seen = []
+    project.import_questions(questions, progress=lambda d, t: seen.append((d, t)))
+    assert len(backup.backups(project.path)) == len(kept) + 1 and seen
