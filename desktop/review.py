@@ -23,16 +23,13 @@ from desktop import gold, metrics
 from desktop.formats import Cancelled
 from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
 from desktop.metrics import MEASURES, Item, Prepared
+from desktop.project import now
 
 UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in_progress", "done"
 STATUSES = (UNTOUCHED, IN_PROGRESS, DONE)
 WINDOW_KS = (5, 10)  # the seed reports Recall@5 and Recall@10 side by side
 
 Tick = Callable[[int, int], None]
-
-
-def now() -> str:
-    return datetime.now().astimezone().isoformat(timespec="milliseconds")
 
 
 def next_at(last: str | None) -> str:
