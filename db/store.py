@@ -416,7 +416,7 @@ class Store:
         return added, n - added
 
     def questions(self) -> list[dict]:
-        return list(self._query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"))
+        return self._query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk")
 
     def question(self, question_id: str) -> dict | None:
         rows = self._query("SELECT * FROM question WHERE id = ?", [question_id])
@@ -530,13 +530,11 @@ class Store:
 
     def question_evidence(self, question_pk: int) -> list[dict]:
         """The imported evidence of one question with passage ids and alternatives."""
-        items = list(
-            self._query(
-                "SELECT e.pk AS item_pk, e.role, p.pk AS passage_pk, p.id AS passage_id "
-                "FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
-                "WHERE e.question_pk = ? ORDER BY e.pk",
-                [question_pk],
-            )
+        items = self._query(
+            "SELECT e.pk AS item_pk, e.role, p.pk AS passage_pk, p.id AS passage_id "
+            "FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
+            "WHERE e.question_pk = ? ORDER BY e.pk",
+            [question_pk],
         )
         alts: dict[int, list[tuple[int, str]]] = {}
         for item_pk, ppk, pid in self.conn.execute(
@@ -615,13 +613,11 @@ class Store:
 
     def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
         """One system's ranked passages for one question, with their text and metadata."""
-        return list(
-            self._query(
-                "SELECT r.rank, r.score, p.pk AS passage_pk, p.id AS passage_id, p.title, p.meta, "
-                "p.text FROM result r JOIN passage p ON p.pk = r.passage_pk "
-                "WHERE r.system_pk = ? AND r.question_pk = ? ORDER BY r.rank LIMIT ?",
-                [system_pk, question_pk, -1 if limit is None else limit],
-            )
+        return self._query(
+            "SELECT r.rank, r.score, p.pk AS passage_pk, p.id AS passage_id, p.title, p.meta, "
+            "p.text FROM result r JOIN passage p ON p.pk = r.passage_pk "
+            "WHERE r.system_pk = ? AND r.question_pk = ? ORDER BY r.rank LIMIT ?",
+            [system_pk, question_pk, -1 if limit is None else limit],
         )
 
     def ranked_pks(self, question_pk: int) -> dict[int, list[int]]:

@@ -97,6 +97,17 @@ def _table(parent=None) -> QTableView:
     return view
 
 
+def _size_columns(view: QTableView, stretch: int, widths: dict[int, int]) -> None:
+    """Column widths in average characters of the view's font, so that they follow the font
+    size and screen scale; `stretch` takes the rest."""
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    char = view.fontMetrics().averageCharWidth()
+    for column, chars in widths.items():
+        header.resizeSection(column, char * chars + 12)
+    header.setMinimumSectionSize(char * 3)
+
+
 def _shrinkable(label: QLabel) -> QLabel:
     """A one-line label that may be cut rather than widen the window (1366 px must fit)."""
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -123,17 +134,16 @@ class RankingPanel(QWidget):
         )
         fm = self.fontMetrics()
         self.table.verticalHeader().setDefaultSectionSize(fm.lineSpacing() * 2 + 8)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(RankingModel.COL_TEXT, QHeaderView.ResizeMode.Stretch)
-        char = fm.averageCharWidth()
-        for column, chars in (
-            (RankingModel.COL_RANK, 3),
-            (RankingModel.COL_MARK, 2),
-            (RankingModel.COL_SCORE, 5),
-            (RankingModel.COL_PASSAGE, 16),
-        ):
-            header.resizeSection(column, char * chars + 12)
-        header.setMinimumSectionSize(char * 3)
+        _size_columns(
+            self.table,
+            RankingModel.COL_TEXT,
+            {
+                RankingModel.COL_RANK: 3,
+                RankingModel.COL_MARK: 2,
+                RankingModel.COL_SCORE: 5,
+                RankingModel.COL_PASSAGE: 16,
+            },
+        )
         layout.addWidget(self.table)
 
 
@@ -490,18 +500,17 @@ class MainWindow(QMainWindow):
         self.question_table.setModel(self.question_model)
         self.question_table.setSortingEnabled(True)
         self.question_table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        header = self.question_table.horizontalHeader()
-        char = self.fontMetrics().averageCharWidth()
-        header.setSectionResizeMode(QuestionListModel.COL_TEXT, QHeaderView.ResizeMode.Stretch)
-        for column, chars in (
-            (QuestionListModel.COL_ID, 6),
-            (QuestionListModel.COL_ANSWERABLE, 4),
-            (QuestionListModel.COL_STATUS, 2),
-            (QuestionListModel.COL_FOUND, 5),
-            (QuestionListModel.COL_FLAG, 3),
-        ):
-            header.resizeSection(column, char * chars + 12)
-        header.setMinimumSectionSize(char * 3)
+        _size_columns(
+            self.question_table,
+            QuestionListModel.COL_TEXT,
+            {
+                QuestionListModel.COL_ID: 6,
+                QuestionListModel.COL_ANSWERABLE: 4,
+                QuestionListModel.COL_STATUS: 2,
+                QuestionListModel.COL_FOUND: 5,
+                QuestionListModel.COL_FLAG: 3,
+            },
+        )
         self.question_table.selectionModel().currentRowChanged.connect(self._question_clicked)
         # Sorting by a header click or a filter resets the list: keep the shown question.
         self.question_model.modelReset.connect(self._after_list_reset)
