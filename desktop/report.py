@@ -783,19 +783,19 @@ class _Report:
             h("value in force", "적용 값"),
         ]
 
-        sheet.blank()
-        sheet.append(
-            [
-                f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
-                "until they agree or an adjudication settles it 미해결 이견"
-            ],
-            "bold",
-        )
-        sheet.header(decision_head)
-        for d in disputed:
-            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
+        def decision_table(title: str, these: Sequence[gold.Decision]) -> None:
+            sheet.blank()
+            sheet.append([title], "bold")
+            sheet.header(decision_head)
+            for d in these:
+                sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
 
-        sheet.blank()
+        decision_table(
+            f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
+            "until they agree or an adjudication settles it 미해결 이견",
+            disputed,
+        )
+
         if len(names) <= 1:
             rule = "only one reviewer is in the database, so each of their changes counts at once"
         else:
@@ -803,25 +803,15 @@ class _Report:
                 f"{len(names)} reviewers are in the database: a change made by one of them now "
                 "waits for a second review (listed below as pending) instead"
             )
-        sheet.append(
-            [
-                f"Single-reviewed changes: {len(single)} — a change by one reviewer counts at "
-                f"once only while that reviewer is the only one in the database; {rule} "
-                "1인 검수 변경"
-            ],
-            "bold",
+        decision_table(
+            f"Single-reviewed changes: {len(single)} — a change by one reviewer counts at "
+            f"once only while that reviewer is the only one in the database; {rule} "
+            "1인 검수 변경",
+            single,
         )
-        sheet.header(decision_head)
-        for d in single:
-            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
-
-        sheet.blank()
-        sheet.append(
-            [f"Waiting for a second review (not counted): {len(waiting)} 검수 대기"], "bold"
+        decision_table(
+            f"Waiting for a second review (not counted): {len(waiting)} 검수 대기", waiting
         )
-        sheet.header(decision_head)
-        for d in waiting:
-            sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
 
         sheet.blank()
         answerable = [d for d in disputed if d.kind == "answerable"]
