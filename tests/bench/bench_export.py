@@ -24,7 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, ROOT, korean_text, resource_run  # noqa: E402
+from tests.bench.common import (  # noqa: E402
+    PY,
+    ROOT,
+    korean_text,
+    resource_run,
+    write_corpus,
+    write_questions,
+    write_ranked,
+)
 
 OURS = """
 import json, resource, sys, time
@@ -91,17 +99,8 @@ print(json.dumps({"s": wall,
 def build(base: Path, questions: int, systems: int, depth: int, passages: int) -> Path:
     """Files in the design's formats, imported with the command line as a user would."""
     rng = random.Random(11)
-    corpus = base / "corpus.jsonl"
-    with open(corpus, "w", encoding="utf-8") as f:
-        for i in range(passages):
-            row = {"id": f"p{i:07d}", "text": korean_text(rng, 40), "title": f"권{i % 615 + 1}"}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    with open(base / "questions.jsonl", "w", encoding="utf-8") as f:
-        for q in range(questions):
-            row = {"id": f"q{q:05d}", "text": korean_text(rng, 8) + "?"}
-            if q % 40 == 0:
-                row["answerable"] = False
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    corpus = write_corpus(base / "corpus.jsonl", passages, words=40, rng=rng)
+    write_questions(base / "questions.jsonl", questions, rng, lambda q: q % 40 == 0)
     gold: dict[str, list[dict]] = {}
     with open(base / "gold.jsonl", "w", encoding="utf-8") as f:
         for q in range(questions):
@@ -140,14 +139,7 @@ def build(base: Path, questions: int, systems: int, depth: int, passages: int) -
                         if item.get("alternatives") and rng.random() < 0.5:
                             found = item["alternatives"][0]
                         ranked[min(depth - 1, int(rng.expovariate(1 / 5)))] = found
-                seen: set[str] = set()
-                rank = 0
-                for pid in ranked:
-                    if pid in seen:
-                        continue
-                    seen.add(pid)
-                    rank += 1
-                    f.write(f"{qid} Q0 {pid} {rank} {200 - rank} sys{s}\n")
+                write_ranked(f, qid, ranked, f"sys{s}", lambda r: 200 - r)
         resource_run([*cli, "import", "run", str(path), "--system", f"system-{s}"])
         path.unlink()
     with open(base / "judgements.jsonl", "w", encoding="utf-8") as f:

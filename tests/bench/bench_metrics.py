@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, measure, resource_run  # noqa: E402
+from tests.bench.common import PY, measure, resource_run, write_ranked  # noqa: E402
 
 REFERENCE = """
 import sys, pytrec_eval
@@ -68,12 +68,7 @@ def build(base: Path, questions: int, systems: int, depth: int) -> tuple[Path, P
                 for d in relevant[f"q{q}"]:
                     if rng.random() < 0.6:
                         docs[rng.randrange(depth)] = d
-                seen = set()
-                for rank, d in enumerate(docs, 1):
-                    if d in seen:
-                        continue
-                    seen.add(d)
-                    f.write(f"q{q} Q0 {d} {rank} {round(100 - rank * 0.7, 1)} sys{s}\n")
+                write_ranked(f, f"q{q}", docs, f"sys{s}", lambda r: round(100 - r * 0.7, 1))
         runs.append(path)
     db = base / "bench.db"
     cli = [PY, "-m", "desktop", "--db", str(db)]

@@ -24,22 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench.common import korean_text  # noqa: E402
+from tests.bench.common import write_corpus, write_questions, write_ranked  # noqa: E402
 
 CACHE = Path("/tmp/recall-reviewer-bench")
-
-
-def _write_corpus(path: Path, n: int, rng: random.Random) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        for i in range(n):
-            row = {
-                "id": f"p{i:07d}",
-                "text": korean_text(rng, 30),
-                "title": f"권{i % 615 + 1}",
-                "date": f"19{60 + i % 40}-0{1 + i % 9}-1{i % 10}",
-                "page": i % 400,
-            }
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def build(base: Path, passages: int, questions: int, systems: int, depth: int) -> Path:
@@ -57,13 +44,8 @@ def build(base: Path, passages: int, questions: int, systems: int, depth: int) -
     work = base / f"{tag}-files"
     work.mkdir(exist_ok=True)
     started = time.perf_counter()
-    _write_corpus(work / "corpus.jsonl", passages, rng)
-    with open(work / "questions.jsonl", "w", encoding="utf-8") as handle:
-        for q in range(questions):
-            row = {"id": f"q{q:05d}", "text": korean_text(rng, 8) + "?"}
-            if q % 50 == 49:
-                row["answerable"] = False
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_corpus(work / "corpus.jsonl", passages, words=30, rng=rng)
+    write_questions(work / "questions.jsonl", questions, rng, lambda q: q % 50 == 49)
     gold: dict[str, list[str]] = {}
     with open(work / "gold.jsonl", "w", encoding="utf-8") as handle:
         for q in range(questions):
@@ -91,14 +73,7 @@ def build(base: Path, passages: int, questions: int, systems: int, depth: int) -
                 for pid in gold.get(qid, []):
                     if rng.random() < 0.5 + s * 0.03:
                         ranked[rng.randrange(depth)] = pid
-                seen: set[str] = set()
-                rank = 0
-                for pid in ranked:
-                    if pid in seen:
-                        continue
-                    seen.add(pid)
-                    rank += 1
-                    handle.write(f"{qid} Q0 {pid} {rank} {100 - rank * 0.5:.2f} sys{s}\n")
+                write_ranked(handle, qid, ranked, f"sys{s}", lambda r: f"{100 - r * 0.5:.2f}")
     # Two reviewers on a few hundred questions, some of them disagreeing.
     with open(work / "judgements.jsonl", "w", encoding="utf-8") as handle:
         for n, (qid, pids) in enumerate(list(gold.items())[:400]):

@@ -25,18 +25,45 @@ def korean_text(rng: random.Random, words: int = 60) -> str:
     return " ".join(rng.choice(WORDS) + rng.choice(ENDINGS) for _ in range(words))
 
 
-def write_corpus(path: Path, n: int, seed: int = 7) -> Path:
-    rng = random.Random(seed)
+def write_corpus(
+    path: Path, n: int, seed: int = 7, words: int = 60, rng: random.Random | None = None
+) -> Path:
+    """n passages of synthetic Korean text with a volume title, a date and a page."""
+    rng = rng or random.Random(seed)
     with open(path, "w", encoding="utf-8") as handle:
         for i in range(n):
             row = {
                 "id": f"p{i:07d}",
-                "text": korean_text(rng),
+                "text": korean_text(rng, words),
                 "title": f"권{i % 615 + 1}",
+                "date": f"19{60 + i % 40}-0{1 + i % 9}-1{i % 10}",
                 "page": i % 400,
             }
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     return path
+
+
+def write_questions(path: Path, n: int, rng: random.Random, abstain) -> Path:
+    """n questions q00000…; abstain(q) marks the ones to be abstained on."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for q in range(n):
+            row = {"id": f"q{q:05d}", "text": korean_text(rng, 8) + "?"}
+            if abstain(q):
+                row["answerable"] = False
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+def write_ranked(handle, qid: str, ranked: list[str], tag: str, score) -> None:
+    """One TREC ranked list, repeats dropped so that ranks run 1..n; score(rank) -> text."""
+    seen: set[str] = set()
+    rank = 0
+    for pid in ranked:
+        if pid in seen:
+            continue
+        seen.add(pid)
+        rank += 1
+        handle.write(f"{qid} Q0 {pid} {rank} {score(rank)} {tag}\n")
 
 
 def resource_run(args: list[str]) -> tuple[float, float, str]:
