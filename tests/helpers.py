@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
+
+
+def cli(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run the command line as a user does, in a child process, on the database db."""
+    return subprocess.run(
+        [sys.executable, "-m", "desktop", "--db", str(db), *args], capture_output=True, text=True
+    )
 
 
 def write_jsonl(path: Path, rows) -> Path:

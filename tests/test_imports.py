@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from desktop.formats import InputError
-from tests.helpers import small_project, snapshot, write_jsonl, write_text
+from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
 
 
 def refused(project, call, *args, **kwargs) -> InputError:
@@ -212,12 +212,6 @@ def test_search_uses_trigram_and_like_for_short_terms(project, tmp_path):
     assert [p["id"] for p in project.store.search_passages(["임기"])] == ["p3", "p4"]
     assert [p["id"] for p in project.store.search_passages(["임기", "대통령의"])] == ["p3"]
     assert project.store.search_passages(["100%"]) == []
-
-
-def cli(db, *args):
-    return subprocess.run(
-        [sys.executable, "-m", "desktop", "--db", str(db), *args], capture_output=True, text=True
-    )
 
 
 def test_cli_refusal_is_file_line_exit_2_no_traceback(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 from desktop.gold import cohen_kappa
 from desktop.project import Project
-from tests.helpers import small_project, snapshot, write_jsonl, write_text
+from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
 
 
 def roles(project, question_id):
@@ -211,19 +211,13 @@ def test_cli_merge_and_agreement_json(tmp_path):
     kim.close()
     lee.close()
 
-    def cli(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "desktop", "--db", str(tmp_path / "kim.db"), *args],
-            capture_output=True,
-            text=True,
-        )
-
-    assert "merged 3" in cli("merge", str(tmp_path / "lee.db")).stdout
-    assert "merged 0" in cli("merge", str(tmp_path / "lee.db")).stdout
-    data = json.loads(cli("agreement", "--json").stdout)
+    kim_db = tmp_path / "kim.db"
+    assert "merged 3" in cli(kim_db, "merge", str(tmp_path / "lee.db")).stdout
+    assert "merged 0" in cli(kim_db, "merge", str(tmp_path / "lee.db")).stdout
+    data = json.loads(cli(kim_db, "agreement", "--json").stdout)
     assert data["disagreements"] == 1
     assert {"reviewers", "kind", "items", "agreement", "kappa"} <= set(data["pairs"][0])
-    missing = cli("merge", str(tmp_path / "none.db"))
+    missing = cli(kim_db, "merge", str(tmp_path / "none.db"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
 

@@ -1,33 +1,19 @@
 """The bundled sample project imports cleanly and gives distinct, sensible scores."""
 
 import json
-import subprocess
-import sys
+
+from tests.helpers import cli
 
 
 def test_demo_command_loads_the_sample(tmp_path):
     db = tmp_path / "demo.db"
-    done = subprocess.run(
-        [sys.executable, "-m", "desktop", "--db", str(db), "demo"], capture_output=True, text=True
-    )
+    done = cli(db, "demo")
     assert done.returncode == 0, done.stderr
     assert str(db) in done.stdout
-    info = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "desktop", "--db", str(db), "info", "--json"],
-            capture_output=True,
-            text=True,
-        ).stdout
-    )
+    info = json.loads(cli(db, "info", "--json").stdout)
     assert info["passages"] == 137 and info["questions"] == 33
     assert info["systems"] == ["BM25-Kiwi", "BM25-Bigram", "RRF"]
-    data = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "desktop", "--db", str(db), "metrics", "--json"],
-            capture_output=True,
-            text=True,
-        ).stdout
-    )
+    data = json.loads(cli(db, "metrics", "--json").stdout)
     assert data["questions"] == {"total": 33, "evaluated": 31, "without_evidence": 2}
     recall = {s["system"]: s["Recall@5"] for s in data["systems"]}
     assert len(set(recall.values())) == 3 and all(0 < v < 1 for v in recall.values())

@@ -1,11 +1,8 @@
 """Reproduce NIST trec_eval's own test outputs through the real import path."""
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.helpers import corpus_of, questions_of, trec_ids
+from tests.helpers import cli, corpus_of, questions_of, trec_ids
 
 MEASURES = {
     "recall_5": "Recall@5",
@@ -75,18 +72,15 @@ def test_cli_metrics_json_reproduces_trec_eval(tmp_path, trec_reference):
     corpus = corpus_of(tmp_path / "corpus.jsonl", passages)
     qs = questions_of(tmp_path / "questions.jsonl", questions)
 
-    def cli(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "desktop", "--db", str(db), *args],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+    def run(*args):
+        done = cli(db, *args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
-    cli("import", "corpus", str(corpus))
-    cli("import", "questions", str(qs))
-    cli("import", "gold", str(trec_reference / "qrels.test"), "--format", "qrels")
-    cli(
+    run("import", "corpus", str(corpus))
+    run("import", "questions", str(qs))
+    run("import", "gold", str(trec_reference / "qrels.test"), "--format", "qrels")
+    run(
         "import",
         "run",
         str(trec_reference / "results.test"),
@@ -97,7 +91,7 @@ def test_cli_metrics_json_reproduces_trec_eval(tmp_path, trec_reference):
     )
     import json
 
-    data = json.loads(cli("metrics", "--k", "5,10", "--json"))
+    data = json.loads(run("metrics", "--k", "5,10", "--json"))
     reference = parse_trec_eval(trec_reference / "out.test.aq")
     (system,) = data["systems"]
     assert data["questions"] == {"total": 3, "evaluated": 3, "without_evidence": 0}
