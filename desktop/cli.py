@@ -4,6 +4,7 @@ the window opens."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -86,8 +87,25 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
+    from desktop.terminal import SafeStream
+
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+    try:
+        code = _run(args, db_path)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _broken_pipe()
+
+
+def _run(args, db_path: Path) -> int:
+    """The command, with every failure a user can meet turned into one line and an exit
+    status: 2 for what the user can mend (bad input, a busy, full or read-only place), 1 for
+    anything unexpected (with the log file that holds the details)."""
+    import sqlite3
 
     from db import StoreError
+    from desktop import errors
     from desktop.formats import InputError
 
     try:
@@ -97,10 +115,50 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except StoreError as error:
         return fail(str(error))
+    except BrokenPipeError:
+        raise
     except OSError as error:
-        return fail(f"{error.filename or ''}: {error.strerror or error}")
+        return fail(errors.describe_os_error(error))
+    except sqlite3.Error as error:
+        return fail(errors.describe_sqlite_error(error, db_path))
     except KeyboardInterrupt:
         return 130
+    except MemoryError:
+        return fail("not enough memory for this; close other programs or ask for less")
+    except Exception as error:  # noqa: BLE001 (the last line of defence: no traceback)
+        return _unexpected(error)
+
+
+def _broken_pipe() -> int:
+    """The reader of our output went away (`metrics | head`): stop quietly but say so once,
+    and keep Python from complaining again when it flushes at exit."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+    print(
+        "recall-reviewer: standard output was closed before the output ended (broken pipe); "
+        "what was printed is incomplete",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _unexpected(error: Exception) -> int:
+    import logging
+
+    from desktop import logs
+
+    where = "the log"
+    with contextlib.suppress(Exception):
+        where = str(logs.setup())
+        logging.getLogger("recall_reviewer.cli").exception("unexpected error")
+    fail(
+        f"unexpected error ({type(error).__name__}: {error}); nothing more was done. "
+        f"Details are in {where}"
+    )
+    return 1
 
 
 def _open(db_path: Path):
@@ -143,24 +201,21 @@ def cmd_import(args, db_path) -> int:
 
 
 def format_table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)
-    ]
-    lines = [
-        "  ".join(
-            h.ljust(w) if i == 0 else h.rjust(w)
-            for i, (h, w) in enumerate(zip(headers, widths, strict=True))
-        )
-    ]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append(
-            "  ".join(
-                c.ljust(w) if i == 0 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
-            )
-        )
-    return "\n".join(lines)
+    """Columns aligned by terminal width (Hangul takes two), every cell made printable."""
+    from desktop.terminal import printable, width
+
+    cells = [[printable(c) for c in row] for row in [headers, *rows]]
+    widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
+
+    def line(row: list[str]) -> str:
+        return "  ".join(
+            c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+
+    out = [line(cells[0]), "  ".join("-" * w for w in widths)]
+    out.extend(line(row) for row in cells[1:])
+    return "\n".join(out)
 
 
 def _num(value) -> str:
@@ -231,6 +286,8 @@ def cmd_export(args, db_path) -> int:
 
 
 def cmd_info(args, db_path) -> int:
+    from desktop.terminal import printable
+
     with _open(db_path) as project:
         info = project.info()
     if args.json:
@@ -241,11 +298,12 @@ def cmd_info(args, db_path) -> int:
         chunking = ", ".join(
             f"{k} {corpus[k]}" for k in ("unit", "chunk_size", "overlap") if corpus[k] is not None
         )
-        print(f"corpus:          {corpus['name']}" + (f" ({chunking})" if chunking else ""))
+        chunking = f" ({chunking})" if chunking else ""
+        print(f"corpus:          {printable(corpus['name'])}{chunking}")
     for key in ("passages", "questions", "evidence_items", "alternatives", "results", "judgements"):
         print(f"{key + ':':<17}{info[key]}")
-    print(f"{'systems:':<17}{', '.join(info['systems']) or '-'}")
-    print(f"{'reviewers:':<17}{', '.join(info['reviewers']) or '-'}")
+    for key in ("systems", "reviewers"):
+        print(f"{key + ':':<17}{', '.join(map(printable, info[key])) or '-'}")
     return 0
 
 

@@ -28,3 +28,8 @@ def log_dir() -> Path:
 
 def backup_dir() -> Path:
     return data_dir() / "backups"
+
+
+def pending_dir() -> Path:
+    """Records of writes in progress, so a killed one's temporary files can be removed."""
+    return data_dir() / "pending"

@@ -13,7 +13,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from db import DuplicateRow, Store, UnknownIds
-from desktop import backup, formats, gold, metrics
+from desktop import backup, formats, gold, metrics, scratch, targets
 from desktop.formats import InputError, Progress
 
 
@@ -56,6 +56,7 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
 class Project:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        scratch.clean_leftovers()
         backup.before_migration(self.path)
         self.store = Store(self.path)
         self._gold_cache: tuple[int, gold.EffectiveGold] | None = None
@@ -430,13 +431,19 @@ class Project:
             out.append(line)
         return out
 
+    def export_target(self, path) -> Path:
+        """path as a Path when an export may write it; raises targets.RefusedTarget when it
+        is the database, a file beside it, a backup, another database or an imported file."""
+        sources = [row["source_file"] for row in self.store.import_log()]
+        return targets.check(path, self.path, sources)
+
     def export_judgements(self, path, reviewer: str | None = None) -> int:
+        target = self.export_target(path)
         lines = self.judgement_lines(reviewer)
-        tmp = Path(f"{path}.tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-            for line in lines:
-                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
+        with scratch.replacing(target) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                for line in lines:
+                    handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         return len(lines)
 
     def merge(self, other_path) -> ImportReport:

@@ -43,9 +43,7 @@ nothing behind.
 from __future__ import annotations
 
 import json
-import os
 import re
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
@@ -59,7 +57,7 @@ from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from desktop import __version__, gold, metrics, review, stats
+from desktop import __version__, gold, metrics, review, scratch, stats
 
 Progress = Callable[[int, int], None]
 
@@ -281,21 +279,19 @@ def write_report(
     temporary file beside ``path`` that replaces it only once complete. Safe to call from a
     worker thread with its own Project."""
     ks = metrics.parse_ks(ks)
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
-    wb = Workbook(write_only=True)
-    _base_font(wb)
-    try:
-        report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
-        report.write(wb, target)
-        wb.save(tmp)
+    target = project.export_target(path)
+    scratch.redirect_openpyxl()
+    with scratch.replacing(target) as tmp:
+        wb = Workbook(write_only=True)
+        _base_font(wb)
+        try:
+            report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
+            report.write(wb, target)
+            wb.save(tmp)
+        except BaseException:
+            _discard(wb)
+            raise
         report.tick(report.total)
-        os.replace(tmp, target)
-    except BaseException:
-        _discard(wb)
-        with suppress(OSError):
-            os.remove(tmp)
-        raise
     return target
 
 

@@ -1,0 +1,136 @@
+"""Temporary files of writes in progress, kept beside their target and cleaned after a kill.
+
+An export writes to a hidden file beside its target and renames it into place only when
+complete, so a cancel or a crash never leaves a half-written report. openpyxl's write-only
+sheets also spill to temporary files; those go into a hidden folder beside the target instead
+of the system temp folder, where a killed process left hundreds of megabytes nobody removed.
+
+Each write in progress is registered in paths.pending_dir() (one small JSON file naming its
+temporary paths and the process id). clean_leftovers(), called when a project opens, removes
+what a dead process registered. No Qt here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from desktop import paths
+
+log = logging.getLogger("recall_reviewer.scratch")
+STALE_SECONDS = 24 * 3600  # where a process cannot be asked whether it lives (Windows)
+_local = threading.local()
+
+
+def _alive(pid: int) -> bool | None:
+    """Whether the process lives; None where this cannot be asked cheaply."""
+    if sys.platform == "win32":
+        return None  # os.kill(pid, 0) would send CTRL_C_EVENT there
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but is not ours
+    return True
+
+
+def _ours(path: Path) -> bool:
+    # Only ever remove names this module makes: a hidden name ending in .rr-tmp or .rr-parts.
+    return path.name.startswith(".") and path.name.endswith((".rr-tmp", ".rr-parts"))
+
+
+def _remove(path: Path) -> None:
+    if not _ours(path):
+        return
+    with suppress(OSError):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def clean_leftovers() -> int:
+    """Remove the temporary files of writes whose process is gone; returns how many writes."""
+    folder = paths.pending_dir()
+    try:
+        entries = list(folder.glob("*.json"))
+    except OSError:
+        return 0
+    cleaned = 0
+    for entry in entries:
+        try:
+            record = json.loads(entry.read_text(encoding="utf-8"))
+            pid = int(record["pid"])
+            alive = _alive(pid)
+            if alive is None:
+                alive = time.time() - entry.stat().st_mtime < STALE_SECONDS
+            if alive or pid == os.getpid():
+                continue
+            for name in record.get("paths", []):
+                _remove(Path(name))
+            entry.unlink()
+            cleaned += 1
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            log.warning("could not clean up %s: %s", entry, error)
+    if cleaned:
+        log.info("removed the temporary files of %d interrupted writes", cleaned)
+    return cleaned
+
+
+@contextmanager
+def replacing(target: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside target; on success rename it onto target, on any error
+    (or a cancel) remove it. While inside, openpyxl's spill files of this thread go to a hidden
+    folder beside target, removed at the end. A kill leaves both registered for
+    clean_leftovers()."""
+    target = Path(target)
+    tag = uuid.uuid4().hex[:8]
+    tmp = target.with_name(f".{target.name}.{tag}.rr-tmp")
+    parts = target.with_name(f".{target.name}.{tag}.rr-parts")
+    entry = paths.pending_dir() / f"{os.getpid()}-{tag}.json"
+    record = {"pid": os.getpid(), "paths": [str(tmp.absolute()), str(parts.absolute())]}
+    with suppress(OSError):
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.write_text(json.dumps(record), encoding="utf-8")
+    before = getattr(_local, "folder", None)
+    _local.folder = parts
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        _local.folder = before
+        for path in (tmp, parts):
+            _remove(path)
+        with suppress(OSError):
+            entry.unlink()
+
+
+def _spill_file(*args, **kwargs):
+    """openpyxl's NamedTemporaryFile, put in this thread's folder beside the target."""
+    folder = getattr(_local, "folder", None)
+    if folder is not None and "dir" not in kwargs:
+        folder.mkdir(exist_ok=True)
+        kwargs["dir"] = folder
+    return tempfile.NamedTemporaryFile(*args, **kwargs)
+
+
+def redirect_openpyxl() -> None:
+    """Point openpyxl's write-only spill files at replacing()'s folder. openpyxl looks the
+    name up in its writer module at each sheet; when a future openpyxl moves it, spill files
+    simply stay in the system temp folder."""
+    with suppress(ImportError, AttributeError):
+        from openpyxl.worksheet import _writer
+
+        if getattr(_writer, "NamedTemporaryFile", None) is not None:
+            _writer.NamedTemporaryFile = _spill_file
