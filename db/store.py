@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from db import journal, undo
 from db.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -475,13 +476,15 @@ class Store:
         rows = self._query("SELECT * FROM corpus WHERE id = 1")
         return rows[0] if rows else None
 
-    def clear_corpus(self) -> dict[str, int]:
-        """Remove passages and everything that points at them (gold and runs). Caller holds
-        the transaction."""
+    def clear_corpus(self, source_file: str = "") -> dict[str, int]:
+        """Remove passages and everything that points at them (gold and runs), keeping the
+        gold and runs in a partial backup (db/undo.py) for the corpus import from
+        source_file. Caller holds the transaction."""
         removed = {
             "passages": self._scalar("SELECT count(*) FROM passage"),
             "evidence_items": self._scalar("SELECT count(*) FROM evidence_item"),
             "systems": self._scalar("SELECT count(*) FROM system"),
+            "undo": undo.keep_corpus_dependents(self, source_file),
         }
         for sql in (
             "DELETE FROM result",
@@ -694,6 +697,7 @@ class Store:
         self._check_ids("gold_q", "qid", [])
         self._check_ids("gold_item", "qid", ["pid"])
         self._check_ids("gold_alt", None, ["pid"])
+        kept = undo.keep_gold(self, source_file)
         run = self.db.execute
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
@@ -720,6 +724,7 @@ class Store:
             "questions": self._scalar("SELECT count(*) FROM temp.gold_q"),
             "evidence_items": self._scalar("SELECT count(*) FROM temp.gold_item"),
             "alternatives": self._scalar("SELECT count(*) FROM temp.gold_alt"),
+            "undo": kept,
         }
         for name in ("gold_q", "gold_item", "gold_alt"):
             run(f"DROP TABLE temp.{name}")
@@ -783,7 +788,9 @@ class Store:
         self._stage("run_rows", "line, qid, rank, pid, score", rows)
         self._check_ids("run_rows", "qid", ["pid"])
         existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
+        kept = None
         if existing is not None:
+            kept = undo.keep_run(self, existing, system, source_file)
             self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
             self.conn.execute(
                 "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
@@ -804,6 +811,7 @@ class Store:
         info = {
             "system_pk": system_pk,
             "replaced": existing is not None,
+            "undo": kept,
             "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
             "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
         }
@@ -864,16 +872,61 @@ class Store:
 
     def add_judgements(self, rows: Iterable[tuple]) -> int:
         """Append judgement lines (columns as JUDGEMENT_COLUMNS); a line already in the log is
-        skipped, so re-importing or re-merging adds nothing. Returns how many were added."""
-        before = self._scalar("SELECT count(*) FROM judgement")
+        skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
+        go to the journal once the transaction has committed."""
         with self.atomic():
+            last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
             for batch in _chunks(rows):
                 self.conn.executemany(
                     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
                     "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     batch,
                 )
-        return self._scalar("SELECT count(*) FROM judgement") - before
+            # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
+            added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
+            if added:
+                self.after_commit(lambda: self._journal_append(added))
+        return len(added)
+
+    # -- the judgement journal (db/journal.py) ---------------------------------------------
+
+    @property
+    def journal_path(self) -> Path:
+        return journal.journal_path(self.path)
+
+    def database_id(self) -> str:
+        return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
+
+    def _journal_append(self, rows: list[dict]) -> None:
+        journal.append(self.journal_path, self.database_id(), map(journal.judgement_line, rows))
+
+    def reconcile_journal(self) -> int:
+        """Append to the journal every logged judgement it lacks (after a kill between a
+        commit and its journal write, or a torn last line); returns how many. Cheap when the
+        journal's line count matches the log, as it does after every ordinary session."""
+        path = self.journal_path
+        count = self._scalar("SELECT count(*) FROM judgement")
+        header = journal.header_of(path)
+        if header is None or header.get("database_id") != self.database_id():
+            if count == 0:
+                return 0  # maybe the journal of a lost database: keep it for restore
+            have: set[tuple] = set()
+        elif journal.line_count(path) == count:
+            return 0
+        else:
+            try:
+                have = {journal.identity(line) for line in journal.read(path)[1]}
+            except journal.JournalError as error:
+                log.warning("rewriting the journal: %s", error)
+                journal.set_aside(path, header)
+                have = set()
+        missing = [
+            row
+            for row in self._query("SELECT * FROM judgement ORDER BY pk")
+            if journal.identity(journal.judgement_line(row)) not in have
+        ]
+        self._journal_append(missing)
+        return len(missing)
 
     def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
         where, params = [], []
@@ -891,6 +944,19 @@ class Store:
             r[0]
             for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
         ]
+
+    # -- partial backups of what imports replaced (db/undo.py) -----------------------------
+
+    def undo_entries(self) -> list[dict]:
+        return undo.entries(self)
+
+    def restore_undo(self, undo_pk: int) -> dict:
+        """Put back what backup undo_pk kept, in one transaction. Raises StoreError."""
+        with self.atomic():
+            try:
+                return undo.restore(self, undo_pk)
+            except undo.RestoreRefused as refused:
+                raise StoreError(f"{self.path}: {refused}; nothing was restored") from None
 
     # -- import log ------------------------------------------------------------------------
 
