@@ -234,7 +234,7 @@ def file_has_rows(path: str | Path) -> bool:
             rows = conn.execute(
                 "SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_master "
                 "WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                "AND name != '_sqlite_migrations'"
+                "AND name NOT IN ('_sqlite_migrations', 'store_meta')"
             ).fetchall()
             virtual = [name for name, is_virtual in rows if is_virtual]
             # FTS keeps a config row in its shadow tables (passage_fts_config) from the start

@@ -118,9 +118,11 @@ def keep_corpus_dependents(store: Store, source_file: str) -> int | None:
     return _finish(store, undo_pk, rows)
 
 
-def prune(store: Store, keep: int = KEEP, max_rows: int = MAX_ROWS) -> list[int]:
-    """Remove the oldest backups beyond keep, or beyond max_rows rows in all (never the
-    newest); returns the keys removed."""
+def prune(store: Store, keep: int | None = None, max_rows: int | None = None) -> list[int]:
+    """Remove the oldest backups beyond keep (KEEP), or beyond max_rows (MAX_ROWS) rows in
+    all, never the newest; returns the keys removed."""
+    keep = KEEP if keep is None else keep
+    max_rows = MAX_ROWS if max_rows is None else max_rows
     entries = store.conn.execute("SELECT pk, rows FROM undo ORDER BY pk DESC").fetchall()
     total, removed = 0, []
     for n, (pk, rows) in enumerate(entries):
