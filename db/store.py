@@ -58,17 +58,21 @@ _PROBLEMS = (
     ),
     (
         "SQLITE_CANTOPEN",
-        "cannot open the database file (a missing folder, or no permission "
-        "to write there); check the path and its permissions",
+        "cannot open the database file (a missing or read-only folder, or no "
+        "permission to write there); check the path and its permissions",
     ),
     ("SQLITE_PERM", "permission denied; check the permissions of the file and its folder"),
     ("SQLITE_AUTH", "permission denied; check the permissions of the file and its folder"),
     ("SQLITE_IOERR", "could not read or write the file ({error}); check the disk"),
 )
-_DAMAGED_HINT = (
-    "; restore it from a backup (recall-reviewer restore --list) or rebuild the judgements "
-    "from the journal (recall-reviewer restore judgements)"
-)
+
+
+def _damaged_hint(path) -> str:
+    kept = journal.journal_path(path)
+    return (
+        f"; put back a copy of the file, or rebuild the judgements in a new database from "
+        f"their journal (recall-reviewer --db NEW.db restore judgements {kept})"
+    )
 
 
 def translate(path, error: sqlite3.Error) -> Exception:
@@ -85,10 +89,10 @@ def translate(path, error: sqlite3.Error) -> Exception:
         if name.startswith(prefix):
             message = f"{path}: {text.format(error=error)}"
             if prefix in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
-                message += _DAMAGED_HINT
+                message += _damaged_hint(path)
             return StoreError(message)
     if type(error) is sqlite3.DatabaseError:  # no code: "file is not a database" on old builds
-        return StoreError(f"{path}: not a usable SQLite database ({error}){_DAMAGED_HINT}")
+        return StoreError(f"{path}: not a usable SQLite database ({error}){_damaged_hint(path)}")
     return error
 
 
