@@ -5,12 +5,48 @@ migrations applied, also written to ``PRAGMA user_version`` so that an older pro
 before it writes anything, that a file was made by a newer one.
 """
 
+from __future__ import annotations
+
 import sqlite3
+from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
-MIGRATIONS = Migrations("recall_reviewer")
+
+class _Migrations:
+    """sqlite-utils Migrations, made only when a file needs migrating: importing sqlite-utils
+    (and the numpy it pulls in) costs a third of a second, which every command would pay."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.steps: list[tuple[str, object]] = []
+        self._real = None
+
+    def __call__(self, *, name: str):
+        def register(function):
+            self.steps.append((name, function))
+            return function
+
+        return register
+
+    def _migrations(self):
+        if self._real is None:
+            from sqlite_utils.migrations import Migrations
+
+            self._real = Migrations(self.name)
+            for name, function in self.steps:
+                self._real(name=name)(function)
+        return self._real
+
+    def pending(self, db: Database) -> list:
+        return self._migrations().pending(db)
+
+    def apply(self, db: Database) -> None:
+        self._migrations().apply(db)
+
+
+MIGRATIONS = _Migrations("recall_reviewer")
 
 
 def _script(db: Database, script: str) -> None:
@@ -176,4 +212,4 @@ def _database_id_and_undo(db: Database) -> None:
     )
 
 
-SCHEMA_VERSION = len(MIGRATIONS._migrations)
+SCHEMA_VERSION = len(MIGRATIONS.steps)

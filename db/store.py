@@ -306,6 +306,7 @@ class Store:
         self.on_wait = on_wait
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
+        self._depth = 0  # nesting of atomic() savepoints
         try:
             if readonly:
                 if not self.path.exists():
@@ -384,8 +385,21 @@ class Store:
         after_commit() runs once the outermost transaction has committed; its failures are
         logged, never raised, since the change itself is safely stored by then."""
         if self.conn.in_transaction:
-            with self.db.atomic():
+            # a savepoint, as sqlite-utils' db.atomic() makes one inside a transaction
+            name = f"store_{id(self):x}_{self._depth}"
+            self._depth += 1
+            self.conn.execute(f"SAVEPOINT {name}")
+            try:
                 yield self
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    self.conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            else:
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            finally:
+                self._depth -= 1
             return
         self._begin_immediate()
         try:
@@ -702,7 +716,7 @@ class Store:
         self._check_ids("gold_item", "qid", ["pid"])
         self._check_ids("gold_alt", None, ["pid"])
         kept = undo.keep_gold(self, source_file)
-        run = self.db.execute
+        run = self.conn.execute
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
             "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
