@@ -52,8 +52,8 @@ def judgement_line(row: dict) -> dict:
     return line
 
 
-def identity(line: dict) -> tuple:
-    """The identity a merge uses (reviewer, at, question, kind, passage, value)."""
+def row_of(line: dict) -> tuple:
+    """A design-§6 line as a judgement row (the columns of Store.JUDGEMENT_COLUMNS)."""
     return (
         line["reviewer"],
         line["at"],
@@ -61,7 +61,14 @@ def identity(line: dict) -> tuple:
         line["kind"],
         line.get("passage_id") or "",
         json.dumps(line["value"], ensure_ascii=False),
+        line.get("settles"),
+        line.get("system"),
     )
+
+
+def identity(line: dict) -> tuple:
+    """The identity a merge uses (reviewer, at, question, kind, passage, value)."""
+    return row_of(line)[:6]
 
 
 def _encode(line: dict) -> bytes:

@@ -500,19 +500,7 @@ class Project:
             _header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:
             raise StoreError(str(error)) from None
-        rows = [
-            (
-                line["reviewer"],
-                line["at"],
-                line["question_id"],
-                line["kind"],
-                line.get("passage_id") or "",
-                json.dumps(line["value"], ensure_ascii=False),
-                line.get("settles"),
-                line.get("system"),
-            )
-            for line in lines
-        ]
+        rows = [journal_file.row_of(line) for line in lines]
         with self.store.atomic():
             added = self.store.add_judgements(rows)
             self.store.log_import("restore", str(path.resolve()), now(), added, 0)
