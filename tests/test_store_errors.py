@@ -194,3 +194,19 @@ def test_a_read_only_folder_gives_one_line(small_disk, tmp_path):
     done = cli(db, "import", "questions", str(tmp_path / "questions.jsonl"))
     line = one_line_error(done)
     assert line.startswith(f"recall-reviewer: {db}: ") and "read-only" in line
+
+
+def test_a_read_never_leaves_a_stale_snapshot_that_blocks_the_next_write(project, tmp_path):
+    # The window's metrics query fills a temporary table; with implicit transactions that left
+    # a transaction open, so the window kept seeing the database as it was (0 passages after an
+    # import) and its next judgement failed at once with "database is locked".
+    small_project(project, tmp_path)
+    list(project.store.evidence_hits([(1, 1)]))
+    assert not project.store.conn.in_transaction
+    with Project(project.path) as other:
+        (tmp_path / "run.trec").write_text("q1 Q0 p2 1 3.0 a\n")
+        other.import_run(tmp_path / "run.trec", "A")
+    assert project.changed_elsewhere()
+    assert [s["name"] for s in project.systems()] == ["A"]
+    project.add_judgement("kim", "q1", "note", "after the other program's import")
+    assert not project.store.conn.in_transaction
