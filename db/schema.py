@@ -5,15 +5,67 @@ migrations applied, also written to ``PRAGMA user_version`` so that an older pro
 before it writes anything, that a file was made by a newer one.
 """
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from __future__ import annotations
 
-MIGRATIONS = Migrations("recall_reviewer")
+import sqlite3
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+
+class _Migrations:
+    """sqlite-utils Migrations, made only when a file needs migrating: importing sqlite-utils
+    (and the numpy it pulls in) costs a third of a second, which every command would pay."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.steps: list[tuple[str, object]] = []
+        self._real = None
+
+    def __call__(self, *, name: str):
+        def register(function):
+            self.steps.append((name, function))
+            return function
+
+        return register
+
+    def _migrations(self):
+        if self._real is None:
+            from sqlite_utils.migrations import Migrations
+
+            self._real = Migrations(self.name)
+            for name, function in self.steps:
+                self._real(name=name)(function)
+        return self._real
+
+    def pending(self, db: Database) -> list:
+        return self._migrations().pending(db)
+
+    def apply(self, db: Database) -> None:
+        self._migrations().apply(db)
+
+
+MIGRATIONS = _Migrations("recall_reviewer")
+
+
+def _script(db: Database, script: str) -> None:
+    """Run the statements of script one by one: executescript() would first commit the
+    transaction the migration runs in, so a killed migration could leave half a schema."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete statement in a migration: {statement[:60]!r}")
 
 
 @MIGRATIONS(name="0001_initial")
 def _initial(db: Database) -> None:
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE corpus (
             id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -104,8 +156,60 @@ def _initial(db: Database) -> None:
             warnings INTEGER NOT NULL DEFAULT 0,
             detail TEXT
         );
-        """
+        """,
     )
 
 
-SCHEMA_VERSION = len(MIGRATIONS._migrations)
+@MIGRATIONS(name="0002_database_id_and_undo")
+def _database_id_and_undo(db: Database) -> None:
+    _script(
+        db,
+        """
+        -- database_id names this database in its judgement journal's first line, so that a
+        -- journal is never mixed up with another database put in its place.
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO store_meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))));
+        -- What an import replaced (a question's gold, a system's run), written in the same
+        -- transaction as the import, so that it exists exactly when the import committed
+        -- (even under SIGKILL). Text ids, so that a corpus replacement can be undone once
+        -- the old corpus is back. corpus_stamp says which corpus the rows belong to.
+        CREATE TABLE undo (
+            pk INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('gold', 'run', 'corpus')),
+            source_file TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            corpus_stamp TEXT NOT NULL,
+            rows INTEGER NOT NULL
+        );
+        -- One row per question: its gold before (items as JSON [[passage, role, [alts]]]),
+        -- or gold_source NULL when the import gave the question its first gold.
+        CREATE TABLE undo_gold (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            question_id TEXT NOT NULL,
+            gold_source TEXT,
+            items TEXT NOT NULL,
+            PRIMARY KEY (undo_pk, question_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE undo_system (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            source_file TEXT,
+            format TEXT,
+            imported_at TEXT NOT NULL,
+            PRIMARY KEY (undo_pk, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE undo_result (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            system TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            passage_id TEXT NOT NULL,
+            score REAL,
+            PRIMARY KEY (undo_pk, system, question_id, rank)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -1,30 +1,174 @@
 """The local store: one SQLite file per review project, and the only place SQL is written.
 
-Every multi-step write runs inside ``db.atomic()`` so that a refused file or a killed process
-leaves the file as it was. The connection runs in WAL mode with foreign keys on; one program
-writes at a time (SQLite's lock, with a busy timeout for the short judgement writes).
+Every write runs inside ``Store.atomic()`` so that a refused file or a killed process leaves
+the file as it was. The connection runs in WAL mode with foreign keys on and no implicit
+transactions; ``atomic()`` takes the write lock first (BEGIN IMMEDIATE), waiting for another
+program that holds it, so that no transaction ever fails half-way on a lock upgrade. Every
+sqlite3 error a user can meet (busy, damaged file, full disk, read-only file or folder) leaves
+the store as a ``StoreError`` naming the file, converted in one place (``_Cursor``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from db import journal, undo
 from db.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
 BATCH = 20_000
+WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
+log = logging.getLogger("recall_reviewer.store")
 
 
 class StoreError(Exception):
     """The file cannot be used as a Recall Reviewer database; the message says why."""
+
+
+class StoreBusy(StoreError):
+    """Another program holds the write lock and did not release it in time."""
+
+
+def busy_message(path) -> str:
+    return (
+        f"{path}: another program (a second window, a command, a sync tool) is writing to "
+        "this database; try again when it is done"
+    )
+
+
+# What a user can do about each SQLite failure; the key is the start of sqlite_errorname.
+_PROBLEMS = (
+    ("SQLITE_CORRUPT", "the database file is damaged ({error})"),
+    ("SQLITE_NOTADB", "not a Recall Reviewer database, or a damaged one ({error})"),
+    ("SQLITE_FULL", "the disk is full; free some space and try again"),
+    (
+        "SQLITE_READONLY",
+        "the database file or its folder is read-only; "
+        "make it writable or copy the database to a folder you can write to",
+    ),
+    (
+        "SQLITE_CANTOPEN",
+        "cannot open the database file (a missing or read-only folder, or no "
+        "permission to write there); check the path and its permissions",
+    ),
+    ("SQLITE_PERM", "permission denied; check the permissions of the file and its folder"),
+    ("SQLITE_AUTH", "permission denied; check the permissions of the file and its folder"),
+    ("SQLITE_IOERR", "could not read or write the file ({error}); check the disk"),
+)
+
+
+def _damaged_hint(path) -> str:
+    kept = journal.journal_path(path)
+    return (
+        f"; put back a copy of the file, or rebuild the judgements in a new database from "
+        f"their journal (recall-reviewer --db NEW.db restore judgements {kept})"
+    )
+
+
+def translate(path, error: sqlite3.Error) -> Exception:
+    """The StoreError a user should see for a sqlite3 error, or the error itself when it is
+    a mistake in this program (bad SQL, a constraint the store checks for on purpose)."""
+    if isinstance(error, StoreError) or not isinstance(error, sqlite3.DatabaseError):
+        return error
+    if isinstance(error, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+        return error
+    name = getattr(error, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreBusy(busy_message(path))
+    for prefix, text in _PROBLEMS:
+        if name.startswith(prefix):
+            message = f"{path}: {text.format(error=error)}"
+            if prefix in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
+                message += _damaged_hint(path)
+            return StoreError(message)
+    if type(error) is sqlite3.DatabaseError:  # no code: "file is not a database" on old builds
+        return StoreError(f"{path}: not a usable SQLite database ({error}){_damaged_hint(path)}")
+    return error
+
+
+class _Cursor(sqlite3.Cursor):
+    """Every statement of the store runs through here, so this is the one place where
+    sqlite3 errors become StoreErrors (during a statement or while its rows are read)."""
+
+    path: Path
+
+    def _guard(self, method, *args):
+        try:
+            return method(*args)
+        except sqlite3.Error as error:
+            raise translate(self.path, error) from None
+
+    def execute(self, sql, params=()):
+        return self._guard(super().execute, sql, params)
+
+    def executemany(self, sql, rows):
+        return self._guard(super().executemany, sql, rows)
+
+    def executescript(self, script):
+        return self._guard(super().executescript, script)
+
+    def fetchone(self):
+        return self._guard(super().fetchone)
+
+    def fetchmany(self, size=1):
+        return self._guard(super().fetchmany, size)
+
+    def fetchall(self):
+        return self._guard(super().fetchall)
+
+    def __iter__(self):
+        # iter(callable, sentinel) steps the C iterator without Python code per row.
+        try:
+            yield from iter(super().__next__, None)
+        except sqlite3.Error as error:
+            raise translate(self.path, error) from None
+
+
+class _Connection(sqlite3.Connection):
+    """A connection whose statements run on _Cursor (sqlite-utils' included)."""
+
+    path: Path
+
+    def cursor(self, factory=None):
+        cursor = super().cursor(factory or _Cursor)
+        cursor.path = self.path
+        return cursor
+
+    def execute(self, sql, params=()):
+        return self.cursor().execute(sql, params)
+
+    def executemany(self, sql, rows):
+        return self.cursor().executemany(sql, rows)
+
+    def executescript(self, script):
+        return self.cursor().executescript(script)
+
+
+def connect(path: Path, uri: str | None = None) -> _Connection:
+    """A connection with no implicit transactions (isolation_level None): a statement never
+    opens a transaction behind the store's back, and a read never holds a stale snapshot."""
+    try:
+        conn = sqlite3.connect(
+            uri or path,
+            uri=uri is not None,
+            factory=_Connection,
+            isolation_level=None,
+            check_same_thread=True,
+        )
+    except sqlite3.Error as error:
+        raise translate(path, error) from None
+    conn.path = path
+    return conn
 
 
 @dataclass
@@ -94,7 +238,7 @@ def file_has_rows(path: str | Path) -> bool:
             rows = conn.execute(
                 "SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_master "
                 "WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                "AND name != '_sqlite_migrations'"
+                "AND name NOT IN ('_sqlite_migrations', 'store_meta')"
             ).fetchall()
             virtual = [name for name, is_virtual in rows if is_virtual]
             # FTS keeps a config row in its shadow tables (passage_fts_config) from the start
@@ -146,19 +290,31 @@ def backup_file(source: str | Path, target: str | Path, progress=None) -> None:
 
 
 class Store:
-    def __init__(self, path: str | Path, readonly: bool = False):
+    def __init__(
+        self,
+        path: str | Path,
+        readonly: bool = False,
+        *,
+        wait: float = WAIT,
+        on_wait: Callable[[Path], None] | None = None,
+    ):
+        """wait: seconds a write waits for another program's write lock before StoreBusy;
+        on_wait(path) is called once when a write starts waiting (the command line prints a
+        line, the window shows it)."""
         self.path = Path(path)
+        self.wait = wait
+        self.on_wait = on_wait
         self._db: Database | None = None
+        self._after_commit: list[Callable[[], None]] = []
         try:
             if readonly:
                 if not self.path.exists():
                     raise StoreError(f"{self.path}: no such file")
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self.conn = sqlite3.connect(uri, uri=True)
+                self.conn = connect(self.path, f"{self.path.resolve().as_uri()}?mode=ro")
                 self._check_readonly()
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.conn = sqlite3.connect(self.path)
+                self.conn = connect(self.path)
                 self._check_and_migrate()
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a usable SQLite database ({error})") from None
@@ -182,6 +338,8 @@ class Store:
 
     def _check_and_migrate(self) -> None:
         conn = self.conn
+        # Reads in WAL mode wait only in rare moments (another connection recovering the
+        # WAL index); writes wait in atomic(), where the timeout is set per transaction.
         conn.execute("PRAGMA busy_timeout = 10000")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -199,9 +357,10 @@ class Store:
         if version < SCHEMA_VERSION:
             from db.schema import MIGRATIONS
 
-            self.pending_migrations = [m.name for m in MIGRATIONS.pending(self.db)]
-            MIGRATIONS.apply(self.db)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            with self.atomic():  # migrations nest as savepoints inside the write lock
+                self.pending_migrations = [m.name for m in MIGRATIONS.pending(self.db)]
+                MIGRATIONS.apply(self.db)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _check_readonly(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -212,12 +371,79 @@ class Store:
             )
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.conn.close()
+        except sqlite3.Error as error:  # everything was committed or rolled back before
+            log.warning("closing %s: %s", self.path, error)
 
     @contextmanager
     def atomic(self):
-        with self.db.atomic():
-            yield self
+        """One write transaction holding the write lock from its first statement; nested
+        calls are savepoints (sqlite-utils' db.atomic()). Raises StoreBusy when
+        another program keeps the lock for longer than self.wait seconds. Work queued with
+        after_commit() runs once the outermost transaction has committed; its failures are
+        logged, never raised, since the change itself is safely stored by then."""
+        if self.conn.in_transaction:
+            with self.db.atomic():  # sqlite-utils makes a nested block a savepoint
+                yield self
+            return
+        self._begin_immediate()
+        try:
+            # The lock is taken first (BEGIN IMMEDIATE, waited for), then sqlite-utils'
+            # atomic() runs the work as a savepoint inside it.
+            with self.db.atomic():
+                yield self
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self._after_commit.clear()
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except StoreError as error:  # the first error is the one to report
+                    log.warning("rollback of %s failed: %s", self.path, error)
+            raise
+        done, self._after_commit = self._after_commit, []
+        for work in done:
+            try:
+                work()
+            except Exception:
+                log.exception("after a commit to %s", self.path)
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run work after the current transaction commits (now, outside a transaction)."""
+        if self.conn.in_transaction:
+            self._after_commit.append(work)
+        else:
+            work()
+
+    def _begin_immediate(self) -> None:
+        # SQLite's busy handler waits for a lock taken at BEGIN IMMEDIATE, unlike the upgrade
+        # of a deferred transaction that has read, which fails at once. A short first try
+        # lets us say that we are waiting before the long one.
+        first = min(0.3, self.wait)
+        try:
+            self._begin_within(first)
+        except StoreBusy:
+            if self.wait <= first:
+                raise
+            if self.on_wait is not None:
+                self.on_wait(self.path)
+            log.info("waiting for the write lock of %s", self.path)
+            started = time.monotonic()
+            self._begin_within(self.wait - first)
+            log.info("got the write lock of %s after %.1f s", self.path, time.monotonic() - started)
+
+    def _begin_within(self, seconds: float) -> None:
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        finally:
+            self.conn.execute("PRAGMA busy_timeout = 10000")
+
+    def data_version(self) -> int:
+        """SQLite's PRAGMA data_version: changes when another connection commits to the
+        file (not for this connection's own commits); one cheap call, no file read."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def integrity_check(self) -> str:
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -257,13 +483,15 @@ class Store:
         rows = self._query("SELECT * FROM corpus WHERE id = 1")
         return rows[0] if rows else None
 
-    def clear_corpus(self) -> dict[str, int]:
-        """Remove passages and everything that points at them (gold and runs). Caller holds
-        the transaction."""
+    def clear_corpus(self, source_file: str = "") -> dict[str, int]:
+        """Remove passages and everything that points at them (gold and runs), keeping the
+        gold and runs in a partial backup (db/undo.py) for the corpus import from
+        source_file. Caller holds the transaction."""
         removed = {
             "passages": self._scalar("SELECT count(*) FROM passage"),
             "evidence_items": self._scalar("SELECT count(*) FROM evidence_item"),
             "systems": self._scalar("SELECT count(*) FROM system"),
+            "undo": undo.keep_corpus_dependents(self, source_file),
         }
         for sql in (
             "DELETE FROM result",
@@ -303,7 +531,7 @@ class Store:
             try:
                 # A savepoint per batch, so that a failed batch leaves no half of itself
                 # behind and the offending row can be found by looking.
-                with self.db.atomic():
+                with self.atomic():
                     conn.executemany(
                         "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
                         [r[1:] for r in batch],
@@ -476,7 +704,8 @@ class Store:
         self._check_ids("gold_q", "qid", [])
         self._check_ids("gold_item", "qid", ["pid"])
         self._check_ids("gold_alt", None, ["pid"])
-        run = self.db.execute
+        kept = undo.keep_gold(self, source_file)
+        run = self.conn.execute
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
             "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
@@ -502,6 +731,7 @@ class Store:
             "questions": self._scalar("SELECT count(*) FROM temp.gold_q"),
             "evidence_items": self._scalar("SELECT count(*) FROM temp.gold_item"),
             "alternatives": self._scalar("SELECT count(*) FROM temp.gold_alt"),
+            "undo": kept,
         }
         for name in ("gold_q", "gold_item", "gold_alt"):
             run(f"DROP TABLE temp.{name}")
@@ -565,7 +795,9 @@ class Store:
         self._stage("run_rows", "line, qid, rank, pid, score", rows)
         self._check_ids("run_rows", "qid", ["pid"])
         existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
+        kept = None
         if existing is not None:
+            kept = undo.keep_run(self, existing, system, source_file)
             self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
             self.conn.execute(
                 "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
@@ -586,6 +818,7 @@ class Store:
         info = {
             "system_pk": system_pk,
             "replaced": existing is not None,
+            "undo": kept,
             "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
             "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
         }
@@ -646,16 +879,61 @@ class Store:
 
     def add_judgements(self, rows: Iterable[tuple]) -> int:
         """Append judgement lines (columns as JUDGEMENT_COLUMNS); a line already in the log is
-        skipped, so re-importing or re-merging adds nothing. Returns how many were added."""
-        before = self._scalar("SELECT count(*) FROM judgement")
-        with self.db.atomic():
+        skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
+        go to the journal once the transaction has committed."""
+        with self.atomic():
+            last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
             for batch in _chunks(rows):
                 self.conn.executemany(
                     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
                     "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     batch,
                 )
-        return self._scalar("SELECT count(*) FROM judgement") - before
+            # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
+            added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
+            if added:
+                self.after_commit(lambda: self._journal_append(added))
+        return len(added)
+
+    # -- the judgement journal (db/journal.py) ---------------------------------------------
+
+    @property
+    def journal_path(self) -> Path:
+        return journal.journal_path(self.path)
+
+    def database_id(self) -> str:
+        return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
+
+    def _journal_append(self, rows: list[dict]) -> None:
+        journal.append(self.journal_path, self.database_id(), map(journal.judgement_line, rows))
+
+    def reconcile_journal(self) -> int:
+        """Append to the journal every logged judgement it lacks (after a kill between a
+        commit and its journal write, or a torn last line); returns how many. Cheap when the
+        journal's line count matches the log, as it does after every ordinary session."""
+        path = self.journal_path
+        count = self._scalar("SELECT count(*) FROM judgement")
+        header = journal.header_of(path)
+        if header is None or header.get("database_id") != self.database_id():
+            if count == 0:
+                return 0  # maybe the journal of a lost database: keep it for restore
+            have: set[tuple] = set()
+        elif journal.line_count(path) == count:
+            return 0
+        else:
+            try:
+                have = {journal.identity(line) for line in journal.read(path)[1]}
+            except journal.JournalError as error:
+                log.warning("rewriting the journal: %s", error)
+                journal.set_aside(path, header)
+                have = set()
+        missing = [
+            row
+            for row in self._query("SELECT * FROM judgement ORDER BY pk")
+            if journal.identity(journal.judgement_line(row)) not in have
+        ]
+        self._journal_append(missing)
+        return len(missing)
 
     def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
         where, params = [], []
@@ -673,6 +951,19 @@ class Store:
             r[0]
             for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
         ]
+
+    # -- partial backups of what imports replaced (db/undo.py) -----------------------------
+
+    def undo_entries(self) -> list[dict]:
+        return undo.entries(self)
+
+    def restore_undo(self, undo_pk: int) -> dict:
+        """Put back what backup undo_pk kept, in one transaction. Raises StoreError."""
+        with self.atomic():
+            try:
+                return undo.restore(self, undo_pk)
+            except undo.RestoreRefused as refused:
+                raise StoreError(f"{self.path}: {refused}; nothing was restored") from None
 
     # -- import log ------------------------------------------------------------------------
 

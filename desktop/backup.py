@@ -1,21 +1,27 @@
-"""Automatic backups of a project database, taken before every migration, import and merge.
+"""What keeps a project's work safe, and the one cleanup that runs when a project opens.
 
-A backup is a consistent copy made with SQLite's online backup API (db.store.backup_file), so it
-is safe while the window holds the database open. Copies go to paths.backup_dir(), named
+- The judgement log, the one thing that cannot be re-imported, is journaled continuously
+  beside the database (db/journal.py; `restore judgements` rebuilds the log from it).
+- Before an import replaces gold or a run, the store keeps exactly what it replaces, in the
+  same transaction (db/undo.py; `restore --list`, `restore last-import`).
+- Full copies of the file are made only before a migration, here: a consistent copy made with
+  SQLite's online backup API (db.store.backup_file), named
 
-    <database stem>.<8 hex digits of its full path>.<UTC time>.<reason>.db
+      <database stem>.<8 hex digits of its full path>.<UTC time>.<reason>.db
 
-so that two databases called review.db in different folders keep separate histories, and the
-names sort oldest first. The newest KEEP copies of each database are kept, older ones removed.
-Nothing is copied for a missing, empty or new database (there is nothing to lose yet).
+  in paths.backup_dir(), so that two databases called review.db in different folders keep
+  separate histories and the names sort oldest first. The newest KEEP copies of each database
+  are kept. Nothing is copied for a missing, empty or new database.
 
-A failed backup (a full disk, a read-only data folder) is logged and the change goes on: the
-import or merge itself is still one transaction, so a refused file never damages the database.
+A copy is written as NAME.part and renamed when complete; the writer holds an advisory lock on
+the .part while it copies, so clean_leftovers() removes only the .part files of killed copies.
+A failed copy (a full disk, a read-only data folder) is logged and the migration goes on.
 No Qt here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -30,6 +36,11 @@ from desktop import paths
 KEEP = 10
 log = logging.getLogger("recall_reviewer.backup")
 
+try:
+    import fcntl
+except ImportError:  # Windows: an open .part cannot be removed, which is protection enough
+    fcntl = None
+
 
 def _prefix(db_path: Path) -> str:
     full = os.path.normcase(str(db_path.resolve()))
@@ -39,7 +50,7 @@ def _prefix(db_path: Path) -> str:
 
 
 def backups(db_path: str | Path, folder: Path | None = None) -> list[Path]:
-    """The backups kept for the database at db_path, oldest first."""
+    """The full copies kept for the database at db_path, oldest first."""
     folder = folder or paths.backup_dir()
     if not folder.is_dir():
         return []
@@ -47,12 +58,23 @@ def backups(db_path: str | Path, folder: Path | None = None) -> list[Path]:
     return sorted(p for p in folder.glob(f"{prefix}*.db") if p.name.startswith(prefix))
 
 
+@contextlib.contextmanager
+def _held(part: Path):
+    """Create part and hold an exclusive advisory lock on it while the copy is written."""
+    handle = open(part, "wb")
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        handle.close()
+
+
 def before(db_path: str | Path, reason: str, keep: int = KEEP, progress=None) -> Path | None:
-    """Back up the database at db_path before a change named reason ("import-corpus",
-    "merge", "migration-1-to-2", ...). Returns the copy, or None when there was nothing to
-    keep (no file, a new or empty database) or the copy failed (logged). progress(done, total)
-    follows the copy of a big file; a cancel raised from it stops the copy and propagates, with
-    no half-written backup left behind."""
+    """Copy the whole database at db_path before a change named reason ("migration-1-to-2").
+    Returns the copy, or None when there was nothing to keep (no file, a new or empty
+    database) or the copy failed (logged). progress(done, total, "backing up") follows the
+    copy; a cancel raised from it stops the copy and propagates, leaving no .part behind."""
     db_path = Path(db_path)
     if not file_has_rows(db_path):
         return None
@@ -61,21 +83,21 @@ def before(db_path: str | Path, reason: str, keep: int = KEEP, progress=None) ->
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     target = folder / f"{_prefix(db_path)}.{stamp}.{reason}.db"
     part = target.with_name(target.name + ".part")
+    follow = None if progress is None else (lambda done, total: progress(done, total, "backing up"))
     try:
         folder.mkdir(parents=True, exist_ok=True)
         n = 1
         while target.exists():  # two backups in the same microsecond
             target = folder / f"{_prefix(db_path)}.{stamp}-{n}.{reason}.db"
+            part = target.with_name(target.name + ".part")
             n += 1
-        part.unlink(missing_ok=True)
-        backup_file(db_path, part, progress)
-        os.replace(part, target)
+        with _held(part):
+            backup_file(db_path, part, follow)
+            os.replace(part, target)
     except (OSError, StoreError) as error:
         log.warning("no backup of %s before %s: %s", db_path, reason, error)
-        try:
+        with contextlib.suppress(OSError):
             part.unlink(missing_ok=True)
-        except OSError:
-            pass
         return None
     except BaseException:
         part.unlink(missing_ok=True)
@@ -94,7 +116,7 @@ def before_migration(db_path: str | Path, keep: int = KEEP) -> Path | None:
 
 
 def prune(db_path: str | Path, keep: int = KEEP, folder: Path | None = None) -> list[Path]:
-    """Remove all but the newest `keep` backups of the database; returns those removed."""
+    """Remove all but the newest `keep` copies of the database; returns those removed."""
     kept = backups(db_path, folder)
     old = kept[: max(0, len(kept) - keep)]
     removed = []
@@ -104,4 +126,40 @@ def prune(db_path: str | Path, keep: int = KEEP, folder: Path | None = None) -> 
             removed.append(path)
         except OSError as error:
             log.warning("could not remove old backup %s: %s", path, error)
+    return removed
+
+
+def _abandoned(part: Path) -> bool:
+    """True when no living process is writing part (its writer's lock is gone)."""
+    if fcntl is None:
+        return True  # unlink fails on Windows while the writer has it open
+    try:
+        with open(part, "rb") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+    except OSError:
+        return False
+
+
+def clean_leftovers(store) -> list[Path]:
+    """When a project opens: remove the .part files of killed copies in the backups folder
+    and bring the judgement journal up to date with the log (after a kill between a commit
+    and its journal write). Cheap: one glob and a count of the journal's lines. Problems are
+    logged, never raised: opening the project matters more. Returns the files removed."""
+    removed = []
+    folder = paths.backup_dir()
+    for part in folder.glob("*.part") if folder.is_dir() else ():
+        try:
+            if _abandoned(part):
+                part.unlink()
+                removed.append(part)
+                log.info("removed %s, left by a killed backup", part)
+        except OSError as error:
+            log.warning("could not remove %s: %s", part, error)
+    try:
+        added = store.reconcile_journal()
+        if added:
+            log.info("added %d judgements missing from %s", added, store.journal_path)
+    except (OSError, StoreError) as error:
+        log.warning("the judgement journal %s is not up to date: %s", store.journal_path, error)
     return removed

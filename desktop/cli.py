@@ -24,6 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", metavar="FILE", help="the project database (default: the user data folder)"
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a change waits for another program writing to the database (default 30)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("init", help="create an empty database")
@@ -64,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--json", action="store_true")
 
     sub.add_parser("demo", help="import the bundled sample project into the database")
+
+    restore = sub.add_parser(
+        "restore",
+        help="--list | last-import | ID: undo an import; judgements [JOURNAL]: rebuild the log",
+    )
+    restore.add_argument("what", nargs="*", metavar="last-import | ID | judgements [JOURNAL]")
+    restore.add_argument("--list", action="store_true", help="the backups imports left")
     return parser
 
 
@@ -108,6 +122,7 @@ def _run(args, db_path: Path) -> int:
     from desktop import errors
     from desktop.formats import InputError
 
+    _wait["seconds"] = max(0.0, args.wait)
     try:
         return COMMANDS[args.command](args, db_path)
     except InputError as error:
@@ -161,10 +176,16 @@ def _unexpected(error: Exception) -> int:
     return 1
 
 
+_wait = {"seconds": 30.0}  # --wait, for every command's Project
+
+
 def _open(db_path: Path):
     from desktop.project import Project
 
-    return Project(db_path)
+    def waiting(path) -> None:
+        print(f"waiting for another program to release {path}…", file=sys.stderr, flush=True)
+
+    return Project(db_path, wait=_wait["seconds"], on_wait=waiting)
 
 
 def cmd_init(args, db_path) -> int:
@@ -347,6 +368,30 @@ def cmd_demo(args, db_path) -> int:
     return 0
 
 
+def cmd_restore(args, db_path) -> int:
+    what = args.what
+    with _open(db_path) as project:
+        if args.list or not what:
+            kept = project.backups()
+            if not kept:
+                print("no backups: no import has replaced gold or a run yet")
+            for b in kept:
+                note = "" if b["same_corpus"] or b["kind"] == "corpus" else " (corpus replaced)"
+                print(f"{b['id']:>4}  {b['at']}  {b['summary']}, before {b['source_file']}{note}")
+            return 0
+        if what[0] == "judgements":
+            if len(what) > 2:
+                return fail("usage: restore judgements [JOURNAL]")
+            report = project.restore_judgements(what[1] if len(what) == 2 else None)
+            print("\n".join(report.lines()))
+            return 0
+        if len(what) != 1 or not (what[0] == "last-import" or what[0].isdigit()):
+            return fail("usage: restore --list | restore last-import | restore ID")
+        restored = project.restore_import(what[0])
+    print(f"restored backup {restored['id']}: {restored['summary']}")
+    return 0
+
+
 COMMANDS = {
     "init": cmd_init,
     "import": cmd_import,
@@ -356,4 +401,5 @@ COMMANDS = {
     "merge": cmd_merge,
     "agreement": cmd_agreement,
     "demo": cmd_demo,
+    "restore": cmd_restore,
 }

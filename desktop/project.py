@@ -12,7 +12,9 @@ from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
-from db import DuplicateRow, Store, UnknownIds
+from db import DuplicateRow, Store, StoreError, UnknownIds
+from db import journal as journal_file
+from db.store import WAIT
 from desktop import backup, formats, gold, metrics, scratch, targets
 from desktop.formats import InputError, Progress
 
@@ -53,13 +55,32 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
     )
 
 
+def _undo_note(undo_pk: int | None) -> list[str]:
+    if undo_pk is None:
+        return []
+    return [f"kept what it replaced as backup {undo_pk} (undo: restore last-import)"]
+
+
 class Project:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, wait: float = WAIT, on_wait=None):
+        """wait and on_wait: how long a write waits for another program's write lock, and
+        whom to tell that it waits (see db.Store)."""
         self.path = Path(path)
         scratch.clean_leftovers()
         backup.before_migration(self.path)
-        self.store = Store(self.path)
+        self.store = Store(self.path, wait=wait, on_wait=on_wait)
+        backup.clean_leftovers(self.store)
         self._gold_cache: tuple[int, gold.EffectiveGold] | None = None
+        self._data_version = self.store.data_version()
+
+    def changed_elsewhere(self) -> bool:
+        """True once after another program (a second window, a command) committed a change to
+        this database; one PRAGMA, cheap enough for a timer."""
+        version = self.store.data_version()
+        changed, self._data_version = version != self._data_version, version
+        if changed:
+            self._gold_cache = None
+        return changed
 
     def close(self) -> None:
         self.store.close()
@@ -108,7 +129,6 @@ class Project:
         unit=None,
         progress: Progress | None = None,
     ) -> ImportReport:
-        backup.before(self.path, "import-corpus", progress=progress)
         path = str(path)
         report = ImportReport("corpus", path, 0)
         existing = self.store.corpus()
@@ -133,11 +153,12 @@ class Project:
         )
         with self.store.atomic():
             if existing:
-                removed = self.store.clear_corpus()
+                removed = self.store.clear_corpus(os.path.abspath(path))
                 report.messages.append(
                     f"replaced the corpus: removed {removed['passages']} passages, "
                     f"{removed['evidence_items']} evidence items and {removed['systems']} runs"
                 )
+                report.messages += _undo_note(removed["undo"])
             try:
                 report.rows = self.store.insert_passages(rows)
             except DuplicateRow as dup:
@@ -157,7 +178,6 @@ class Project:
     def import_questions(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-questions", progress=progress)
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = formats.read_questions(path, fmt, encoding, progress)
@@ -186,7 +206,6 @@ class Project:
     def import_gold(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-gold", progress=progress)
         path = str(path)
         report = ImportReport("gold", path, 0)
         records = list(formats.read_gold(path, fmt, encoding, progress))
@@ -213,6 +232,7 @@ class Project:
             f"evidence items, {counts['alternatives']} alternatives"
             + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
         )
+        report.messages += _undo_note(counts["undo"])
         self._gold_cache = None
         return report
 
@@ -224,7 +244,6 @@ class Project:
         encoding=None,
         progress: Progress | None = None,
     ) -> ImportReport:
-        backup.before(self.path, "import-run", progress=progress)
         path = str(path)
         system = (system or Path(path).stem).strip()
         if not system:
@@ -257,6 +276,7 @@ class Project:
         report.rows = info["results"]
         if info["replaced"]:
             report.messages.append(f"replaced the run of system {system!r}")
+            report.messages += _undo_note(info["undo"])
         report.messages.append(
             f"imported {info['results']} results for {info['questions']} "
             f"questions as system {system!r}"
@@ -364,7 +384,6 @@ class Project:
     def import_judgements(
         self, path, encoding=None, progress: Progress | None = None
     ) -> ImportReport:
-        backup.before(self.path, "import-judgements", progress=progress)
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         rows = []
@@ -413,23 +432,7 @@ class Project:
 
     def judgement_lines(self, reviewer: str | None = None) -> list[dict]:
         """The log as design section 6 lines (JSON-ready), oldest first."""
-        out = []
-        for row in self.store.judgements(reviewer=reviewer):
-            line = {
-                "reviewer": row["reviewer"],
-                "at": row["at"],
-                "question_id": row["question_id"],
-                "kind": row["kind"],
-            }
-            if row["passage_id"]:
-                line["passage_id"] = row["passage_id"]
-            line["value"] = json.loads(row["value"])
-            if row["settles"]:
-                line["settles"] = row["settles"]
-            if row["system"]:
-                line["system"] = row["system"]
-            out.append(line)
-        return out
+        return [journal_file.judgement_line(r) for r in self.store.judgements(reviewer=reviewer)]
 
     def export_target(self, path) -> Path:
         """path as a Path when an export may write it; raises targets.RefusedTarget when it
@@ -449,7 +452,6 @@ class Project:
     def merge(self, other_path) -> ImportReport:
         """Add the other database's judgement lines this one lacks; refuse a database that
         describes a different evaluation. One transaction; running it twice adds nothing."""
-        backup.before(self.path, "merge")
         other_path = str(other_path)
         other = Store(other_path, readonly=True)
         try:
@@ -476,6 +478,45 @@ class Project:
 
     def agreement(self) -> dict:
         return gold.agreement(self.store.judgements())
+
+    # -- restoring ------------------------------------------------------------------------------
+
+    def backups(self) -> list[dict]:
+        """The partial backups of what imports replaced, newest first."""
+        return self.store.undo_entries()
+
+    def restore_import(self, which: str | int = "last-import") -> dict:
+        """Put back the gold or run that an import replaced ("last-import" or a backup id),
+        in one transaction; refused when the corpus changed since. Raises StoreError."""
+        if which == "last-import":
+            kept = self.backups()
+            if not kept:
+                raise StoreError(f"{self.path}: no import has replaced anything yet")
+            which = kept[0]["id"]
+        with self.store.atomic():
+            restored = self.store.restore_undo(int(which))
+            self.store.log_import("restore", f"backup {restored['id']}", now(), 0, 0)
+        self._gold_cache = None
+        return restored
+
+    def restore_judgements(self, path=None) -> ImportReport:
+        """Add the judgement lines of a journal (by default the one beside this database)
+        that the log lacks: the way back after the database file was lost or damaged."""
+        path = Path(path) if path else self.store.journal_path
+        try:
+            _header, lines, _torn = journal_file.read(path)
+        except journal_file.JournalError as error:
+            raise StoreError(str(error)) from None
+        rows = [journal_file.row_of(line) for line in lines]
+        with self.store.atomic():
+            added = self.store.add_judgements(rows)
+            self.store.log_import("restore", str(path.resolve()), now(), added, 0)
+        report = ImportReport("judgements", str(path), added)
+        report.messages.append(
+            f"restored {added} judgements from {path} ({len(rows) - added} already here)"
+        )
+        self._gold_cache = None
+        return report
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""First-run safety net: automatic backups before every migration, import and merge (rotated),
-the rotating log file, and the crash dialog that names it."""
+"""First-run safety net: full copies before a migration (rotated), partial backups of what an
+import replaces, the rotating log file, and the crash dialog that names it."""
 
 from __future__ import annotations
 
@@ -15,10 +15,6 @@ from db.store import backup_file, file_has_rows, file_schema_version
 from desktop import backup, logs, paths
 from desktop.project import Project
 from tests.helpers import small_project, snapshot, write_jsonl
-
-
-def reasons(db_path) -> list[str]:
-    return [p.name.split(".")[-2] for p in backup.backups(db_path)]
 
 
 def test_new_and_missing_databases_are_not_backed_up(tmp_path):
@@ -46,17 +42,13 @@ def test_not_sqlite_is_neither_backed_up_nor_an_error(tmp_path):
     assert backup.before(junk, "import-corpus") is None
 
 
-def test_every_import_and_merge_backs_up_first(project, tmp_path):
-    small_project(project, tmp_path)  # corpus (new db: none), questions, gold
-    assert reasons(project.path) == ["import-questions", "import-gold"]
-    before_run = snapshot(project.path)
-
-    (tmp_path / "run.trec").write_text("q1 Q0 p2 1 3.0 bm25\nq2 Q0 p4 1 2.0 bm25\n")
-    project.import_run(tmp_path / "run.trec", "BM25")
-    newest = backup.backups(project.path)[-1]
-    assert newest.name.endswith(".import-run.db")
-    assert snapshot(newest) == before_run, "the copy is the database as it was before the run"
-
+def test_imports_keep_only_what_they_replace_and_never_copy_the_file(project, tmp_path):
+    small_project(project, tmp_path)  # corpus, questions, first gold: pure additions
+    assert project.backups() == []
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 p2 1 3.0 bm25\nq2 Q0 p4 1 2.0 bm25\n")
+    project.import_run(run, "BM25")  # a new system: nothing to keep
+    assert project.backups() == []
     write_jsonl(
         tmp_path / "kim.jsonl",
         [
@@ -70,33 +62,40 @@ def test_every_import_and_merge_backs_up_first(project, tmp_path):
             }
         ],
     )
-    project.import_judgements(tmp_path / "kim.jsonl")
+    project.import_judgements(tmp_path / "kim.jsonl")  # journaled, never replaced
     other = tmp_path / "other.db"
     backup_file(project.path, other)  # a plain file copy would miss what is still in -wal
     project.merge(other)
+    assert project.backups() == []
+
+    project.import_run(run, "BM25")
+    project.import_gold(tmp_path / "gold.jsonl")
     project.import_corpus(tmp_path / "corpus.jsonl", replace=True)
-    assert reasons(project.path)[2:] == [
-        "import-run",
-        "import-judgements",
-        "merge",
-        "import-corpus",
+    assert [(b["kind"], b["summary"]) for b in project.backups()] == [
+        ("corpus", "the gold of 3 questions and 1 runs, removed with the corpus"),
+        ("gold", "the gold of 3 questions"),
+        ("run", "the run of system 'BM25'"),
     ]
+    assert backup.backups(project.path) == [], "no full copy before an import or merge"
+    assert not paths.backup_dir().exists() or not any(paths.backup_dir().iterdir())
 
 
-def test_a_refused_import_still_leaves_its_backup_and_the_database_unchanged(project, tmp_path):
+def test_a_refused_import_keeps_no_backup_and_leaves_the_database_unchanged(project, tmp_path):
     small_project(project, tmp_path)
+    (tmp_path / "run.trec").write_text("q1 Q0 p2 1 3.0 x\n")
+    project.import_run(tmp_path / "run.trec", "X")
     state = snapshot(project.path)
     (tmp_path / "bad.trec").write_text("q1 Q0 nope 1 3.0 x\n")
     with pytest.raises(Exception, match="unknown passage id"):
         project.import_run(tmp_path / "bad.trec", "X")
     assert snapshot(project.path) == state
-    assert snapshot(backup.backups(project.path)[-1]) == state
+    assert project.backups() == []
 
 
-def test_backups_are_rotated_per_database(project, tmp_path):
+def test_full_copies_are_rotated_per_database(project, tmp_path):
     small_project(project, tmp_path)
     for _ in range(backup.KEEP + 5):
-        project.import_questions(tmp_path / "questions.jsonl")
+        backup.before(project.path, "manual")
     kept = backup.backups(project.path)
     assert len(kept) == backup.KEEP
     assert kept == sorted(kept), "names sort oldest first"
@@ -106,6 +105,8 @@ def test_backups_are_rotated_per_database(project, tmp_path):
     elsewhere.mkdir()
     with Project(elsewhere / project.path.name) as twin:
         small_project(twin, elsewhere)
+        backup.before(twin.path, "manual")
+        backup.before(twin.path, "manual")
         assert len(backup.backups(twin.path)) == 2
     assert len(backup.backups(project.path)) == backup.KEEP
 
@@ -148,15 +149,21 @@ def test_opening_an_older_schema_backs_up_before_migrating(tmp_path):
     assert len(backup.backups(db)) == 1
 
 
-def test_a_failed_backup_is_logged_and_the_import_goes_on(project, tmp_path, monkeypatch, caplog):
-    small_project(project, tmp_path)
+def test_a_failed_backup_is_logged_and_the_migration_goes_on(tmp_path, monkeypatch, caplog):
+    db = tmp_path / "old.db"
+    with Project(db) as p:
+        small_project(p, tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.close()
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setattr(paths, "backup_dir", lambda: blocker / "backups")
     with caplog.at_level(logging.WARNING, logger="recall_reviewer.backup"):
-        project.import_questions(tmp_path / "questions.jsonl")
+        with Project(db) as p:
+            assert p.info()["questions"] == 3
     assert "no backup of" in caplog.text
-    assert project.info()["questions"] == 3
+    assert file_schema_version(db) == SCHEMA_VERSION
 
 
 def test_backup_file_refuses_a_missing_source(tmp_path):
@@ -274,21 +281,20 @@ def test_the_backup_reports_progress_and_can_be_cancelled(project, tmp_path):
 
     rows = [{"id": f"x{i}", "text": "말씀 " * 200} for i in range(6000)]
     project.import_corpus(write_jsonl(tmp_path / "big.jsonl", rows))
-    questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
     calls = []
 
-    def cancel_during_backup(done, total):
-        calls.append((done, total))
+    def cancel_during_backup(done, total, phase=None):
+        calls.append((done, total, phase))
         raise Cancelled
 
     before = snapshot(project.path)
-    kept = backup.backups(project.path)
     with pytest.raises(Cancelled):
-        project.import_questions(questions, progress=cancel_during_backup)
+        backup.before(project.path, "migration-1-to-2", progress=cancel_during_backup)
     assert calls and calls[0][1] > 4096, "the copy of a big file reports its pages"
-    assert backup.backups(project.path) == kept
+    assert calls[0][2] == "backing up"
+    assert backup.backups(project.path) == []
     assert not list(paths.backup_dir().glob("*.part"))
     assert snapshot(project.path) == before
     seen = []
-    project.import_questions(questions, progress=lambda d, t: seen.append((d, t)))
-    assert len(backup.backups(project.path)) == len(kept) + 1 and seen
+    copy = backup.before(project.path, "manual", progress=lambda *a: seen.append(a))
+    assert backup.backups(project.path) == [copy] and seen

@@ -170,8 +170,16 @@ def test_bundle_runs_headless_commands(bundle, tmp_path):
     )
     assert done.returncode == 0, done.stderr
 
-    # backups went to the data folder before the imports
-    assert any((home / "backups").glob("review.*.import-questions.db"))
+    # judgements are journaled beside the database, and the restore command runs bundled
+    line = {"reviewer": "kim", "at": "2026-12-01T10:00:00+09:00", "question_id": "q01"}
+    judgements = write_text(
+        tmp_path / "kim.jsonl", json.dumps({**line, "kind": "note", "value": "메모"}) + "\n"
+    )
+    done = run(bundle, "--db", str(db), "import", "judgements", str(judgements), home=home)
+    assert done.returncode == 0, done.stderr
+    assert "메모" in (tmp_path / "review.db.judgements.jsonl").read_text(encoding="utf-8")
+    done = run(bundle, "--db", str(db), "restore", "--list", home=home)
+    assert done.returncode == 0 and "no backups" in done.stdout, done.stderr
 
     if importlib.util.find_spec("desktop.report") is not None:
         report = tmp_path / "report.xlsx"

@@ -1,0 +1,167 @@
+"""The judgement journal: an append-only JSONL file beside the database, one design-§6 line per
+judgement, written and fsynced after every commit that adds judgements (desktop code never
+writes it; the store does, in Store.after_commit).
+
+The judgement log is the one thing that cannot be re-imported from the user's files, so this
+copy outlives the database file: `recall-reviewer restore judgements` rebuilds the log from it.
+The first line names the database (``store_meta.database_id``); a journal whose database was
+replaced by another one is set aside under a name with its id, never appended to.
+
+A process killed in the middle of an append leaves a torn last line (no newline at the end):
+the next append cuts it off first, and reconcile() adds back every logged line the journal
+lacks (the torn one, or lines whose commit happened just before a kill).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+SUFFIX = ".judgements.jsonl"
+HEADER_KEY = "recall_reviewer_journal"
+log = logging.getLogger("recall_reviewer.journal")
+
+
+class JournalError(Exception):
+    """A journal that cannot be read; the message is `PATH: what is wrong`."""
+
+
+def journal_path(db_path: str | Path) -> Path:
+    db_path = Path(db_path)
+    return db_path.with_name(db_path.name + SUFFIX)
+
+
+def judgement_line(row: dict) -> dict:
+    """One row of the judgement table as a design-§6 line (JSON-ready)."""
+    line = {
+        "reviewer": row["reviewer"],
+        "at": row["at"],
+        "question_id": row["question_id"],
+        "kind": row["kind"],
+    }
+    if row["passage_id"]:
+        line["passage_id"] = row["passage_id"]
+    line["value"] = json.loads(row["value"])
+    if row["settles"]:
+        line["settles"] = row["settles"]
+    if row["system"]:
+        line["system"] = row["system"]
+    return line
+
+
+def row_of(line: dict) -> tuple:
+    """A design-§6 line as a judgement row (the columns of Store.JUDGEMENT_COLUMNS)."""
+    return (
+        line["reviewer"],
+        line["at"],
+        line["question_id"],
+        line["kind"],
+        line.get("passage_id") or "",
+        json.dumps(line["value"], ensure_ascii=False),
+        line.get("settles"),
+        line.get("system"),
+    )
+
+
+def identity(line: dict) -> tuple:
+    """The identity a merge uses (reviewer, at, question, kind, passage, value)."""
+    return row_of(line)[:6]
+
+
+def _encode(line: dict) -> bytes:
+    return (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def header_of(path: Path) -> dict | None:
+    """The journal's first line, or None for no file, an empty one or one without a header."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except FileNotFoundError:
+        return None
+    try:
+        header = json.loads(first)
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) and HEADER_KEY in header else None
+
+
+def read(path: str | Path) -> tuple[dict, list[dict], bool]:
+    """(header, judgement lines, whether the last line was torn). Raises JournalError."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise JournalError(f"{path}: cannot read the journal ({error.strerror})") from None
+    torn = bool(data) and not data.endswith(b"\n")
+    raw = data.split(b"\n")
+    if torn:
+        raw = raw[:-1]  # a kill in the middle of an append; the database has that line
+    header = header_of(path)
+    if header is None:
+        raise JournalError(f"{path}: not a Recall Reviewer judgement journal (no header line)")
+    lines = []
+    for number, text in enumerate(raw[1:], 2):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+            identity(line)
+        except (ValueError, KeyError, TypeError):
+            raise JournalError(f"{path}:{number}: not a judgement line") from None
+        lines.append(line)
+    return header, lines, torn
+
+
+def line_count(path: Path) -> int:
+    """Complete judgement lines in the journal (header and a torn tail not counted)."""
+    try:
+        with open(path, "rb") as handle:
+            count = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    except FileNotFoundError:
+        return 0
+    return max(0, count - 1)
+
+
+def set_aside(path: Path, header: dict | None) -> None:
+    other = (header or {}).get("database_id") or "unknown"
+    target = path.with_name(f"{path.name[: -len(SUFFIX)]}.judgements.{other[:8]}.jsonl")
+    n = 1
+    while target.exists():
+        target = target.with_name(f"{path.name[: -len(SUFFIX)]}.judgements.{other[:8]}-{n}.jsonl")
+        n += 1
+    os.replace(path, target)
+    log.warning("%s belongs to another database (%s); kept as %s", path, other, target)
+
+
+def append(path: Path, database_id: str, lines: Iterable[dict]) -> None:
+    """Append lines to the journal of the database named database_id, with one write and an
+    fsync; starts the journal (header first) when there is none. Raises OSError."""
+    payload = b"".join(_encode(line) for line in lines)
+    if not payload:
+        return
+    header = header_of(path)
+    if path.exists() and (header is None or header.get("database_id") != database_id):
+        set_aside(path, header)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            # a torn last line: cut it at the previous newline (reconcile() adds it back)
+            tail = os.pread(fd, min(size, 1 << 20), max(0, size - (1 << 20)))
+            size = size - len(tail) + tail.rfind(b"\n") + 1
+            os.ftruncate(fd, size)
+        if size == 0:
+            start = {
+                HEADER_KEY: 1,
+                "database_id": database_id,
+                "database": path.name[: -len(SUFFIX)],
+            }
+            payload = _encode(start) + payload
+        os.write(fd, payload)
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,246 @@
+"""Partial backups: what an import replaced (a question's gold, a system's run, or all gold
+and runs for a corpus replacement), kept inside the database so that a mistaken import can be
+undone with `recall-reviewer restore last-import`.
+
+A backup is written in the transaction of the import that replaces the rows, before they are
+deleted: it exists exactly when the import committed, even under SIGKILL, and a pure addition
+(a new system, gold for questions that had none) keeps nothing. Rows are kept by their text
+ids so that the gold and runs a corpus replacement removed can be put back once that corpus is
+imported again. The newest KEEP backups are kept, and fewer when together they hold more than
+MAX_ROWS rows (the newest one is always kept: it is never larger than what the database held).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from db.store import Store
+
+KEEP = 10
+MAX_ROWS = 1_000_000
+
+# The gold of one question as JSON [[passage id, role, [alternative ids]], ...] in item order;
+# json() keeps each item JSON through the subquery, where SQLite drops the JSON subtype.
+_ITEMS = (
+    "coalesce((SELECT json_group_array(json(x)) FROM (SELECT json_array(p.id, e.role, "
+    "(SELECT json_group_array(ap.id) FROM alternative a JOIN passage ap ON ap.pk = a.passage_pk "
+    "WHERE a.item_pk = e.pk)) AS x FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
+    "WHERE e.question_pk = q.pk ORDER BY e.pk)), '[]')"
+)
+
+
+def corpus_stamp(store: Store) -> str:
+    """Changes whenever passages are replaced or added (both happen only in a corpus import)."""
+    row = store.conn.execute(
+        "SELECT (SELECT imported_at FROM corpus WHERE id = 1), (SELECT max(pk) FROM passage)"
+    ).fetchone()
+    return f"{row[0]}|{row[1]}"
+
+
+def _start(store: Store, kind: str, source_file: str, summary: str) -> int:
+    at = datetime.now().astimezone().isoformat(timespec="seconds")
+    return store.conn.execute(
+        "INSERT INTO undo (at, kind, source_file, summary, corpus_stamp, rows) "
+        "VALUES (?, ?, ?, ?, ?, 0)",
+        (at, kind, source_file, summary, corpus_stamp(store)),
+    ).lastrowid
+
+
+def _keep_gold(store: Store, undo_pk: int, questions_sql: str, params=()) -> int:
+    return store.conn.execute(
+        "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items) "
+        f"SELECT ?, q.id, g.source_file, {_ITEMS} FROM question q "
+        f"LEFT JOIN gold_question g ON g.question_pk = q.pk WHERE q.pk IN ({questions_sql})",
+        (undo_pk, *params),
+    ).rowcount
+
+
+def _keep_runs(store: Store, undo_pk: int, systems_sql: str, params=()) -> int:
+    conn = store.conn
+    conn.execute(
+        "INSERT INTO undo_system (undo_pk, name, source_file, format, imported_at) "
+        f"SELECT ?, name, source_file, format, imported_at FROM system WHERE pk IN ({systems_sql})",
+        (undo_pk, *params),
+    )
+    return conn.execute(
+        "INSERT INTO undo_result (undo_pk, system, question_id, rank, passage_id, score) "
+        "SELECT ?, s.name, q.id, r.rank, p.id, r.score FROM result r "
+        "JOIN system s ON s.pk = r.system_pk JOIN question q ON q.pk = r.question_pk "
+        f"JOIN passage p ON p.pk = r.passage_pk WHERE r.system_pk IN ({systems_sql})",
+        (undo_pk, *params),
+    ).rowcount
+
+
+def _finish(store: Store, undo_pk: int, rows: int) -> int:
+    store.conn.execute("UPDATE undo SET rows = ? WHERE pk = ?", (rows, undo_pk))
+    prune(store)
+    return undo_pk
+
+
+def keep_gold(store: Store, source_file: str) -> int | None:
+    """Before a gold import replaces the gold of the questions in temp.gold_q (qid): keep it,
+    with the questions that get their first gold (to remove it again). None when no named
+    question has gold yet."""
+    named = "SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id"
+    replaced = store.conn.execute(
+        f"SELECT count(*) FROM gold_question WHERE question_pk IN ({named})"
+    ).fetchone()[0]
+    if not replaced:
+        return None
+    undo_pk = _start(store, "gold", source_file, f"the gold of {replaced} questions")
+    return _finish(store, undo_pk, _keep_gold(store, undo_pk, named))
+
+
+def keep_run(store: Store, system_pk: int, name: str, source_file: str) -> int:
+    """Before a run import replaces the run of an existing system: keep that run."""
+    undo_pk = _start(store, "run", source_file, f"the run of system {name!r}")
+    return _finish(store, undo_pk, _keep_runs(store, undo_pk, "?", (system_pk,)))
+
+
+def keep_corpus_dependents(store: Store, source_file: str) -> int | None:
+    """Before a corpus replacement removes all gold and runs: keep them (not the passages,
+    which the user's corpus file gives again). None when there are neither."""
+    counts = store.conn.execute(
+        "SELECT (SELECT count(*) FROM gold_question), (SELECT count(*) FROM system)"
+    ).fetchone()
+    if not any(counts):
+        return None
+    undo_pk = _start(
+        store,
+        "corpus",
+        source_file,
+        f"the gold of {counts[0]} questions and {counts[1]} runs, removed with the corpus",
+    )
+    rows = _keep_gold(store, undo_pk, "SELECT question_pk FROM gold_question")
+    rows += _keep_runs(store, undo_pk, "SELECT pk FROM system")
+    return _finish(store, undo_pk, rows)
+
+
+def prune(store: Store, keep: int | None = None, max_rows: int | None = None) -> list[int]:
+    """Remove the oldest backups beyond keep (KEEP), or beyond max_rows (MAX_ROWS) rows in
+    all, never the newest; returns the keys removed."""
+    keep = KEEP if keep is None else keep
+    max_rows = MAX_ROWS if max_rows is None else max_rows
+    entries = store.conn.execute("SELECT pk, rows FROM undo ORDER BY pk DESC").fetchall()
+    total, removed = 0, []
+    for n, (pk, rows) in enumerate(entries):
+        total += rows
+        if n > 0 and (n >= keep or total > max_rows):
+            removed.append(pk)
+    for pk in removed:
+        store.conn.execute("DELETE FROM undo WHERE pk = ?", (pk,))
+    return removed
+
+
+def entries(store: Store) -> list[dict]:
+    """The backups kept, newest first."""
+    return store._query(
+        "SELECT pk AS id, at, kind, source_file, summary, rows, "
+        "corpus_stamp = ? AS same_corpus FROM undo ORDER BY pk DESC",
+        [corpus_stamp(store)],
+    )
+
+
+class RestoreRefused(Exception):
+    """The backup cannot be put back; the message says why (nothing was changed)."""
+
+
+def _missing_ids(store: Store, undo_pk: int) -> list[str]:
+    sql = (
+        "SELECT 'question ' || u.question_id FROM undo_gold u LEFT JOIN question q "
+        "ON q.id = u.question_id WHERE u.undo_pk = :u AND q.pk IS NULL "
+        "UNION ALL SELECT 'question ' || u.question_id FROM undo_result u LEFT JOIN question q "
+        "ON q.id = u.question_id WHERE u.undo_pk = :u AND q.pk IS NULL "
+        "UNION ALL SELECT 'passage ' || u.passage_id FROM undo_result u LEFT JOIN passage p "
+        "ON p.id = u.passage_id WHERE u.undo_pk = :u AND p.pk IS NULL "
+        "UNION ALL SELECT 'passage ' || j.pid FROM (SELECT json_extract(i.value, '$[0]') AS pid, "
+        "i.value AS item FROM undo_gold u, json_each(u.items) i WHERE u.undo_pk = :u "
+        "UNION ALL SELECT a.value, NULL FROM undo_gold u, json_each(u.items) i, "
+        "json_each(i.value, '$[2]') a WHERE u.undo_pk = :u) j LEFT JOIN passage p "
+        "ON p.id = j.pid WHERE p.pk IS NULL LIMIT 3"
+    )
+    return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
+
+
+def restore(store: Store, undo_pk: int) -> dict:
+    """Put back the gold and runs backup undo_pk kept, replacing what is there now, and drop
+    the backup (so that `last-import` steps back one import at a time). Caller holds the
+    transaction. Raises RestoreRefused."""
+    conn = store.conn
+    entry = conn.execute(
+        "SELECT kind, summary, corpus_stamp FROM undo WHERE pk = ?", (undo_pk,)
+    ).fetchone()
+    if entry is None:
+        raise RestoreRefused(f"there is no backup {undo_pk} (see restore --list)")
+    kind, summary, stamp = entry
+    if kind != "corpus" and stamp != corpus_stamp(store):
+        raise RestoreRefused(
+            f"backup {undo_pk} ({summary}) belongs to a corpus that has been replaced since"
+        )
+    missing = _missing_ids(store, undo_pk)
+    if missing:
+        raise RestoreRefused(
+            f"backup {undo_pk} ({summary}) names ids this database lacks ({', '.join(missing)}); "
+            "import the corpus and questions it was made with first"
+        )
+    _restore_gold(store, undo_pk)
+    _restore_runs(store, undo_pk)
+    conn.execute("DELETE FROM undo WHERE pk = ?", (undo_pk,))
+    return {"id": undo_pk, "kind": kind, "summary": summary}
+
+
+def _restore_gold(store: Store, undo_pk: int) -> None:
+    run = store.conn.execute
+    named = (
+        "SELECT q.pk FROM undo_gold u JOIN question q ON q.id = u.question_id WHERE u.undo_pk = ?"
+    )
+    run(f"DELETE FROM evidence_item WHERE question_pk IN ({named})", (undo_pk,))
+    run(f"DELETE FROM gold_question WHERE question_pk IN ({named})", (undo_pk,))
+    run(
+        "INSERT INTO gold_question (question_pk, source_file) SELECT q.pk, u.gold_source "
+        "FROM undo_gold u JOIN question q ON q.id = u.question_id "
+        "WHERE u.undo_pk = ? AND u.gold_source IS NOT NULL",
+        (undo_pk,),
+    )
+    items = (
+        "FROM undo_gold u JOIN question q ON q.id = u.question_id, json_each(u.items) i "
+        "JOIN passage p ON p.id = json_extract(i.value, '$[0]') WHERE u.undo_pk = ?"
+    )
+    run(
+        "INSERT INTO evidence_item (question_pk, passage_pk, role) "
+        f"SELECT q.pk, p.pk, json_extract(i.value, '$[1]') {items} ORDER BY q.pk, i.key",
+        (undo_pk,),
+    )
+    run(
+        "INSERT OR IGNORE INTO alternative (item_pk, passage_pk) "
+        "SELECT e.pk, ap.pk FROM undo_gold u JOIN question q ON q.id = u.question_id, "
+        "json_each(u.items) i JOIN passage p ON p.id = json_extract(i.value, '$[0]') "
+        "JOIN evidence_item e ON e.question_pk = q.pk AND e.passage_pk = p.pk, "
+        "json_each(i.value, '$[2]') a JOIN passage ap ON ap.id = a.value WHERE u.undo_pk = ?",
+        (undo_pk,),
+    )
+
+
+def _restore_runs(store: Store, undo_pk: int) -> None:
+    run = store.conn.execute
+    run(
+        "DELETE FROM result WHERE system_pk IN (SELECT s.pk FROM system s "
+        "JOIN undo_system u ON u.name = s.name WHERE u.undo_pk = ?)",
+        (undo_pk,),
+    )
+    run(
+        "INSERT INTO system (name, source_file, format, imported_at) "
+        "SELECT name, source_file, format, imported_at FROM undo_system WHERE undo_pk = ? "
+        "ON CONFLICT (name) DO UPDATE SET source_file = excluded.source_file, "
+        "format = excluded.format, imported_at = excluded.imported_at",
+        (undo_pk,),
+    )
+    run(
+        "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
+        "SELECT s.pk, q.pk, u.rank, p.pk, u.score FROM undo_result u "
+        "JOIN system s ON s.name = u.system JOIN question q ON q.id = u.question_id "
+        "JOIN passage p ON p.id = u.passage_id WHERE u.undo_pk = ?",
+        (undo_pk,),
+    )
