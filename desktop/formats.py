@@ -17,6 +17,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 # progress(done, total, phase=None): bytes read of all the files while reading, then whatever
@@ -365,6 +366,40 @@ class PassageRecord:
     meta: dict
 
 
+CORPUS_SUFFIXES = (".jsonl", ".csv", ".tsv")
+
+
+def corpus_files(paths) -> list[Path]:
+    """The files one corpus import reads: those named, a folder standing for its .jsonl, .csv
+    and .tsv files in name order (not its subfolders: a volume is a file)."""
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    files: list[Path] = []
+    for path in map(Path, given):
+        if not path.is_dir():
+            files.append(path)
+            continue
+        inside = sorted(
+            (f for f in path.iterdir() if f.is_file() and f.suffix.lower() in CORPUS_SUFFIXES),
+            key=lambda f: f.name,
+        )
+        if not inside:
+            raise InputError(path, None, "no .jsonl, .csv or .tsv files in this folder")
+        files.extend(inside)
+    if not files:
+        raise InputError("import corpus", None, "name a corpus file or folder")
+    return files
+
+
+def file_sizes(files: list[Path]) -> list[int]:
+    sizes = []
+    for path in files:
+        try:
+            sizes.append(os.path.getsize(path))
+        except OSError as error:
+            raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    return sizes
+
+
 def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[PassageRecord]:
     fmt = pick_format(path, "corpus", fmt)
     if fmt == "jsonl":
@@ -398,6 +433,45 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
         text = obj.pop("text")
         title = obj.pop("title", None)
         yield PassageRecord(number, pid, text, title or None, {k: v for k, v in obj.items() if v})
+
+
+class CorpusFiles:
+    """The files of one corpus import as one stream of passage rows. A row's line is
+    file index << 32 | line, so that a duplicate the store finds leads back to FILE:LINE."""
+
+    def __init__(self, files: list[Path], fmt, encoding, tag: bool):
+        self.files, self.fmt, self.encoding, self.tag = files, fmt, encoding, tag
+        self.sizes = file_sizes(files)
+
+    def records(self, progress: Progress | None = None):
+        total, before = sum(self.sizes), 0
+        for index, (path, size) in enumerate(zip(self.files, self.sizes, strict=True)):
+            tick = None if progress is None else partial(_reading, progress, before, total)
+            for record in read_corpus(path, self.fmt, self.encoding, tick):
+                yield index, record
+            before += size
+
+    def rows(self, progress: Progress | None):
+        for index, r in self.records(progress):
+            meta = r.meta
+            if self.tag:
+                meta.setdefault("source_file", self.files[index].name)
+            dumped = json.dumps(meta, ensure_ascii=False) if meta else None
+            yield (index << 32 | r.line, r.id, r.text, r.title, dumped)
+
+    def place(self, position: int) -> tuple[Path, int]:
+        return self.files[position >> 32], position & 0xFFFFFFFF
+
+    def first_place(self, passage_id: str) -> str:
+        # Read again, on the error path only: cheaper than remembering where every id was.
+        for index, record in self.records():
+            if record.id == passage_id:
+                return f" (first at {self.files[index]}:{record.line})"
+        return ""
+
+
+def _reading(progress: Progress, before: int, total: int, done: int, size: int, phase=None):
+    progress(before + done, total, "reading")
 
 
 # -- questions ----------------------------------------------------------------------------------

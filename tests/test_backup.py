@@ -277,7 +277,7 @@ def test_the_backup_reports_progress_and_can_be_cancelled(project, tmp_path):
     questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
     calls = []
 
-    def cancel_during_backup(done, total):
+    def cancel_during_backup(done, total, phase=None):
         calls.append((done, total))
         raise Cancelled
 
@@ -290,5 +290,5 @@ def test_the_backup_reports_progress_and_can_be_cancelled(project, tmp_path):
     assert not list(paths.backup_dir().glob("*.part"))
     assert snapshot(project.path) == before
     seen = []
-    project.import_questions(questions, progress=lambda d, t: seen.append((d, t)))
+    project.import_questions(questions, progress=lambda d, t, phase=None: seen.append((d, t)))
     assert len(backup.backups(project.path)) == len(kept) + 1 and seen
