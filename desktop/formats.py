@@ -172,9 +172,14 @@ def _looks_like(raw: bytes) -> str:
 
 
 def _codec(path, encoding: str | None) -> str:
-    """The codec's canonical name ('utf-8', 'utf-16-le', 'cp949', ...) for any spelling."""
+    """The codec's canonical name ('utf-8', 'utf-16-le', 'cp949', ...) for any spelling,
+    UTF16LE and utf_16_be included."""
+    name = encoding or "utf-8"
+    squeezed = re.sub(r"[-_\s]", "", name.lower())
+    if re.fullmatch(r"utf(8|16|32)(le|be|sig)?", squeezed):
+        name = re.sub(r"(utf)(\d+)(le|be|sig)?", r"\1-\2-\3", squeezed).rstrip("-")
     try:
-        return codecs.lookup(encoding or "utf-8").name
+        return codecs.lookup(name).name
     except LookupError:
         raise InputError(path, None, f"unknown encoding '{encoding}'") from None
 
@@ -204,10 +209,13 @@ def read_lines(
             lines = _decoded_lines(path, handle, codec, encoding)
         else:
             lines = _byte_lines(path, handle, codec, encoding)
-        for number, text in lines:
-            if progress is not None and number % 4096 == 0:
-                progress(handle.tell(), size, "reading")
-            yield number, text
+        try:
+            for number, text in lines:
+                if progress is not None and number % 4096 == 0:
+                    progress(handle.tell(), size, "reading")
+                yield number, text
+        finally:
+            lines.close()  # the decoding stream lets go of the handle before it is closed
         if progress is not None:
             progress(size, size, "reading")
 
@@ -230,18 +238,24 @@ def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
         yield number, text.rstrip("\r\n")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _decoded_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
-    # newline="\n": split on LF only, as the byte path does, and leave CR for rstrip.
-    stream = io.TextIOWrapper(handle, encoding=codec, newline="\n")
+    # newline="\n": split on LF only, as the byte path does, and leave CR for rstrip. The
+    # stream decodes ahead of the lines it hands out, so a lone surrogate (UTF-16's one bad
+    # unit) is let through and looked for per line, to report the line it is on.
+    stream = io.TextIOWrapper(handle, encoding=codec, errors="surrogatepass", newline="\n")
     number = 0
     try:
         for number, text in enumerate(stream, 1):
             if number == 1:
                 text = text.removeprefix("\ufeff")  # utf-16-le/-be keep the BOM as text
+            if _SURROGATE.search(text):
+                raise InputError(path, number, f"not valid {encoding} (a lone surrogate)")
             yield number, text.rstrip("\r\n")
     except UnicodeDecodeError:
-        # The stream decodes ahead of the lines it hands out: the bad bytes are at or
-        # after the line after the last good one.
+        # Cut short: a byte too few at the end of the file.
         raise InputError(path, number + 1, f"not valid {encoding}") from None
     finally:
         stream.detach()
