@@ -118,8 +118,6 @@ def cmd_init(args, db_path) -> int:
 
 
 def cmd_import(args, db_path) -> int:
-    if args.kind != "corpus" and len(args.file) != 1:
-        return fail(f"import {args.kind} takes one file; only a corpus can come in several")
     with _open(db_path) as project:
         report = project.import_file(
             args.kind,

@@ -224,6 +224,12 @@ def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
     for number, raw in enumerate(handle, 1):
         if number == 1 and raw.startswith(codecs.BOM_UTF8) and codec == "utf-8":
             raw = raw[3:]
+        if number == 1 and encoding is None and b"\x00" in raw:
+            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM.
+            order = "le" if raw[1:2] == b"\x00" else "be"
+            raise InputError(
+                path, 1, f"looks like UTF-16 without a BOM; use --encoding utf-16-{order}"
+            )
         try:
             text = raw.decode(codec)
         except UnicodeDecodeError:

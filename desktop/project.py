@@ -221,7 +221,9 @@ class Project:
                     "nothing was imported",
                 ) from None
             if report.rows == 0:
-                raise InputError(shown, None, "no passages in the file")
+                raise InputError(
+                    shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
+                )
             self.store.set_corpus(name or default_name, source, chunk_size, overlap, unit, now())
             self.store.log_import("corpus", source, now(), report.rows, 0)
             _phase(progress, "saving")

@@ -287,9 +287,10 @@ UTF16_TEXT = '{"id": "a", "text": "한국어 문단"}\r\n\r\n{"id": "b", "text":
 def test_utf16_is_decoded_when_named(project, tmp_path, codec, bom, named):
     path = tmp_path / "c.jsonl"
     path.write_bytes(bom + UTF16_TEXT.encode(codec))
-    if bom:
-        stderr = refused_by_cli(project.path, "import", "corpus", str(path))
-        assert at_line(stderr, path, 1) and "--encoding utf-16" in stderr
+    stderr = refused_by_cli(project.path, "import", "corpus", str(path))
+    assert at_line(stderr, path, 1) and "--encoding utf-16" in stderr
+    if not bom:
+        assert f"--encoding {codec}" in stderr
     result = cli(project.path, "import", "corpus", str(path), "--encoding", named)
     assert result.returncode == 0, result.stderr
     assert project.store.passage("a")["text"] == "한국어 문단"

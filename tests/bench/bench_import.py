@@ -74,16 +74,17 @@ def bare(corpus: Path | list[Path], base: Path, tag: str) -> dict:
     return {"s": round(wall, 3), "peak_rss_mb": round(peak, 1)}
 
 
-def split(corpus: Path, folder: Path, n: int) -> list[Path]:
-    """The corpus's lines dealt into n volume files in order, as a corpus of many volumes."""
+def split(corpus: Path, folder: Path, n: int, passages: int) -> list[Path]:
+    """The corpus's lines dealt into n volume files in order, as a corpus of many volumes.
+    Streamed: this process's memory is what the children's peak RSS starts from (fork)."""
     folder.mkdir()
-    lines = corpus.read_text(encoding="utf-8").splitlines(keepends=True)
-    size = -(-len(lines) // n)
-    files = []
-    for i in range(n):
-        path = folder / f"vol{i + 1:03d}.jsonl"
-        path.write_text("".join(lines[i * size : (i + 1) * size]), encoding="utf-8")
-        files.append(path)
+    per = -(-passages // n)
+    files = [folder / f"vol{i + 1:03d}.jsonl" for i in range(n)]
+    with open(corpus, encoding="utf-8") as source:
+        for path in files:
+            with open(path, "w", encoding="utf-8") as out:
+                for _, line in zip(range(per), source, strict=False):
+                    out.write(line)
     return files
 
 
@@ -117,7 +118,7 @@ def main() -> None:
         out["file_mb"] = round(corpus.stat().st_size / 2**20, 1)
         out.update(compare(corpus, base, args.repeat, "one"))
         if args.files:
-            files = split(corpus, base / "volumes", args.files)
+            files = split(corpus, base / "volumes", args.files, args.passages)
             out["split"] = {"files": args.files, **compare(files, base, args.repeat, "split")}
         if args.million:
             corpus.unlink()
