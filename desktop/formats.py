@@ -205,10 +205,10 @@ def read_lines(
                 path, 1, "looks like UTF-16; save it as UTF-8 or use --encoding utf-16"
             )
         handle.seek(0)
-        if "\n".encode(codec) != b"\n":
-            lines = _decoded_lines(path, handle, codec, encoding)
-        else:
+        if "\n".encode(codec).removeprefix(codecs.BOM_UTF8) == b"\n":  # ASCII-compatible
             lines = _byte_lines(path, handle, codec, encoding)
+        else:
+            lines = _decoded_lines(path, handle, codec, encoding)
         try:
             for number, text in lines:
                 if progress is not None and number % 4096 == 0:
@@ -462,6 +462,7 @@ class CorpusFiles:
     def __init__(self, files: list[Path], fmt, encoding, tag: bool):
         self.files, self.fmt, self.encoding, self.tag = files, fmt, encoding, tag
         self.sizes = file_sizes(files)
+        self.counts = [0] * len(files)  # passages read from each file
 
     def records(self, progress: Progress | None = None):
         total, before = sum(self.sizes), 0
@@ -473,6 +474,7 @@ class CorpusFiles:
 
     def rows(self, progress: Progress | None):
         for index, r in self.records(progress):
+            self.counts[index] += 1
             meta = r.meta
             if self.tag:
                 meta.setdefault("source_file", self.files[index].name)

@@ -225,7 +225,9 @@ class Project:
                     shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
                 )
             self.store.set_corpus(name or default_name, source, chunk_size, overlap, unit, now())
-            self.store.log_import("corpus", source, now(), report.rows, 0)
+            for path, count in zip(files, corpus.counts, strict=True):
+                # A line per file: the import log is also what exports may never overwrite.
+                self.store.log_import("corpus", os.path.abspath(path), now(), count, 0)
             _phase(progress, "saving")
         report.messages.append(
             f"imported {report.rows} passages"

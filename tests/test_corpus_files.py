@@ -38,6 +38,8 @@ def test_three_files_are_one_corpus_with_their_source_files(project, tmp_path):
     assert source_files(project) == {"p1-0": "v1.jsonl", "p2-3": "v2.jsonl", "p3-1": "v3.jsonl"}
     corpus = project.store.corpus()
     assert corpus["name"] == "말씀선집" and "(3 files)" in corpus["source_file"]
+    logged = [(r["source_file"], r["rows"]) for r in project.store.import_log()]
+    assert logged == [(str(f.resolve()), 4) for f in files], "one import-log line per file"
     # the search index covers every file
     assert [p["id"] for p in project.store.search_passages(["권3 문단"])][:1] == ["p3-0"]
 
