@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 BATCH = 20_000
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
 log = logging.getLogger("recall_reviewer.store")
+FTS_RANGE = 50_000  # passages indexed per statement
 
 
 class StoreError(Exception):
@@ -521,9 +522,12 @@ class Store:
             (name, source_file, chunk_size, overlap, unit, at),
         )
 
-    def insert_passages(self, rows: Iterable[tuple[int, str, str, str | None, str | None]]) -> int:
+    def insert_passages(
+        self, rows: Iterable[tuple[int, str, str, str | None, str | None]], progress=None
+    ) -> int:
         """Insert (line, id, text, title, meta_json) rows in batches and index their text.
-        Caller holds the transaction. Raises DuplicateRow for an id already present."""
+        Caller holds the transaction. Raises DuplicateRow for an id already present.
+        progress(done, total, phase) follows the search index, built last."""
         conn = self.conn
         first_pk = (self._scalar("SELECT max(pk) FROM passage") or 0) + 1
         n = 0
@@ -539,11 +543,20 @@ class Store:
             except sqlite3.IntegrityError:
                 raise self._first_duplicate(batch) from None
             n += len(batch)
-        # One pass over the new rows is cheaper than a trigger firing per row.
-        conn.execute(
-            "INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage WHERE pk >= ?",
-            (first_pk,),
-        )
+        # One pass over the new rows is cheaper than a trigger firing per row; in key ranges,
+        # so that a long build can show how far it is (and be cancelled between ranges).
+        last_pk = self._scalar("SELECT max(pk) FROM passage") or 0
+        span = max(last_pk - first_pk + 1, 0)
+        for low in range(first_pk, last_pk + 1, FTS_RANGE):
+            if progress is not None:
+                progress(low - first_pk, span, "building the search index")
+            conn.execute(
+                "INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage "
+                "WHERE pk BETWEEN ? AND ?",
+                (low, min(low + FTS_RANGE - 1, last_pk)),
+            )
+        if progress is not None:
+            progress(span, span, "building the search index")
         return n
 
     def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
@@ -697,7 +710,8 @@ class Store:
     ) -> dict[str, int]:
         """Replace the gold of every question named: questions (line, qid); items
         (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id).
-        Caller holds the transaction. Raises UnknownIds."""
+        Caller holds the transaction. Raises UnknownIds. The counts returned include what
+        was removed: the questions whose gold is replaced, their items and alternatives."""
         self._stage("gold_q", "line, qid", questions)
         self._stage("gold_item", "line, qid, pid, role", items)
         self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
@@ -706,6 +720,20 @@ class Store:
         self._check_ids("gold_alt", None, ["pid"])
         kept = undo.keep_gold(self, source_file)
         run = self.conn.execute
+        replaced = (
+            "SELECT g.question_pk FROM gold_question g JOIN question q ON q.pk = g.question_pk "
+            "JOIN temp.gold_q s ON s.qid = q.id"
+        )
+        removed = {
+            "questions": self._scalar(f"SELECT count(*) FROM ({replaced})"),
+            "evidence_items": self._scalar(
+                f"SELECT count(*) FROM evidence_item WHERE question_pk IN ({replaced})"
+            ),
+            "alternatives": self._scalar(
+                "SELECT count(*) FROM alternative a JOIN evidence_item e ON e.pk = a.item_pk "
+                f"WHERE e.question_pk IN ({replaced})"
+            ),
+        }
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
             "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
@@ -732,6 +760,7 @@ class Store:
             "evidence_items": self._scalar("SELECT count(*) FROM temp.gold_item"),
             "alternatives": self._scalar("SELECT count(*) FROM temp.gold_alt"),
             "undo": kept,
+            "removed": removed,
         }
         for name in ("gold_q", "gold_item", "gold_alt"):
             run(f"DROP TABLE temp.{name}")
@@ -754,6 +783,18 @@ class Store:
                 "UNION SELECT passage_pk FROM alternative)"
             ).fetchall()
         )
+
+    def evidence_primaries(self, question_id: str | None = None) -> dict[str, set[str]]:
+        """Question id -> the primary passage ids of its imported evidence items (of every
+        question with gold, or of the one named)."""
+        out: dict[str, set[str]] = {}
+        for qid, pid in self.conn.execute(
+            "SELECT q.id, p.id FROM evidence_item e JOIN question q ON q.pk = e.question_pk "
+            "JOIN passage p ON p.pk = e.passage_pk WHERE ? IS NULL OR q.id = ?",
+            (question_id, question_id),
+        ):
+            out.setdefault(qid, set()).add(pid)
+        return out
 
     def gold_question_pks(self) -> set[int]:
         return {r[0] for r in self.conn.execute("SELECT question_pk FROM gold_question")}
@@ -795,9 +836,14 @@ class Store:
         self._stage("run_rows", "line, qid, rank, pid, score", rows)
         self._check_ids("run_rows", "qid", ["pid"])
         existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
+        removed = {"results": 0, "questions": 0}
         kept = None
         if existing is not None:
             kept = undo.keep_run(self, existing, system, source_file)
+            removed["results"], removed["questions"] = self.conn.execute(
+                "SELECT count(*), count(DISTINCT question_pk) FROM result WHERE system_pk = ?",
+                (existing,),
+            ).fetchone()
             self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
             self.conn.execute(
                 "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
@@ -819,6 +865,7 @@ class Store:
             "system_pk": system_pk,
             "replaced": existing is not None,
             "undo": kept,
+            "removed": removed,
             "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
             "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
         }

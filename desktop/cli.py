@@ -37,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import", help="import corpus, questions, gold, a run or judgements")
     imp.add_argument("kind", choices=IMPORT_KINDS)
-    imp.add_argument("file")
+    imp.add_argument(
+        "file", nargs="+", help="the file (a corpus: one or more files, or a folder of them)"
+    )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
     imp.add_argument("--format", choices=("jsonl", "csv", "tsv", "trec", "qrels", "beir"))
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
@@ -196,26 +198,18 @@ def cmd_init(args, db_path) -> int:
 
 def cmd_import(args, db_path) -> int:
     with _open(db_path) as project:
-        kind = args.kind
-        if kind == "corpus":
-            report = project.import_corpus(
-                args.file,
-                args.format,
-                args.encoding,
-                replace=args.replace,
-                name=args.name,
-                chunk_size=args.chunk_size,
-                overlap=args.overlap,
-                unit=args.unit,
-            )
-        elif kind == "questions":
-            report = project.import_questions(args.file, args.format, args.encoding)
-        elif kind == "gold":
-            report = project.import_gold(args.file, args.format, args.encoding)
-        elif kind == "run":
-            report = project.import_run(args.file, args.system, args.format, args.encoding)
-        else:
-            report = project.import_judgements(args.file, args.encoding)
+        report = project.import_file(
+            args.kind,
+            args.file,
+            fmt=args.format,
+            encoding=args.encoding,
+            system=args.system,
+            replace=args.replace,
+            name=args.name,
+            chunk_size=args.chunk_size,
+            overlap=args.overlap,
+            unit=args.unit,
+        )
     for line in report.lines():
         print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
     return 0

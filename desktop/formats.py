@@ -6,16 +6,23 @@ raises ``InputError`` carrying ``FILE:LINE: what is wrong``. Readers never touch
 
 from __future__ import annotations
 
+import codecs
 import csv
+import io
 import json
 import math
 import os
 import re
+import shlex
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-Progress = Callable[[int, int], None]  # (bytes read, file size)
+# progress(done, total, phase=None): bytes read of all the files while reading, then whatever
+# the named phase counts ("checking ids", "building the search index").
+Progress = Callable[..., None]
 
 FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir")
 EXTENSIONS = {
@@ -34,6 +41,10 @@ ACCEPTED = {
     "judgements": ("jsonl",),
 }
 ROLES = ("core", "supporting")
+
+# A CSV field may be as long as a JSONL line: csv's own limit of 128 KiB is not a rule of ours
+# (the C long it is stored in is 32 bits on Windows).
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 
 class InputError(Exception):
@@ -62,8 +73,89 @@ def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
         if kind == "gold" and fmt == "tsv":
             fmt = "beir"  # BEIR ships its qrels as TSV
     if fmt not in accepted:
-        raise InputError(path, None, f"{kind} files can be {', '.join(accepted)}, not {fmt}")
+        owner = {"trec": "run", "qrels": "gold"}.get(fmt)
+        raise InputError(
+            path,
+            None,
+            f"{kind} files can be {', '.join(accepted)}, not {fmt}"
+            + (_looks_like_kind(path, owner, fmt) if owner else ""),
+        )
     return fmt
+
+
+# -- a file of another kind: say which, and how to import it --------------------------------
+
+REQUIRED = {  # the keys without which a JSONL line is not of that kind
+    "corpus": ("text",),
+    "questions": ("text",),
+    "gold": ("question_id", "evidence"),
+    "run": ("question_id", "results"),
+    "judgements": ("reviewer", "kind"),
+}
+
+
+def _looks_like_kind(path, kind: str, fmt: str | None = None) -> str:
+    """'; this looks like a run file: import run FILE --system NAME' and the like."""
+    command = f"import {kind} {shlex.quote(str(path))}"
+    try:
+        automatic = pick_format(path, kind, None)
+    except InputError:
+        automatic = None
+    if fmt and fmt != automatic:
+        command += f" --format {fmt}"
+    if kind == "run":
+        command += " --system NAME"
+    label = "corpus or questions" if kind == "corpus" else kind
+    return f"; this looks like a {label} file: {command}"
+
+
+def _json_kind(obj: dict) -> str | None:
+    if "results" in obj:
+        return "run"
+    if "evidence" in obj:
+        return "gold"
+    if "reviewer" in obj and "kind" in obj:
+        return "judgements"
+    if "text" in obj and ("id" in obj or "_id" in obj):
+        return "corpus"
+    return None
+
+
+def _check_kind(path, number, obj: dict, kind: str) -> None:
+    """Refuse a line that lacks what kind needs when it has what another kind's lines have;
+    a line of no known kind is left to the reader's own checks, which say what is missing."""
+    if all(key in obj for key in REQUIRED[kind]) and (
+        kind not in ("corpus", "questions") or "id" in obj or "_id" in obj
+    ):
+        return
+    other = _json_kind(obj)
+    if other is None or other == kind or {other, kind} <= {"corpus", "questions"}:
+        return
+    needed = " and ".join(f"'{key}'" for key in REQUIRED[kind])
+    raise InputError(path, number, f"a {kind} line needs {needed}" + _looks_like_kind(path, other))
+
+
+def _columns_kind(path, fields: list[str]) -> str:
+    """The hint for a whitespace-separated line of the wrong width for its reader."""
+    if len(fields) >= 6:
+        return _looks_like_kind(path, "run", "trec")
+    if len(fields) == 4:
+        return _looks_like_kind(path, "gold", "qrels")
+    if len(fields) == 3:
+        return _looks_like_kind(path, "gold", "beir")
+    return ""
+
+
+def _header_kind(path, names: list[str], fmt: str) -> str:
+    """The hint for a CSV/TSV header row (fmt: the reader's) that belongs to another kind."""
+    lowered = {n.strip().lower() for n in names}
+    if {"question_id", "passage_id", "rank"} <= lowered:
+        return _looks_like_kind(path, "run", "csv")
+    if {"query-id", "corpus-id"} <= lowered:
+        return _looks_like_kind(path, "gold", "beir")
+    if "text" in lowered and lowered & {"id", "_id"}:
+        return _looks_like_kind(path, "corpus", "csv" if fmt == "csv" else "tsv")
+    return ""
 
 
 # -- text lines ---------------------------------------------------------------------------------
@@ -79,53 +171,100 @@ def _looks_like(raw: bytes) -> str:
     return "an unknown encoding"
 
 
+def _codec(path, encoding: str | None) -> str:
+    """The codec's canonical name ('utf-8', 'utf-16-le', 'cp949', ...) for any spelling,
+    UTF16LE and utf_16_be included."""
+    name = encoding or "utf-8"
+    squeezed = re.sub(r"[-_\s]", "", name.lower())
+    if re.fullmatch(r"utf(8|16|32)(le|be|sig)?", squeezed):
+        name = re.sub(r"(utf)(\d+)(le|be|sig)?", r"\1-\2-\3", squeezed).rstrip("-")
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise InputError(path, None, f"unknown encoding '{encoding}'") from None
+
+
 def read_lines(
     path: str | Path, encoding: str | None = None, progress: Progress | None = None
 ) -> Iterator[tuple[int, str]]:
     """Yield (line number, text without its line ending) for every line of a text file.
 
     Bytes are split on LF and decoded one line at a time, so memory stays flat on a file of a
-    million passages and a bad byte is reported on its own line."""
+    million passages and a bad byte is reported on its own line. An encoding in which LF is
+    not the byte 0x0A (UTF-16, UTF-32) is decoded as a stream before lines are split."""
     path = Path(path)
+    codec = _codec(path, encoding)
     try:
         size = os.path.getsize(path)
         handle = open(path, "rb")
     except OSError as error:
         raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
-    codec = encoding or "utf-8"
     with handle:
         if handle.read(2) in (b"\xff\xfe", b"\xfe\xff") and encoding is None:
             raise InputError(
                 path, 1, "looks like UTF-16; save it as UTF-8 or use --encoding utf-16"
             )
         handle.seek(0)
-        done = 0
-        for number, raw in enumerate(handle, 1):
-            done += len(raw)
-            if (
-                number == 1
-                and raw.startswith(b"\xef\xbb\xbf")
-                and codec.replace("-", "").lower() in ("utf8", "utf8sig")
-            ):
-                raw = raw[3:]
-            try:
-                text = raw.decode(codec)
-            except UnicodeDecodeError:
-                if encoding:
-                    raise InputError(path, number, f"not valid {encoding}") from None
-                raise InputError(
-                    path,
-                    number,
-                    f"not UTF-8 (looks like {_looks_like(raw)}); convert it to UTF-8 or say "
-                    f"which encoding it is with --encoding, for example --encoding cp949",
-                ) from None
-            except LookupError:
-                raise InputError(path, None, f"unknown encoding '{encoding}'") from None
-            if progress is not None and number % 4096 == 0:
-                progress(done, size)
-            yield number, text.rstrip("\r\n")
+        if "\n".encode(codec).removeprefix(codecs.BOM_UTF8) == b"\n":  # ASCII-compatible
+            lines = _byte_lines(path, handle, codec, encoding)
+        else:
+            lines = _decoded_lines(path, handle, codec, encoding)
+        try:
+            for number, text in lines:
+                if progress is not None and number % 4096 == 0:
+                    progress(handle.tell(), size, "reading")
+                yield number, text
+        finally:
+            lines.close()  # the decoding stream lets go of the handle before it is closed
         if progress is not None:
-            progress(size, size)
+            progress(size, size, "reading")
+
+
+def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
+    for number, raw in enumerate(handle, 1):
+        if number == 1 and raw.startswith(codecs.BOM_UTF8) and codec == "utf-8":
+            raw = raw[3:]
+        if number == 1 and encoding is None and b"\x00" in raw:
+            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM.
+            order = "le" if raw[1:2] == b"\x00" else "be"
+            raise InputError(
+                path, 1, f"looks like UTF-16 without a BOM; use --encoding utf-16-{order}"
+            )
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError:
+            if encoding:
+                raise InputError(path, number, f"not valid {encoding}") from None
+            raise InputError(
+                path,
+                number,
+                f"not UTF-8 (looks like {_looks_like(raw)}); convert it to UTF-8 or say "
+                f"which encoding it is with --encoding, for example --encoding cp949",
+            ) from None
+        yield number, text.rstrip("\r\n")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _decoded_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
+    # newline="\n": split on LF only, as the byte path does, and leave CR for rstrip. The
+    # stream decodes ahead of the lines it hands out, so a lone surrogate (UTF-16's one bad
+    # unit) is let through and looked for per line, to report the line it is on.
+    stream = io.TextIOWrapper(handle, encoding=codec, errors="surrogatepass", newline="\n")
+    number = 0
+    try:
+        for number, text in enumerate(stream, 1):
+            if number == 1:
+                text = text.removeprefix("\ufeff")  # utf-16-le/-be keep the BOM as text
+            if _SURROGATE.search(text):
+                raise InputError(path, number, f"not valid {encoding} (a lone surrogate)")
+            yield number, text.rstrip("\r\n")
+    except UnicodeDecodeError:
+        # Cut short: a byte too few at the end of the file.
+        raise InputError(path, number + 1, f"not valid {encoding}") from None
+    finally:
+        stream.detach()
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -146,16 +285,43 @@ def _encodable(value) -> bool:
     return True
 
 
+class _BadNumber(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(f"the number {text[:20]} is too large for a float")
+    return value
+
+
+def _no_constant(name: str):
+    raise _BadNumber(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+
+
 def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
     for number, text in read_lines(path, encoding, progress):
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            obj = _DECODER.decode(text)
         except json.JSONDecodeError as error:
             raise InputError(
                 path, number, f"not valid JSON ({error.msg} at column {error.colno})"
             ) from None
+        except _BadNumber as error:
+            raise InputError(path, number, f"not usable JSON ({error})") from None
+        except ValueError:
+            # Python's int-string limit: a whole number of thousands of digits.
+            raise InputError(
+                path, number, "not usable JSON (a whole number has too many digits)"
+            ) from None
+        except RecursionError:
+            raise InputError(path, number, "not usable JSON (nested too deeply)") from None
         if not isinstance(obj, dict):
             raise InputError(path, number, "each line must be a JSON object")
         if "\\u" in text and _SURROGATE_ESCAPE.search(text) and not _encodable(obj):
@@ -220,10 +386,45 @@ class PassageRecord:
     meta: dict
 
 
+CORPUS_SUFFIXES = (".jsonl", ".csv", ".tsv")
+
+
+def corpus_files(paths) -> list[Path]:
+    """The files one corpus import reads: those named, a folder standing for its .jsonl, .csv
+    and .tsv files in name order (not its subfolders: a volume is a file)."""
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    files: list[Path] = []
+    for path in map(Path, given):
+        if not path.is_dir():
+            files.append(path)
+            continue
+        inside = sorted(
+            (f for f in path.iterdir() if f.is_file() and f.suffix.lower() in CORPUS_SUFFIXES),
+            key=lambda f: f.name,
+        )
+        if not inside:
+            raise InputError(path, None, "no .jsonl, .csv or .tsv files in this folder")
+        files.extend(inside)
+    if not files:
+        raise InputError("import corpus", None, "name a corpus file or folder")
+    return files
+
+
+def file_sizes(files: list[Path]) -> list[int]:
+    sizes = []
+    for path in files:
+        try:
+            sizes.append(os.path.getsize(path))
+        except OSError as error:
+            raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    return sizes
+
+
 def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[PassageRecord]:
     fmt = pick_format(path, "corpus", fmt)
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
+            _check_kind(path, number, obj, "corpus")
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
@@ -239,7 +440,11 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     if "id" not in names and "_id" in names:
         names[names.index("_id")] = "id"
     if "id" not in names or "text" not in names:
-        raise InputError(path, header_line, "the header row must name 'id' and 'text' columns")
+        raise InputError(
+            path,
+            header_line,
+            "the header row must name 'id' and 'text' columns" + _header_kind(path, names, fmt),
+        )
     for number, row in rows:
         if len(row) != len(names):
             raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
@@ -248,6 +453,47 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
         text = obj.pop("text")
         title = obj.pop("title", None)
         yield PassageRecord(number, pid, text, title or None, {k: v for k, v in obj.items() if v})
+
+
+class CorpusFiles:
+    """The files of one corpus import as one stream of passage rows. A row's line is
+    file index << 32 | line, so that a duplicate the store finds leads back to FILE:LINE."""
+
+    def __init__(self, files: list[Path], fmt, encoding, tag: bool):
+        self.files, self.fmt, self.encoding, self.tag = files, fmt, encoding, tag
+        self.sizes = file_sizes(files)
+        self.counts = [0] * len(files)  # passages read from each file
+
+    def records(self, progress: Progress | None = None):
+        total, before = sum(self.sizes), 0
+        for index, (path, size) in enumerate(zip(self.files, self.sizes, strict=True)):
+            tick = None if progress is None else partial(_reading, progress, before, total)
+            for record in read_corpus(path, self.fmt, self.encoding, tick):
+                yield index, record
+            before += size
+
+    def rows(self, progress: Progress | None):
+        for index, r in self.records(progress):
+            self.counts[index] += 1
+            meta = r.meta
+            if self.tag:
+                meta.setdefault("source_file", self.files[index].name)
+            dumped = json.dumps(meta, ensure_ascii=False) if meta else None
+            yield (index << 32 | r.line, r.id, r.text, r.title, dumped)
+
+    def place(self, position: int) -> tuple[Path, int]:
+        return self.files[position >> 32], position & 0xFFFFFFFF
+
+    def first_place(self, passage_id: str) -> str:
+        # Read again, on the error path only: cheaper than remembering where every id was.
+        for index, record in self.records():
+            if record.id == passage_id:
+                return f" (first at {self.files[index]}:{record.line})"
+        return ""
+
+
+def _reading(progress: Progress, before: int, total: int, done: int, size: int, phase=None):
+    progress(before + done, total, "reading")
 
 
 # -- questions ----------------------------------------------------------------------------------
@@ -262,6 +508,9 @@ class QuestionRecord:
     meta: dict
 
 
+QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
+
+
 def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
     fmt = pick_format(path, "questions", fmt)
     seen: set[str] = set()
@@ -274,6 +523,7 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
 
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
+            _check_kind(path, number, obj, "questions")
             qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():
@@ -284,11 +534,10 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
             yield check(QuestionRecord(number, qid, text, answerable, obj))
         return
     for number, row in _table_rows(path, encoding, progress, "\t"):
-        if (
-            number == 1
-            and row
-            and row[0].strip().lower() in ("id", "_id", "query-id", "query_id", "qid")
-        ):
+        if number == 1 and row and row[0].strip().lower() in QUESTION_HEADERS:
+            hint = _header_kind(path, row, "tsv")
+            if hint and "corpus" not in hint:
+                raise InputError(path, number, "expected 'id<TAB>text'" + hint)
             continue  # a header row
         if len(row) < 2:
             raise InputError(path, number, "expected 'id<TAB>text'")
@@ -323,13 +572,16 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
     if fmt == "jsonl":
         seen: set[str] = set()
         for number, obj in _json_lines(path, encoding, progress):
+            _check_kind(path, number, obj, "gold")
             qid = _text_id(path, number, obj.get("question_id"), "question_id")
             if qid in seen:
                 raise InputError(path, number, f"gold for question '{qid}' given twice")
             seen.add(qid)
-            evidence = obj.get("evidence", [])
+            evidence = obj.get("evidence")
             if not isinstance(evidence, list):
-                raise InputError(path, number, "'evidence' must be a list")
+                raise InputError(
+                    path, number, "a gold line needs 'evidence', a list (empty: no evidence)"
+                )
             items: list[EvidenceRecord] = []
             primaries: set[str] = set()
             for item in evidence:
@@ -368,11 +620,19 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
             if number == 1 and fields[0].strip().lower() in ("query-id", "query_id", "qid"):
                 continue
             if len(fields) != 3:
-                raise InputError(path, number, "expected 'query-id<TAB>corpus-id<TAB>score'")
+                hint = _header_kind(path, fields, "tsv") if number == 1 else ""
+                raise InputError(
+                    path,
+                    number,
+                    "expected 'query-id<TAB>corpus-id<TAB>score'"
+                    + (hint or _columns_kind(path, " ".join(fields).split())),
+                )
             qid, pid, level = fields
         else:
             if len(fields) != 4:
-                raise InputError(path, number, "expected 'qid 0 passage_id level'")
+                raise InputError(
+                    path, number, "expected 'qid 0 passage_id level'" + _columns_kind(path, fields)
+                )
             qid, _, pid, level = fields
         qid, pid = qid.strip(), pid.strip()
         try:
@@ -406,10 +666,21 @@ def _score(path, number, text) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(path, number, f"score must be a number, not {text!r}") from None
-    if math.isnan(value):
-        raise InputError(path, number, "score is NaN")
+        raise InputError(path, number, f"score must be a number, not {text[:40]!r}") from None
+    if not math.isfinite(value):
+        raise InputError(
+            path, number, f"score must be a finite number, not {text[:40]!r} (it reads as {value})"
+        )
     return value
+
+
+def _json_score(path, number, score) -> float:
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise InputError(path, number, "'score' must be a number")
+    try:
+        return float(score)  # the reader refused NaN and infinities already
+    except OverflowError:
+        raise InputError(path, number, "'score' is a whole number too large for a float") from None
 
 
 def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[RankedList]]:
@@ -428,7 +699,11 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
             if not fields:
                 continue
             if len(fields) < 6:
-                raise InputError(path, number, "expected 'qid Q0 passage_id rank score tag'")
+                raise InputError(
+                    path,
+                    number,
+                    "expected 'qid Q0 passage_id rank score tag'" + _columns_kind(path, fields),
+                )
             qid, pid = fields[0], fields[2]
             raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
             first_line.setdefault(qid, number)
@@ -438,12 +713,15 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
             lists[qid] = _dedupe(qid, first_line[qid], [(p, s, n) for s, p, n in rows])
     elif fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
+            _check_kind(path, number, obj, "run")
             qid = _text_id(path, number, obj.get("question_id"), "question_id")
             if qid in lists:
                 raise InputError(path, number, f"results for question '{qid}' given twice")
-            results = obj.get("results", [])
+            results = obj.get("results")
             if not isinstance(results, list):
-                raise InputError(path, number, "'results' must be a list")
+                raise InputError(
+                    path, number, "a run line needs 'results', a list (empty: nothing retrieved)"
+                )
             rows = []
             for entry in results:
                 if isinstance(entry, str):
@@ -455,11 +733,9 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
                     )
                 pid = _text_id(path, number, entry.get("passage_id"), "passage_id")
                 score = entry.get("score")
-                if score is not None and (
-                    isinstance(score, bool) or not isinstance(score, (int, float))
-                ):
-                    raise InputError(path, number, "'score' must be a number")
-                rows.append((pid, None if score is None else float(score), number))
+                if score is not None:
+                    score = _json_score(path, number, score)
+                rows.append((pid, score, number))
             lists[qid] = _dedupe(qid, number, rows)
     else:
         rows_iter = _table_rows(path, encoding, progress, ",")
@@ -468,7 +744,10 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
         for needed in ("question_id", "passage_id", "rank"):
             if needed not in names:
                 raise InputError(
-                    path, header_line, "the header row must be question_id,passage_id,rank,score"
+                    path,
+                    header_line,
+                    "the header row must be question_id,passage_id,rank,score"
+                    + _header_kind(path, names, "csv"),
                 )
         raw_csv: dict[str, list[tuple[int, str, float | None, int]]] = {}
         first_line = {}
@@ -535,8 +814,9 @@ def check_judgement_value(kind: str, value: object) -> str | None:
         return "a role judgement's value must be core, supporting or null"
     if kind == "alternative" and value is not None and not isinstance(value, str):
         return "an alternative's value must be the primary passage id of its item, or null"
-    if kind in ("not_evidence", "answerable") and value not in (True, False, None):
-        return f"a {kind} judgement's value must be true, false or null"
+    # isinstance, not ==: 1 and 0.0 equal True and False but are not JSON booleans.
+    if kind in ("not_evidence", "answerable") and value is not None and not isinstance(value, bool):
+        return f"a {kind} judgement's value must be true, false or null, not {value!r}"
     if kind == "note" and value is not None and not isinstance(value, str):
         return "a note's value must be text"
     return None
@@ -545,6 +825,7 @@ def check_judgement_value(kind: str, value: object) -> str | None:
 def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[JudgementRecord]:
     pick_format(path, "judgements", fmt)
     for number, obj in _json_lines(path, encoding, progress):
+        _check_kind(path, number, obj, "judgements")
         for key in ("reviewer", "at", "question_id", "kind"):
             if not isinstance(obj.get(key), str) or not obj[key].strip():
                 raise InputError(path, number, f"judgement needs a '{key}' string")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 GAIN = {"core": 2, "supporting": 1, None: 1}
 MEASURES = ("Recall", "CoreRecall", "Hit", "MRR", "nDCG")
+MIN_K, MAX_K = 1, 1000
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,12 @@ def parse_ks(text: str | Iterable[int]) -> list[int]:
             raise ValueError(f"K must be whole numbers separated by commas, not {text!r}") from None
     else:
         values = list(text)
-    if not values or any(k < 1 for k in values):
-        raise ValueError("every K must be 1 or more")
+    if not values:
+        raise ValueError("name at least one K, for example 5,10")
+    wrong = [k for k in values if not MIN_K <= k <= MAX_K]
+    if wrong:
+        # A bound, not a taste: the metrics keep a value per rank up to the largest K.
+        raise ValueError(f"every K must be from {MIN_K} to {MAX_K}, not {wrong[0]}")
     return sorted(set(values))
 
 

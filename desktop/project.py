@@ -61,6 +61,42 @@ def _undo_note(undo_pk: int | None) -> list[str]:
     return [f"kept what it replaced as backup {undo_pk} (undo: restore last-import)"]
 
 
+def _path_list(paths) -> list:
+    return [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+
+
+def _phase(progress: Progress | None, phase: str) -> None:
+    """Name a phase that has no count of its own (the bar waits, the text says why)."""
+    if progress is not None:
+        progress(0, 0, phase)
+
+
+def _corpus_source(given: list, files: list[Path]) -> tuple[str, str]:
+    """Where a corpus came from, as recorded with it, and its default name."""
+    if len(given) == 1:
+        full = Path(os.path.abspath(given[0]))
+        return str(full), full.name if full.is_dir() else full.stem
+    folder = Path(os.path.commonpath([os.path.abspath(f) for f in files]))
+    return f"{folder} ({len(files)} files)", folder.name
+
+
+def _alternative_problem(
+    kind: str, question_id: str, value, primaries: dict[str, set[str]]
+) -> str | None:
+    """An alternative stands for an evidence item: its value must be the primary passage of
+    one of that question's imported items (or null, which withdraws it)."""
+    if kind != "alternative" or value is None:
+        return None
+    these = primaries.get(question_id, set())
+    if value in these:
+        return None
+    named = ", ".join(repr(p) for p in sorted(these)[:5]) or "none"
+    return (
+        f"an alternative's value must be the primary passage of one of question "
+        f"{question_id!r}'s evidence items ({named}), not {value!r}"
+    )
+
+
 class Project:
     def __init__(self, path: str | Path, *, wait: float = WAIT, on_wait=None):
         """wait and on_wait: how long a write waits for another program's write lock, and
@@ -117,9 +153,49 @@ class Project:
 
     # -- imports ---------------------------------------------------------------------------
 
+    def import_file(
+        self,
+        kind: str,
+        paths,
+        *,
+        fmt=None,
+        encoding=None,
+        system=None,
+        replace=False,
+        name=None,
+        chunk_size=None,
+        overlap=None,
+        unit=None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """The one way in for a file, used by the command line and the window. kind is
+        corpus, questions, gold, run or judgements; paths is a path or a list of them (several,
+        or a folder, only for a corpus)."""
+        if kind == "corpus":
+            return self.import_corpus(
+                paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
+            )
+        given = _path_list(paths)
+        if len(given) != 1:
+            raise InputError(
+                f"import {kind}",
+                None,
+                f"name one file ({len(given)} given); only a corpus can come in several files",
+            )
+        path = given[0]
+        if kind == "questions":
+            return self.import_questions(path, fmt, encoding, progress)
+        if kind == "gold":
+            return self.import_gold(path, fmt, encoding, progress)
+        if kind == "run":
+            return self.import_run(path, system, fmt, encoding, progress)
+        if kind == "judgements":
+            return self.import_judgements(path, encoding, progress)
+        raise ValueError(f"unknown import kind {kind!r}")
+
     def import_corpus(
         self,
-        path,
+        paths,
         fmt=None,
         encoding=None,
         replace=False,
@@ -129,49 +205,56 @@ class Project:
         unit=None,
         progress: Progress | None = None,
     ) -> ImportReport:
-        path = str(path)
-        report = ImportReport("corpus", path, 0)
+        """One corpus from one file, several, or a folder of them: one transaction, so a bad
+        line in any file imports none. With several files each passage's metadata records its
+        file's name as source_file."""
+        given = _path_list(paths)
+        files = formats.corpus_files(given)
+        several = len(files) > 1 or any(os.path.isdir(p) for p in given)
+        source, default_name = _corpus_source(given, files)
+        shown = str(given[0]) if len(given) == 1 else source
+        report = ImportReport("corpus", shown, 0)
         existing = self.store.corpus()
         if existing and not replace:
             raise InputError(
-                path,
+                shown,
                 None,
                 f"a corpus is already loaded ({existing['name']}, from "
                 f"{existing['source_file']}); use --replace to replace it (this removes the "
                 "imported gold and runs, which point at its passages; judgements stay)",
             )
-        records = formats.read_corpus(path, fmt, encoding, progress)
-        rows = (
-            (
-                r.line,
-                r.id,
-                r.text,
-                r.title,
-                json.dumps(r.meta, ensure_ascii=False) if r.meta else None,
-            )
-            for r in records
-        )
+        corpus = formats.CorpusFiles(files, fmt, encoding, tag=several)
         with self.store.atomic():
             if existing:
-                removed = self.store.clear_corpus(os.path.abspath(path))
+                removed = self.store.clear_corpus(source)
                 report.messages.append(
                     f"replaced the corpus: removed {removed['passages']} passages, "
                     f"{removed['evidence_items']} evidence items and {removed['systems']} runs"
                 )
                 report.messages += _undo_note(removed["undo"])
             try:
-                report.rows = self.store.insert_passages(rows)
+                report.rows = self.store.insert_passages(corpus.rows(progress), progress)
             except DuplicateRow as dup:
+                path, line = corpus.place(dup.line)
                 raise InputError(
-                    path, dup.line, f"passage id {dup.key!r} appears twice; nothing was imported"
+                    path,
+                    line,
+                    f"passage id {dup.key!r} appears twice{corpus.first_place(dup.key)}; "
+                    "nothing was imported",
                 ) from None
             if report.rows == 0:
-                raise InputError(path, None, "no passages in the file")
-            self.store.set_corpus(
-                name or Path(path).stem, os.path.abspath(path), chunk_size, overlap, unit, now()
-            )
-            self.store.log_import("corpus", os.path.abspath(path), now(), report.rows, 0)
-        report.messages.append(f"imported {report.rows} passages")
+                raise InputError(
+                    shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
+                )
+            self.store.set_corpus(name or default_name, source, chunk_size, overlap, unit, now())
+            for path, count in zip(files, corpus.counts, strict=True):
+                # A line per file: the import log is also what exports may never overwrite.
+                self.store.log_import("corpus", os.path.abspath(path), now(), count, 0)
+            _phase(progress, "saving")
+        report.messages.append(
+            f"imported {report.rows} passages"
+            + (f" from {len(files)} files" if len(files) > 1 else "")
+        )
         self._gold_cache = None
         return report
 
@@ -220,12 +303,21 @@ class Project:
             for a in e.alternatives
         ]
         with self.store.atomic():
+            _phase(progress, "checking ids")
             try:
                 counts = self.store.replace_gold(os.path.abspath(path), questions, items, alts)
             except UnknownIds as error:
                 raise _unknown_message(path, error) from None
             self.store.log_import("gold", os.path.abspath(path), now(), len(items), 0)
         report.rows = counts["evidence_items"]
+        removed = counts["removed"]
+        if removed["questions"]:
+            report.messages.append(
+                f"replaced the gold of {removed['questions']} questions: "
+                f"{removed['evidence_items']} evidence items and {removed['alternatives']} "
+                f"alternatives removed, {counts['evidence_items']} evidence items and "
+                f"{counts['alternatives']} alternatives added"
+            )
         empty = sum(1 for r in records if not r.evidence)
         report.messages.append(
             f"imported gold for {counts['questions']} questions: {counts['evidence_items']} "
@@ -261,6 +353,7 @@ class Project:
             (line, ranked.question_id, pid) for ranked in lists for line, pid in ranked.repeats
         ]
         with self.store.atomic():
+            _phase(progress, "checking ids")
             try:
                 info = self.store.replace_run(system, os.path.abspath(path), fmt, now(), rows)
             except UnknownIds as error:
@@ -275,7 +368,11 @@ class Project:
             )
         report.rows = info["results"]
         if info["replaced"]:
-            report.messages.append(f"replaced the run of system {system!r}")
+            removed = info["removed"]
+            report.messages.append(
+                f"replaced the run of system {system!r}: {removed['results']} results for "
+                f"{removed['questions']} questions removed"
+            )
             report.messages += _undo_note(info["undo"])
         report.messages.append(
             f"imported {info['results']} results for {info['questions']} "
@@ -365,7 +462,9 @@ class Project:
     ) -> dict:
         """Append one line to the log, committed before this returns."""
         checked = settles if kind == "adjudication" else kind
-        problem = formats.check_judgement_value(checked, value)
+        problem = formats.check_judgement_value(checked, value) or _alternative_problem(
+            checked, question_id, value, self.store.evidence_primaries(question_id)
+        )
         if problem:
             raise ValueError(problem)
         row = {
@@ -386,12 +485,18 @@ class Project:
     ) -> ImportReport:
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
+        primaries = self.store.evidence_primaries()
         rows = []
         for rec in formats.read_judgements(path, None, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
                 )
+            problem = _alternative_problem(
+                rec.settles or rec.kind, rec.question_id, rec.value, primaries
+            )
+            if problem:
+                raise InputError(path, rec.line, f"{problem}; nothing was imported")
             try:
                 datetime.fromisoformat(rec.at.replace("Z", "+00:00"))
             except ValueError:

@@ -144,7 +144,7 @@ def test_gold_formats(project, tmp_path):
             '{"question_id": "q1", "evidence": [{"passage_id": "p1", "alternatives": ["zz"]}]}\n',
             "unknown passage id 'zz'",
         ),
-        ('{"question_id": "q1"}\n{"question_id": "q1"}\n', "twice"),
+        ('{"question_id": "q1", "evidence": []}\n{"question_id": "q1", "evidence": []}\n', "twice"),
     ],
 )
 def test_bad_gold_is_refused(project, tmp_path, body, words):

@@ -1,7 +1,8 @@
 """Slow work off the GUI thread: imports, the metrics pass, export, merge, corpus search.
 
 A task is a function ``work(project, progress)`` run in a pool thread with its own Project
-(SQLite connections belong to the thread that opened them). ``progress(done, total)`` raises
+(SQLite connections belong to the thread that opened them). ``progress(done, total[, phase])``
+raises
 ``Cancelled`` once the task is cancelled, which rolls back an import's transaction. Results
 come back to the GUI thread through queued signals received by a QObject living there.
 """
@@ -20,7 +21,7 @@ from desktop.formats import Cancelled
 
 
 class _Signals(QObject):
-    progress = Signal(object, int, int)
+    progress = Signal(object, int, int, object)
     finished = Signal(object, object)
     failed = Signal(object, object)
     cancelled = Signal(object)
@@ -37,6 +38,7 @@ class Task(QRunnable):
         self.signals = _Signals()
         self._cancel = threading.Event()
         self._last_tick = 0.0
+        self._phase: str | None = None
         self.on_done: Callable | None = None
         self.on_failed: Callable | None = None
         self.on_progress: Callable | None = None
@@ -49,7 +51,7 @@ class Task(QRunnable):
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
 
-    def progress(self, done: int, total: int) -> None:
+    def progress(self, done: int, total: int, phase: str | None = None) -> None:
         if self._cancel.is_set():
             raise Cancelled()
         # Pause here while the GUI asks us to: the reviewer is switching questions, and
@@ -60,9 +62,9 @@ class Task(QRunnable):
                 raise Cancelled()
             waited += 0.01
         now = time.monotonic()
-        if now - self._last_tick >= 0.05 or done >= total:
-            self._last_tick = now
-            self.signals.progress.emit(self, int(done), int(total))
+        if now - self._last_tick >= 0.05 or done >= total or phase != self._phase:
+            self._last_tick, self._phase = now, phase
+            self.signals.progress.emit(self, int(done), int(total), phase)
 
     def run(self) -> None:
         from desktop.project import Project
@@ -165,10 +167,10 @@ class Runner(QObject):
         if task.on_failed:
             task.on_failed(error)
 
-    @Slot(object, int, int)
-    def _progress(self, task: Task, done: int, total: int) -> None:
+    @Slot(object, int, int, object)
+    def _progress(self, task: Task, done: int, total: int, phase) -> None:
         if task.on_progress and task in self.tasks:
-            task.on_progress(done, total)
+            task.on_progress(done, total, phase)
 
     @Slot(object)
     def _cancelled(self, task: Task) -> None:

@@ -55,6 +55,14 @@ MEASURE_NAMES = {
     "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG: rank quality, core counts twice"),
 }
 
+PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
+    "reading": QT_TRANSLATE_NOOP("terms", "reading"),
+    "checking ids": QT_TRANSLATE_NOOP("terms", "checking ids"),
+    "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
+    "saving": QT_TRANSLATE_NOOP("terms", "saving"),
+    "backing up": QT_TRANSLATE_NOOP("terms", "backing up"),
+}
+
 
 def t(text: str) -> str:
     return QCoreApplication.translate("terms", text)
@@ -91,6 +99,10 @@ def value_text(kind_name: str, value: object) -> str:
     if kind_name == "alternative":
         return t("alternative for {passage}").format(passage=value)
     return str(value)
+
+
+def phase(name: str) -> str:
+    return t(PHASES[name]) if name in PHASES else name
 
 
 def measure_label(label: str) -> str:

@@ -1313,7 +1313,7 @@ class MainWindow(QMainWindow):
             on_progress=self._metrics_progress,
         )
 
-    def _metrics_progress(self, done: int, total: int) -> None:
+    def _metrics_progress(self, done: int, total: int, phase: str | None = None) -> None:
         if total:
             self.metrics_state.setText(
                 self.tr("Updating metrics… {p}%").format(p=done * 100 // total)
@@ -1867,9 +1867,11 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Cancelled; nothing was changed"), 8000)
             self.last_message = "cancelled"
 
-        def progress(value: int, total: int) -> None:
+        def progress(value: int, total: int, phase: str | None = None) -> None:
             if total > 0:
                 dialog.setValue(min(999, value * 1000 // total))
+            if phase:  # say what the bar is waiting for (the search index, the commit)
+                dialog.setLabelText(f"{label}\n{terms.phase(phase)}")
 
         task = self.tasks.start(
             self.db_path,
@@ -1918,25 +1920,19 @@ class MainWindow(QMainWindow):
         path = str(path)
 
         def work(project, progress):
-            if kind == "corpus":
-                return project.import_corpus(
-                    path,
-                    fmt,
-                    encoding,
-                    replace=replace,
-                    name=name,
-                    chunk_size=chunk_size,
-                    overlap=overlap,
-                    unit=unit,
-                    progress=progress,
-                )
-            if kind == "questions":
-                return project.import_questions(path, fmt, encoding, progress=progress)
-            if kind == "gold":
-                return project.import_gold(path, fmt, encoding, progress=progress)
-            if kind == "run":
-                return project.import_run(path, system, fmt, encoding, progress=progress)
-            return project.import_judgements(path, encoding, progress=progress)
+            return project.import_file(
+                kind,
+                path,
+                fmt=fmt,
+                encoding=encoding,
+                system=system,
+                replace=replace,
+                name=name,
+                chunk_size=chunk_size,
+                overlap=overlap,
+                unit=unit,
+                progress=progress,
+            )
 
         return self.run_with_progress(
             self.tr("Importing {file}…").format(file=Path(path).name),

@@ -974,6 +974,26 @@
     <context>
         <name>terms</name>
         <message>
+            <source>reading</source>
+            <translation>읽는 중</translation>
+        </message>
+        <message>
+            <source>checking ids</source>
+            <translation>ID 확인 중</translation>
+        </message>
+        <message>
+            <source>building the search index</source>
+            <translation>검색 색인 만드는 중</translation>
+        </message>
+        <message>
+            <source>saving</source>
+            <translation>저장하는 중</translation>
+        </message>
+        <message>
+            <source>backing up</source>
+            <translation>백업하는 중</translation>
+        </message>
+        <message>
             <source>core</source>
             <translation>핵심</translation>
         </message>

@@ -2,15 +2,19 @@
 parses the same file and inserts the same rows into a table plus an FTS5 trigram index with
 executemany (the reference, measured in the same run). Prints one JSON object.
 
-    python tests/bench/bench_import.py [--passages 200000] [--million]
+    python tests/bench/bench_import.py [--passages 200000] [--files 20] [--million]
 
+--files N also imports the same passages split into N files (`import corpus F1 ... FN`, one
+corpus with each passage's source file) against the bare script reading the same N files.
 --million also imports 1,000,000 passages once and reports its peak memory.
+RECALL_REVIEWER_HOME points into the temporary folder, which is removed at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -21,7 +25,7 @@ from tests.bench.common import PY, resource_run, write_corpus  # noqa: E402
 
 BARE = """
 import json, sqlite3, sys
-conn = sqlite3.connect(sys.argv[2])
+conn = sqlite3.connect(sys.argv[1])
 conn.execute("PRAGMA journal_mode = wal")
 conn.execute("CREATE TABLE passage (pk INTEGER PRIMARY KEY, id TEXT UNIQUE, text TEXT, "
              "title TEXT, meta TEXT)")
@@ -31,23 +35,28 @@ batch = []
 def flush():
     conn.executemany("INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)", batch)
     batch.clear()
-with open(sys.argv[1], encoding="utf-8") as f:
-    for line in f:
-        row = json.loads(line)
-        pid, text, title = row.pop("id"), row.pop("text"), row.pop("title", None)
-        batch.append((pid, text, title, json.dumps(row, ensure_ascii=False) if row else None))
-        if len(batch) >= 20000:
-            flush()
+for name in sys.argv[2:]:
+    with open(name, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            pid, text, title = row.pop("id"), row.pop("text"), row.pop("title", None)
+            batch.append((pid, text, title, json.dumps(row, ensure_ascii=False) if row else None))
+            if len(batch) >= 20000:
+                flush()
 flush()
 conn.execute("INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage")
 conn.commit()
 """
 
 
-def once(corpus: Path, base: Path, tag: str) -> dict:
+def _files(corpus: Path | list[Path]) -> list[str]:
+    return [str(f) for f in (corpus if isinstance(corpus, list) else [corpus])]
+
+
+def once(corpus: Path | list[Path], base: Path, tag: str) -> dict:
     db = base / f"ours-{tag}.db"
     wall, peak, _ = resource_run(
-        [PY, "-m", "desktop", "--db", str(db), "import", "corpus", str(corpus)]
+        [PY, "-m", "desktop", "--db", str(db), "import", "corpus", *_files(corpus)]
     )
     size = db.stat().st_size
     for suffix in ("", "-wal", "-shm"):
@@ -55,36 +64,62 @@ def once(corpus: Path, base: Path, tag: str) -> dict:
     return {"s": round(wall, 3), "peak_rss_mb": round(peak, 1), "db_mb": round(size / 2**20, 1)}
 
 
-def bare(corpus: Path, base: Path, tag: str) -> dict:
+def bare(corpus: Path | list[Path], base: Path, tag: str) -> dict:
     script = base / "bare.py"
     script.write_text(BARE)
     db = base / f"bare-{tag}.db"
-    wall, peak, _ = resource_run([PY, str(script), str(corpus), str(db)])
+    wall, peak, _ = resource_run([PY, str(script), str(db), *_files(corpus)])
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     return {"s": round(wall, 3), "peak_rss_mb": round(peak, 1)}
+
+
+def split(corpus: Path, folder: Path, n: int, passages: int) -> list[Path]:
+    """The corpus's lines dealt into n volume files in order, as a corpus of many volumes.
+    Streamed: this process's memory is what the children's peak RSS starts from (fork)."""
+    folder.mkdir()
+    per = -(-passages // n)
+    files = [folder / f"vol{i + 1:03d}.jsonl" for i in range(n)]
+    with open(corpus, encoding="utf-8") as source:
+        for path in files:
+            with open(path, "w", encoding="utf-8") as out:
+                for _, line in zip(range(per), source, strict=False):
+                    out.write(line)
+    return files
+
+
+def compare(corpus: Path | list[Path], base: Path, repeat: int, tag: str) -> dict:
+    ours_runs, bare_runs = [], []
+    for i in range(repeat):  # interleaved, so both see the same machine state
+        ours_runs.append(once(corpus, base, f"{tag}{i}"))
+        bare_runs.append(bare(corpus, base, f"{tag}{i}"))
+    ours_s = sorted(r["s"] for r in ours_runs)[len(ours_runs) // 2]
+    bare_s = sorted(r["s"] for r in bare_runs)[len(bare_runs) // 2]
+    return {
+        "recall_reviewer": {"median_s": ours_s, "runs": ours_runs},
+        "bare_sqlite3": {"median_s": bare_s, "runs": bare_runs},
+        "ratio_median": round(ours_s / bare_s, 3),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--passages", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--files", type=int, default=0, help="also import it split in N files")
     parser.add_argument("--million", action="store_true")
     args = parser.parse_args()
     out: dict = {"bench": "import corpus JSONL (Korean), whole process", "passages": args.passages}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
+        # No backup or log of ours may land in the user's data folder.
+        os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")
         corpus = write_corpus(base / "corpus.jsonl", args.passages)
         out["file_mb"] = round(corpus.stat().st_size / 2**20, 1)
-        ours_runs, bare_runs = [], []
-        for i in range(args.repeat):  # interleaved, so both see the same machine state
-            ours_runs.append(once(corpus, base, str(i)))
-            bare_runs.append(bare(corpus, base, str(i)))
-        ours_s = sorted(r["s"] for r in ours_runs)[len(ours_runs) // 2]
-        bare_s = sorted(r["s"] for r in bare_runs)[len(bare_runs) // 2]
-        out["recall_reviewer"] = {"median_s": ours_s, "runs": ours_runs}
-        out["bare_sqlite3"] = {"median_s": bare_s, "runs": bare_runs}
-        out["ratio_median"] = round(ours_s / bare_s, 3)
+        out.update(compare(corpus, base, args.repeat, "one"))
+        if args.files:
+            files = split(corpus, base / "volumes", args.files, args.passages)
+            out["split"] = {"files": args.files, **compare(files, base, args.repeat, "split")}
         if args.million:
             corpus.unlink()
             big = write_corpus(base / "million.jsonl", 1_000_000)
