@@ -13,8 +13,10 @@ from operator import itemgetter
 from pathlib import Path
 
 from db import DuplicateRow, Store, UnknownIds
+from db.errors import raises_store_errors
 from desktop import backup, formats, gold, metrics
 from desktop.formats import InputError, Progress
+from desktop.reads import Reads
 
 
 def now() -> str:
@@ -53,7 +55,8 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
     )
 
 
-class Project:
+@raises_store_errors
+class Project(Reads):
     def __init__(self, path: str | Path):
         self.path = Path(path)
         backup.before_migration(self.path)
@@ -319,15 +322,7 @@ class Project:
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
         """Mean Recall@1..depth per system over the evaluated questions."""
         depth = depth or self.store.max_rank() or 1
-        items = {q: i for q, i in self.effective_gold().metric_items().items() if i}
-        out = {}
-        for name, lists in self.runs(depth).items():
-            total = [0.0] * depth
-            for q, these in items.items():
-                for i, value in enumerate(metrics.recall_curve(these, lists.get(q, ()), depth)):
-                    total[i] += value
-            out[name] = [t / len(items) if items else 0.0 for t in total]
-        return out
+        return metrics.recall_curves(self.effective_gold().metric_items(), self.runs(depth), depth)
 
     # -- judgements ------------------------------------------------------------------------
 
