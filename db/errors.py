@@ -41,8 +41,9 @@ def _generator(path: str | Path, items: Iterator) -> Iterator:
 
 
 def raises_store_errors(cls: type) -> type:
-    """Wrap every public method of ``cls`` and its bases (instances have ``.path``) so that an sqlite3
-    error, raised at once or while a returned generator is read, leaves it as StoreError."""
+    """Wrap every public method of ``cls`` and its bases (instances have ``.path``) so that
+    an sqlite3 error, raised at once or while a returned generator is read, leaves it as
+    StoreError."""
 
     def wrap(method: Callable) -> Callable:
         @functools.wraps(method)
