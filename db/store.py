@@ -525,9 +525,6 @@ class Store:
             ).fetchall()
         )
 
-    def gold_question_pks(self) -> set[int]:
-        return {r[0] for r in self.conn.execute("SELECT question_pk FROM gold_question")}
-
     def question_evidence(self, question_pk: int) -> list[dict]:
         """The imported evidence of one question with passage ids and alternatives."""
         items = self._query(

@@ -159,14 +159,6 @@ def score_question(
     return Prepared(items, ks).score(ranked)
 
 
-def recall_curve(items: Sequence[Item], ranked: Sequence[Hashable], depth: int) -> list[float]:
-    """Recall@1..depth for one question."""
-    first, _ = first_ranks(passage_owners(items), len(items), enumerate(ranked[:depth], 1))
-    return [
-        sum(1 for r in first if r is not None and r <= d) / len(items) for d in range(1, depth + 1)
-    ]
-
-
 @dataclass
 class ItemMatch:
     """Where a ranked list finds one evidence item: first rank of any of its passages (None:
