@@ -36,7 +36,7 @@ run_strategy = st.dictionaries(
 
 def as_written(value: float | None) -> float | None:
     """A number as the workbook holds it: openpyxl writes 16 significant digits ("%.16g")."""
-    return None if value is None else float("%.16g" % value)
+    return None if value is None else float(f"{value:.16g}")
 
 
 def _build(base, gold, runs, judged_role):
