@@ -9,7 +9,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from desktop import gold
-from desktop.gold import Decision
+from desktop.gold import Decision, EffectiveGold
 from desktop.metrics import Prepared
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
@@ -114,7 +114,14 @@ def refresh_question(
     return _refreshed(project, question, seen, reviewer, blind, ks)
 
 
-def _refreshed(project, question, seen, reviewer, blind, ks):
+def _refreshed(
+    project,
+    question: dict,
+    seen: tuple[EffectiveGold, list[dict], list[dict]],
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int],
+) -> tuple[Summary, dict[str, Entry | None]]:
     built, _, rows = seen
     items = built.metric_items().get(question["pk"], [])
     names = {s["pk"]: s["name"] for s in project.systems()}
