@@ -56,7 +56,8 @@ def raises_store_errors(cls: type) -> type:
 
         return guarded
 
-    for name, member in inspect.getmembers(cls, inspect.isfunction):
-        if not name.startswith("_"):
+    for name in dir(cls):
+        member = inspect.getattr_static(cls, name)  # static and class methods are left alone
+        if not name.startswith("_") and inspect.isfunction(member):
             setattr(cls, name, wrap(member))
     return cls
