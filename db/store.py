@@ -796,9 +796,6 @@ class Store:
             out.setdefault(qid, set()).add(pid)
         return out
 
-    def gold_question_pks(self) -> set[int]:
-        return {r[0] for r in self.conn.execute("SELECT question_pk FROM gold_question")}
-
     def question_evidence(self, question_pk: int) -> list[dict]:
         """The imported evidence of one question with passage ids and alternatives."""
         items = self._query(

@@ -869,3 +869,29 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
             settles,
             system,
         )
+
+
+def sniff_encoding(path, size: int = 65536) -> str | None:
+    """'utf-8' when the start of the file decodes as UTF-8 (a character cut at the end of the
+    sample is fine), 'cp949' when it decodes as CP949/EUC-KR, 'utf-16' for a UTF-16 BOM, else
+    None."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(size)
+    except OSError:
+        return None
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    try:
+        raw.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as error:
+        if error.start >= len(raw) - 3 and len(raw) == size:
+            return "utf-8"
+    try:
+        raw.decode("cp949")
+        return "cp949"
+    except UnicodeDecodeError as error:
+        if error.start >= len(raw) - 1 and len(raw) == size:
+            return "cp949"
+    return None

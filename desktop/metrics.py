@@ -8,8 +8,10 @@ dropped. Keys can be anything hashable (the store hands over integer passage key
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 GAIN = {"core": 2, "supporting": 1, None: 1}
 MEASURES = ("Recall", "CoreRecall", "Hit", "MRR", "nDCG")
@@ -32,6 +34,49 @@ class Item:
 
 def label(measure: str, k: int) -> str:
     return f"{measure}@{k}"
+
+
+@lru_cache(maxsize=64)
+def _labels(ks: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(label(m, k) for k in ks for m in MEASURES)
+
+
+def labels(ks: Sequence[int]) -> list[str]:
+    """Every measure at every K, K by K, in the order scores and means are kept."""
+    return list(_labels(tuple(ks)))
+
+
+def passage_owners(items: Sequence[Item]) -> dict[Hashable, list[int]]:
+    """The passage-to-item index: for each passage, the evidence items (by position) it finds."""
+    owners: dict[Hashable, list[int]] = {}
+    for index, item in enumerate(items):
+        for passage in item.passages:
+            owners.setdefault(passage, []).append(index)
+    return owners
+
+
+def first_ranks(
+    owners: Mapping[Hashable, Sequence[int]],
+    n_items: int,
+    ranked: Iterable[tuple[int, Hashable]],
+) -> tuple[list[int | None], list]:
+    """Per evidence item the first rank where any of its passages appears (None: never) and the
+    passage found there. ``ranked`` is (rank, passage) in rank order: a whole list
+    (``enumerate(passages, 1)``) or only the ranks that hit some item."""
+    first: list[int | None] = [None] * n_items
+    via: list = [None] * n_items
+    left = n_items
+    for rank, passage in ranked:
+        hit = owners.get(passage)
+        if hit:
+            for index in hit:
+                if first[index] is None:
+                    first[index] = rank
+                    via[index] = passage
+                    left -= 1
+            if not left:
+                break
+    return first, via
 
 
 def parse_ks(text: str | Iterable[int]) -> list[int]:
@@ -61,10 +106,7 @@ class Prepared:
     def __init__(self, items: Sequence[Item], ks: Sequence[int]):
         self.items = items
         self.ks = sorted(ks)
-        self.owners: dict[Hashable, list[int]] = {}
-        for index, item in enumerate(items):
-            for passage in item.passages:
-                self.owners.setdefault(passage, []).append(index)
+        self.owners = passage_owners(items)
         self.n_items = len(items)
         self.gain = [item.gain for item in items]
         self.is_core = [item.role == "core" for item in items]
@@ -75,6 +117,9 @@ class Prepared:
             if i <= len(ideal):
                 running += ideal[i - 1] / math.log2(i + 1)
             self.idcg[i] = running
+
+    def first_ranks(self, ranked: Iterable[tuple[int, Hashable]]) -> tuple[list, list]:
+        return first_ranks(self.owners, self.n_items, ranked)
 
     def score(self, ranked: Sequence[Hashable]) -> dict[str, float | None]:
         owners, gain, is_core = self.owners, self.gain, self.is_core
@@ -119,21 +164,6 @@ def score_question(
     return Prepared(items, ks).score(ranked)
 
 
-def recall_curve(items: Sequence[Item], ranked: Sequence[Hashable], depth: int) -> list[float]:
-    """Recall@1..depth for one question."""
-    owners: dict[Hashable, list[int]] = {}
-    for index, item in enumerate(items):
-        for passage in item.passages:
-            owners.setdefault(passage, []).append(index)
-    found: set[int] = set()
-    curve = []
-    for rank in range(1, depth + 1):
-        if rank <= len(ranked):
-            found.update(owners.get(ranked[rank - 1], ()))
-        curve.append(len(found) / len(items))
-    return curve
-
-
 @dataclass
 class ItemMatch:
     """Where a ranked list finds one evidence item: first rank of any of its passages (None:
@@ -149,21 +179,73 @@ def match(
     items: Sequence[Item], ranked: Sequence[Hashable]
 ) -> tuple[list[ItemMatch], list[list[int]]]:
     """For the window: per item where it is first found, and per rank the items it hits."""
-    owners: dict[Hashable, list[int]] = {}
-    for index, item in enumerate(items):
-        for passage in item.passages:
-            owners.setdefault(passage, []).append(index)
-    matches = [ItemMatch(item, None, None, False) for item in items]
-    per_rank: list[list[int]] = []
-    for rank, passage in enumerate(ranked, 1):
-        hit = owners.get(passage, [])
-        per_rank.append(hit)
-        for index in hit:
-            if matches[index].rank is None:
-                matches[index].rank = rank
-                matches[index].via = passage
-                matches[index].through_alternative = passage != items[index].primary
-    return matches, per_rank
+    owners = passage_owners(items)
+    first, via = first_ranks(owners, len(items), enumerate(ranked, 1))
+    matches = [
+        ItemMatch(item, rank, passage, rank is not None and passage != item.primary)
+        for item, rank, passage in zip(items, first, via, strict=True)
+    ]
+    return matches, [owners.get(passage, []) for passage in ranked]
+
+
+class Means:
+    """The one place means are taken: running sums over questions of every measure at every K
+    and of the Recall@1..depth curve. CoreRecall@K is None for a question without a core
+    item and averages over the questions that have one; every other measure averages over
+    every question added. A question can be removed again, so that the window moves the
+    means when one question changes without a pass over all of them."""
+
+    __slots__ = ("ks", "labels", "depth", "questions", "_sums", "_counts", "_steps")
+
+    def __init__(self, ks: Sequence[int] = (), depth: int = 0):
+        self.ks = sorted(ks)
+        self.labels = labels(self.ks)
+        self.depth = depth
+        self.questions = 0
+        self._sums = array("d", [0.0] * len(self.labels))
+        self._counts = array("l", [0] * len(self.labels))
+        # The curve as increments at the rank where each item is first found (1/|G| each);
+        # Recall@d is their running sum, over the questions.
+        self._steps = array("d", [0.0] * depth)
+
+    def add(
+        self, values: Sequence[float | None], first: Sequence[int | None] = (), sign: int = 1
+    ) -> None:
+        """One question: its ``values`` in ``labels`` order and the first rank of each of its
+        items (for the curve); ``sign=-1`` takes it out again."""
+        self.questions += sign
+        sums, counts = self._sums, self._counts
+        for i, value in enumerate(values):
+            if value is not None:
+                sums[i] += sign * value
+                counts[i] += sign
+        if first and self.depth:
+            share = sign / len(first)
+            steps, depth = self._steps, self.depth
+            for rank in first:
+                if rank is not None and rank <= depth:
+                    steps[rank - 1] += share
+
+    def remove(self, values: Sequence[float | None], first: Sequence[int | None] = ()) -> None:
+        self.add(values, first, -1)
+
+    def count(self, label_: str) -> int:
+        """Questions averaged into this label's mean."""
+        return self._counts[self.labels.index(label_)]
+
+    def means(self) -> dict[str, float | None]:
+        sums, counts = self._sums, self._counts
+        return {
+            name: (sums[i] / counts[i] if counts[i] else None) for i, name in enumerate(self.labels)
+        }
+
+    def curve(self) -> list[float]:
+        n = self.questions
+        running, out = 0.0, []
+        for step in self._steps:
+            running += step
+            out.append(running / n if n else 0.0)
+        return out
 
 
 @dataclass
@@ -185,27 +267,34 @@ def evaluate(
     core item only."""
     ks = sorted(ks)
     prepared = {q: Prepared(items, ks) for q, items in gold.items() if items}
-    labels = [label(m, k) for k in ks for m in MEASURES]
-    n = len(prepared)
+    names = labels(ks)
     out = []
     empty: tuple = ()
     for system, lists in runs.items():
-        totals = dict.fromkeys(labels, 0.0)
-        core_n = 0
+        means = Means(ks)
         per_q: dict[Hashable, dict[str, float | None]] = {}
         for q, prep in prepared.items():
             scores = prep.score(lists.get(q, empty))
             per_q[q] = scores
-            if prep.n_core:
-                core_n += 1
-            for key, value in scores.items():
-                if value is not None:
-                    totals[key] += value
-        means: dict[str, float | None] = {}
-        for key in labels:
-            if key.startswith("CoreRecall@"):
-                means[key] = totals[key] / core_n if core_n else None
-            else:
-                means[key] = totals[key] / n if n else None
-        out.append(SystemScores(system, n, means, core_n, per_q))
+            means.add([scores[name] for name in names])
+        core_n = means.count(label("CoreRecall", ks[0])) if ks else 0
+        out.append(SystemScores(system, len(prepared), means.means(), core_n, per_q))
+    return out
+
+
+def recall_curves(
+    gold: Mapping[Hashable, Sequence[Item]],
+    runs: Mapping[str, Mapping[Hashable, Sequence[Hashable]]],
+    depth: int,
+) -> dict[str, list[float]]:
+    """Mean Recall@1..depth per system over the questions with at least one evidence item."""
+    owners = {q: passage_owners(items) for q, items in gold.items() if items}
+    out = {}
+    for system, lists in runs.items():
+        means = Means(depth=depth)
+        for q, index in owners.items():
+            ranked = lists.get(q, ())
+            first, _ = first_ranks(index, len(gold[q]), enumerate(ranked[:depth], 1))
+            means.add((), first)
+        out[system] = means.curve()
     return out

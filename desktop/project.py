@@ -17,6 +17,7 @@ from db import journal as journal_file
 from db.store import WAIT
 from desktop import backup, formats, gold, metrics, scratch, targets
 from desktop.formats import InputError, Progress
+from desktop.reads import Reads
 
 
 def now() -> str:
@@ -97,7 +98,7 @@ def _alternative_problem(
     )
 
 
-class Project:
+class Project(Reads):
     def __init__(self, path: str | Path, *, wait: float = WAIT, on_wait=None):
         """wait and on_wait: how long a write waits for another program's write lock, and
         whom to tell that it waits (see db.Store)."""
@@ -437,15 +438,7 @@ class Project:
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
         """Mean Recall@1..depth per system over the evaluated questions."""
         depth = depth or self.store.max_rank() or 1
-        items = {q: i for q, i in self.effective_gold().metric_items().items() if i}
-        out = {}
-        for name, lists in self.runs(depth).items():
-            total = [0.0] * depth
-            for q, these in items.items():
-                for i, value in enumerate(metrics.recall_curve(these, lists.get(q, ()), depth)):
-                    total[i] += value
-            out[name] = [t / len(items) if items else 0.0 for t in total]
-        return out
+        return metrics.recall_curves(self.effective_gold().metric_items(), self.runs(depth), depth)
 
     # -- judgements ------------------------------------------------------------------------
 

@@ -298,7 +298,6 @@ def write_report(
 class _Report:
     def __init__(self, project, ks, progress, resamples, permutations, seed, alpha):
         self.project = project
-        self.store = project.store
         self.ks = ks
         self.kmin = ks[0]
         self.progress = progress
@@ -309,17 +308,17 @@ class _Report:
             alpha,
         )
         self.labels = [metrics.label(m, k) for k in ks for m in metrics.MEASURES]
-        self.questions = self.store.questions()
+        self.questions = self.project.questions()
         self.question_pks = {q["id"]: q["pk"] for q in self.questions}
-        self.systems = self.store.systems()
+        self.systems = self.project.systems()
         self.gold = project.effective_gold()
-        self.judgements = self.store.judgements()
+        self.judgements = self.project.judgements()
         self.decisions = {(d.question_id, d.kind, d.passage_id): d for d in self.gold.decisions}
         self.evaluated = [q for q in self.questions if self.gold.items.get(q["pk"])]
         self.core_evaluated = sum(
             1 for q in self.evaluated if any(i.role == "core" for i in self.gold.items[q["pk"]])
         )
-        self.depth = self.store.max_rank() or 1
+        self.depth = self.project.max_rank() or 1
         self.rows_total = len(self.systems) * len(self.questions)
         self.step = max(1, self.rows_total // 3) if self.rows_total else 1
         # Work units: one per Per question row, then three equal parts for the bootstrap, the
@@ -392,7 +391,7 @@ class _Report:
     def _result_groups(self) -> Iterator[tuple[tuple[int, int], list[int]]]:
         """((system_pk, question_pk), full ranked passage keys) in system, question order,
         streamed from the store without holding more than one list."""
-        for system_pk, question_pk, passages in self.store.ranked_lists():
+        for system_pk, question_pk, passages in self.project.ranked_lists():
             yield (system_pk, question_pk), passages
 
     # -- the workbook ------------------------------------------------------------------------
@@ -458,13 +457,13 @@ class _Report:
         status = self._review_status()
         notes = self._notes()
         primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
-        passages = self.store.passage_excerpts(primaries, EXCERPT + 1)
+        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
         prepared = {
             q: metrics.Prepared(items, ks) for q, items in self.gold.metric_items().items() if items
         }
         empty: tuple = ()
-        # Per system: sums for the means, found counts per evaluated question and K for the
-        # statistics, misses per role, and the Recall@1..depth curve as increments.
+        # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
+        # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
         found_counts: list[list[list[int]]] = []
         miss_counts: list[Counter] = []
@@ -475,11 +474,10 @@ class _Report:
         done = 0
         for system in self.systems:
             name = system["name"]
-            totals = dict.fromkeys(labels, 0.0)
+            tally = metrics.Means(ks, self.depth)
             counts = [[] for _ in ks]
             missed = Counter()
             absent = 0
-            increments = [0.0] * (self.depth + 1)
             for question in self.questions:
                 key = (system["pk"], question["pk"])
                 while pending is not None and pending[0] < key:
@@ -507,16 +505,10 @@ class _Report:
                     if not ranked:
                         absent += 1
                     scores = prep.score(ranked)
-                    for label in labels:
-                        value = scores[label]
-                        if value is not None:
-                            totals[label] += value
-                    per_q.append(row + [scores[label] for label in labels], per_q_styles)
-                    first, via = _first_ranks(prep, ranked)
-                    n_items = prep.n_items
-                    for rank in first:
-                        if rank:
-                            increments[rank] += 1 / n_items
+                    values = [scores[label] for label in labels]
+                    per_q.append(row + values, per_q_styles)
+                    first, via = prep.first_ranks(enumerate(ranked, 1))
+                    tally.add(values, first)
                     for index, k in enumerate(ks):
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
                     for index, item in enumerate(items):
@@ -546,25 +538,11 @@ class _Report:
                 done += 1
                 if done % 500 == 0:
                     self.tick(done)
-            n = len(prepared)
-            means.append(
-                {
-                    label: (
-                        (totals[label] / self.core_evaluated if self.core_evaluated else None)
-                        if label.startswith("CoreRecall@")
-                        else (totals[label] / n if n else None)
-                    )
-                    for label in labels
-                }
-            )
+            means.append(tally.means())
+            curves.append(tally.curve())
             found_counts.append(counts)
             miss_counts.append(missed)
             missing_from_run.append(absent)
-            running, curve = 0.0, []
-            for rank in range(1, self.depth + 1):
-                running += increments[rank]
-                curve.append(running / n if n else 0.0)
-            curves.append(curve)
         self.tick(self.rows_total)
         per_q.autofilter(1, len(per_q_head))
         misses.autofilter(1, len(miss_head))
@@ -881,8 +859,8 @@ class _Report:
     # -- Settings ----------------------------------------------------------------------------
 
     def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
-        corpus = self.store.corpus() or {}
-        info = self.store.counts()
+        corpus = self.project.corpus() or {}
+        info = self.project.counts()
         names = sorted({j["reviewer"] for j in self.judgements})
         sheet.header([h("setting", "설정"), h("value", "값")])
         rows = [
@@ -947,8 +925,8 @@ class _Report:
             ("random seed", self.seed),
             ("α (significance level)", self.alpha),
             ("passage excerpt length (characters)", EXCERPT),
-            ("database file", str(Path(self.store.path).resolve())),
-            ("schema version", self.store.schema_version()),
+            ("database file", str(Path(self.project.path).resolve())),
+            ("schema version", self.project.schema_version()),
             ("report file", str(target.resolve())),
             ("app version", f"Recall Reviewer {__version__}"),
             ("written at 작성 시각", datetime.now().astimezone().isoformat(timespec="seconds")),
@@ -1030,27 +1008,6 @@ def _letter(index: int) -> str:
 def _chunked(values: Sequence, size: int) -> Iterator[Sequence]:
     for start in range(0, len(values), size):
         yield values[start : start + size]
-
-
-def _first_ranks(prep: metrics.Prepared, ranked: Sequence[int]) -> tuple[list[int], list]:
-    """Per evidence item the first rank (1-based, 0: never) in the full ranked list where any
-    of its passages appears, and the passage found there."""
-    n = prep.n_items
-    first = [0] * n
-    via: list = [None] * n
-    left = n
-    owners = prep.owners
-    for rank, passage in enumerate(ranked, 1):
-        hit = owners.get(passage)
-        if hit:
-            for index in hit:
-                if not first[index]:
-                    first[index] = rank
-                    via[index] = passage
-                    left -= 1
-            if not left:
-                break
-    return first, via
 
 
 def _passage_id(item: gold.GoldItem, passage_pk) -> str:

@@ -1,4 +1,5 @@
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -45,3 +46,29 @@ def project(db_path):
 @pytest.fixture(scope="session")
 def trec_reference() -> Path:
     return _find_reference()
+
+
+@pytest.fixture(scope="session")
+def sample_template(tmp_path_factory) -> Path:
+    """The bundled sample imported once; tests copy the file."""
+    from desktop.project import Project
+    from desktop.sample import load_sample
+
+    base = tmp_path_factory.mktemp("sample")
+    saved = os.environ.get("RECALL_REVIEWER_HOME")
+    os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")  # backups stay in here
+    try:
+        with Project(base / "sample.db") as project:
+            list(load_sample(project))
+    finally:
+        if saved is None:
+            os.environ.pop("RECALL_REVIEWER_HOME", None)
+        else:
+            os.environ["RECALL_REVIEWER_HOME"] = saved
+    return base / "sample.db"
+
+
+@pytest.fixture
+def sample_db(sample_template, db_path) -> Path:
+    shutil.copy(sample_template, db_path)
+    return db_path

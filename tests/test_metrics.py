@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from desktop.metrics import Item, evaluate, match, parse_ks, recall_curve, score_question
+from desktop.metrics import Item, evaluate, match, parse_ks, recall_curves, score_question
 from tests.helpers import write_jsonl, write_text
 
 
@@ -81,7 +81,8 @@ def test_empty_and_missing_runs_score_zero_and_questions_without_evidence_are_ap
 def test_k_longer_than_the_run_and_the_curve():
     items = [item("A"), item("B")]
     assert score_question(items, ["B"], [100])["Recall@100"] == 0.5
-    assert recall_curve(items, ["x", "B", "A"], 4) == [0.0, 0.5, 1.0, 1.0]
+    curves = recall_curves({"q": items}, {"S": {"q": ["x", "B", "A"]}}, 4)
+    assert curves["S"] == [0.0, 0.5, 1.0, 1.0]
 
 
 def test_match_reports_rank_and_alternative():
@@ -206,3 +207,48 @@ def test_random_runs_agree_with_pytrec_eval(tmp_path_factory, qrels, run, k):
         ):
             assert per[q][label] == pytest.approx(t.get(name, 0.0), abs=1e-12), (q, name)
     json.dumps(per)  # per-question values are plain JSON numbers
+
+
+# -- the one accumulator of means and curves --------------------------------------------------
+
+question_strategy = st.tuples(
+    st.lists(st.sampled_from([None, 0.0, 0.25, 1 / 3, 0.5, 1.0]), min_size=10, max_size=10),
+    st.lists(st.one_of(st.none(), st.integers(1, 12)), min_size=1, max_size=5),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(questions=st.lists(question_strategy, min_size=1, max_size=8), data=st.data())
+def test_means_take_a_question_out_as_if_it_never_came(questions, data):
+    from desktop.metrics import Means
+
+    ks = [5, 10]
+    both = Means(ks, 10)
+    for values, first in questions:
+        both.add(values, first)
+    out = data.draw(st.integers(0, len(questions) - 1))
+    both.remove(*questions[out])
+    rest = Means(ks, 10)
+    for index, (values, first) in enumerate(questions):
+        if index != out:
+            rest.add(values, first)
+    assert both.questions == rest.questions == len(questions) - 1
+    for label, value in rest.means().items():
+        assert both.count(label) == rest.count(label)
+        if value is None:
+            assert both.means()[label] is None
+        else:
+            assert both.means()[label] == pytest.approx(value, abs=1e-12)
+    assert both.curve() == pytest.approx(rest.curve(), abs=1e-12)
+
+
+def test_means_leave_a_measure_none_out_and_step_the_curve_per_item():
+    from desktop.metrics import Means
+
+    means = Means([1], 3)
+    # Recall, CoreRecall, Hit, MRR, nDCG at K = 1; the second question has no core item.
+    means.add([1.0, 1.0, 1.0, 1.0, 1.0], [1, None])
+    means.add([0.0, None, 0.0, 0.0, 0.0], [3])
+    assert means.means()["Recall@1"] == 0.5
+    assert means.means()["CoreRecall@1"] == 1.0 and means.count("CoreRecall@1") == 1
+    assert means.curve() == [0.25, 0.25, 0.75]

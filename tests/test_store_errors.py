@@ -210,3 +210,15 @@ def test_a_read_never_leaves_a_stale_snapshot_that_blocks_the_next_write(project
     assert [s["name"] for s in project.systems()] == ["A"]
     project.add_judgement("kim", "q1", "note", "after the other program's import")
     assert not project.store.conn.in_transaction
+
+
+def test_a_judgement_while_another_program_writes_is_a_store_error(tmp_path, db_path):
+    with Project(db_path, wait=0.2) as project:
+        small_project(project, tmp_path)
+        before = snapshot(db_path)
+        with write_lock(db_path), pytest.raises(StoreBusy) as caught:
+            project.add_judgement("kim", "q1", "role", "core", passage_id="p2")
+        assert not isinstance(caught.value, sqlite3.Error)
+        assert str(caught.value).startswith(f"{db_path}: ") and BUSY in str(caught.value)
+        assert snapshot(db_path) == before
+        assert project.judgements() == []

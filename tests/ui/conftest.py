@@ -1,11 +1,7 @@
-"""Fixtures for the window tests: settings in a temporary place, the sample project as a ready
-database, and a factory that opens the real window offscreen."""
+"""Fixtures for the window tests: settings in a temporary place and a factory that opens the
+real window offscreen (the sample database fixtures are in tests/conftest.py)."""
 
 from __future__ import annotations
-
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -25,32 +21,6 @@ def _qt_settings(tmp_path):
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, folder)
     yield
-
-
-@pytest.fixture(scope="session")
-def sample_template(tmp_path_factory) -> Path:
-    """The bundled sample imported once; tests copy the file."""
-    from desktop.project import Project
-    from desktop.sample import load_sample
-
-    base = tmp_path_factory.mktemp("sample")
-    saved = os.environ.get("RECALL_REVIEWER_HOME")
-    os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")  # backups stay in here
-    try:
-        with Project(base / "sample.db") as project:
-            list(load_sample(project))
-    finally:
-        if saved is None:
-            os.environ.pop("RECALL_REVIEWER_HOME", None)
-        else:
-            os.environ["RECALL_REVIEWER_HOME"] = saved
-    return base / "sample.db"
-
-
-@pytest.fixture
-def sample_db(sample_template, db_path) -> Path:
-    shutil.copy(sample_template, db_path)
-    return db_path
 
 
 @pytest.fixture

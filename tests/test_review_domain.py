@@ -1,6 +1,7 @@
-"""desktop/review.py, the window's Qt-free domain helpers: per-question gold equals the full
-build, incremental scores equal a full pass equal Project.evaluate, the undo history read back
-from the log, and the small helpers."""
+"""desktop/review/, the window's Qt-free domain: per-question gold equals the full build,
+incremental scores equal a full pass equal Project.evaluate, the keypress path builds the
+question's gold once, agreement on demand, the undo history read back from the log, and the
+small helpers. No Qt is imported here."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ def judged(sample_db):
 def test_one_question_gold_equals_the_full_build(judged, blind):
     with Project(judged) as project:
         full = review.build_gold(project, "kim", blind)
-        reviewers = project.store.reviewers()
-        for question in project.store.questions():
+        reviewers = project.reviewers()
+        for question in project.questions():
             one, _, _ = review.question_gold(project, question, "kim", blind, reviewers)
             pk = question["pk"]
             assert one.items[pk] == full.items[pk], question["id"]
@@ -57,8 +58,8 @@ def test_full_pass_and_question_refresh_equal_project_evaluate(sample_db, blind)
         board = review.overview(project, "kim", blind, [5, 10]).board
         for who, qid, kind, value, pid, settles in JUDGEMENTS:
             project.add_judgement(who, qid, kind, value, passage_id=pid, settles=settles)
-            question = project.store.question(qid)
-            reviewers = project.store.reviewers()
+            question = project.question(qid)
+            reviewers = project.reviewers()
             summary, entries = review.refresh_question(
                 project, question, "kim", blind, [5, 10], reviewers
             )
@@ -83,19 +84,19 @@ def test_full_pass_and_question_refresh_equal_project_evaluate(sample_db, blind)
 def test_blind_mode_applies_only_the_reviewers_own_lines(judged):
     with Project(judged) as project:
         seen = review.build_gold(project, "lee", True)
-        q01 = project.store.question("q01")
+        q01 = project.question("q01")
         roles = {i.primary_id: i.role for i in seen.items[q01["pk"]]}
         assert roles["art-128"] == "supporting"  # lee's own, park's adjudication hidden
         assert seen.disagreements() == []
-        view = review.question_view(project, q01, project.store.systems(), 5, "lee", True, [])
+        view = review.question_view(project, q01, project.systems(), 5, "lee", True, [])
         assert view.disputes == []
         assert all(set(i.votes) <= {"lee"} for i in view.items)
 
 
 def test_question_view_marks_hits_alternatives_and_later_ranks(judged):
     with Project(judged) as project:
-        q03 = project.store.question("q03")
-        systems = project.store.systems()
+        q03 = project.question("q03")
+        systems = project.systems()
         view = review.question_view(project, q03, systems[:1], 5, "kim", False, ["kim", "lee"])
         item = next(i for i in view.items if i.primary_id == "art-071")
         assert [pid for _, pid in item.alternatives] == ["art-086"]  # both agreed
@@ -180,3 +181,52 @@ def test_review_and_the_command_line_do_not_import_qt():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("blind", [False, True])
+def test_the_keypress_path_builds_the_question_gold_once(judged, blind, monkeypatch):
+    from desktop import gold
+
+    builds = []
+    real_build = gold.build
+
+    def counted(*args, **kwargs):
+        builds.append(args[0])
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(gold, "build", counted)
+    with Project(judged) as project:
+        q01 = project.question("q01")
+        systems = project.systems()
+        reviewers = project.reviewers()
+        view = review.question_view(project, q01, systems[:2], 5, "kim", blind, reviewers)
+        summary, entries = review.refresh_question(project, q01, "kim", blind, [5, 10], reviewers)
+        assert len(builds) == 2  # the two old calls build it once each
+        judged_now = review.judged_question(
+            project, q01, systems[:2], 5, "kim", blind, reviewers, [5, 10]
+        )
+    assert len(builds) == 3
+    assert judged_now.view == view
+    assert judged_now.summary == summary
+    assert judged_now.entries == entries
+    assert set(entries) == {s["name"] for s in systems}
+
+
+def test_agreement_is_read_on_demand(judged):
+    with Project(judged) as project:
+        everyone = review.agreement(project, "kim", False)
+        assert everyone == project.agreement()
+        assert everyone["pairs"]  # kim and lee judged the same items
+        assert review.agreement(project, "kim", True) == {"pairs": [], "disagreements": 0}
+        full = review.overview(project, "kim", False, [5, 10])
+        assert full.agreement == everyone
+        quick = review.overview(project, "kim", False, [5, 10], with_agreement=False)
+        assert quick.agreement == {"pairs": [], "disagreements": 0}
+        for system in full.board.systems:
+            assert quick.board.means(system) == full.board.means(system)
+
+
+def test_sniff_encoding_lives_in_formats():
+    from desktop import formats
+
+    assert review.sniff_encoding is formats.sniff_encoding

@@ -1,0 +1,83 @@
+"""What the window's domain (desktop/review/) and the report read from a project's store, as
+Project methods, so that Project is the one facade over the store. Plain delegation: the
+queries and their cost are described in db/store.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+
+class Reads:
+    """Mixed into Project, which sets ``self.store``."""
+
+    # -- the corpus ------------------------------------------------------------------------
+
+    def corpus(self) -> dict | None:
+        """The loaded corpus's name, file and chunking; None before a corpus is imported."""
+        return self.store.corpus()
+
+    def counts(self) -> dict[str, int]:
+        return self.store.counts()
+
+    def schema_version(self) -> int:
+        return self.store.schema_version()
+
+    def passages(self, passage_pks: Sequence[int]) -> dict[int, dict]:
+        return self.store.passages_by_pk(passage_pks)
+
+    def passage_keys(self, passage_ids: Iterable[str]) -> dict[str, int]:
+        """Passage id -> key for the ids the corpus has."""
+        return self.store.passage_pks(passage_ids)
+
+    def neighbours(self, passage_pk: int, before: int, after: int) -> list[dict]:
+        return self.store.neighbours(passage_pk, before, after)
+
+    def passage_excerpts(self, passage_pks: Iterable[int], length: int) -> dict[int, tuple]:
+        return self.store.passage_excerpts(passage_pks, length)
+
+    def search_passages(self, terms: Sequence[str], limit: int) -> list[dict]:
+        return self.store.search_passages(terms, limit)
+
+    # -- questions and their imported evidence -------------------------------------------
+
+    def question(self, question_id: str) -> dict | None:
+        return self.store.question(question_id)
+
+    def question_evidence(self, question_pk: int) -> list[dict]:
+        """One question's imported evidence items with passage ids and alternatives."""
+        return self.store.question_evidence(question_pk)
+
+    # -- runs ------------------------------------------------------------------------------
+
+    def max_rank(self) -> int:
+        """The deepest stored rank of any run (0 without runs)."""
+        return self.store.max_rank()
+
+    def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
+        """One system's ranked passages for one question, with their text and metadata."""
+        return self.store.ranking(system_pk, question_pk, limit)
+
+    def ranked_passages(self, system_pk: int, question_pk: int) -> list[int]:
+        return self.store.ranked_passages(system_pk, question_pk)
+
+    def ranked_by_system(self, question_pk: int) -> dict[int, list[int]]:
+        """Every system's whole ranked list of passage keys for one question."""
+        return self.store.ranked_pks(question_pk)
+
+    def ranked_lists(self) -> Iterator[tuple[int, int, list[int]]]:
+        """(system key, question key, ranked passage keys) for every run's every list."""
+        yield from self.store.ranked_lists()
+
+    def evidence_hits(self, pairs: Iterable[tuple[int, int]]) -> Iterator[tuple]:
+        """(system, question, rank, passage) of the results that are evidence of their
+        question, for (question, passage) key pairs."""
+        return self.store.evidence_hits(pairs)
+
+    # -- the judgement log -----------------------------------------------------------------
+
+    def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list:
+        """Judgement lines as stored (value as JSON text), oldest first."""
+        return self.store.judgements(question_id=question_id, reviewer=reviewer)
+
+    def reviewers(self) -> list[str]:
+        return self.store.reviewers()

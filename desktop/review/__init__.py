@@ -1,0 +1,92 @@
+"""What the reviewer window asks of a project, without Qt, by concern: which lines a reviewer
+sees (seen), review status (status), scores kept current question by question (scores), the
+full pass and the keypress path (overview), one question as shown (views), undo history read
+back from the log (history), Korean search and highlight terms (terms), corpus search and a
+passage's neighbours (search). The window's workers call the same functions on their own
+Project; every store access goes through Project.
+
+Words as in design section 2: passage, question, evidence item, role, alternative, system,
+run, judgement, reviewer.
+"""
+
+from desktop.formats import sniff_encoding
+from desktop.review.history import Key, Step, UndoHistory, history, next_at
+from desktop.review.overview import (
+    Judged,
+    Overview,
+    Tick,
+    agreement,
+    judged_question,
+    overview,
+    refresh_question,
+)
+from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
+from desktop.review.search import has_corpus, passage_context, search_corpus, source_label
+from desktop.review.seen import build_gold, question_gold, reviewers, visible
+from desktop.review.status import (
+    DONE,
+    IN_PROGRESS,
+    STATUSES,
+    UNTOUCHED,
+    Summary,
+    review_status,
+    summarize,
+)
+from desktop.review.terms import highlight_spans, question_terms, search_terms
+from desktop.review.views import (
+    Dispute,
+    Found,
+    ItemState,
+    Note,
+    QuestionView,
+    RankedRow,
+    question_view,
+    view_of,
+)
+
+__all__ = [
+    "DONE",
+    "IN_PROGRESS",
+    "STATUSES",
+    "UNTOUCHED",
+    "WINDOW_KS",
+    "Dispute",
+    "Entry",
+    "Found",
+    "ItemState",
+    "Judged",
+    "Key",
+    "Note",
+    "Overview",
+    "QuestionView",
+    "RankedRow",
+    "Scoreboard",
+    "Step",
+    "Summary",
+    "Tick",
+    "UndoHistory",
+    "agreement",
+    "build_gold",
+    "has_corpus",
+    "highlight_spans",
+    "history",
+    "judged_question",
+    "labels_for",
+    "next_at",
+    "overview",
+    "passage_context",
+    "question_gold",
+    "question_terms",
+    "question_view",
+    "refresh_question",
+    "review_status",
+    "reviewers",
+    "score_entry",
+    "search_corpus",
+    "search_terms",
+    "sniff_encoding",
+    "source_label",
+    "summarize",
+    "view_of",
+    "visible",
+]

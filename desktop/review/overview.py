@@ -1,0 +1,172 @@
+"""Everything the window shows about all questions, from one full pass for a worker, and
+one question brought up to date after a judgement."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
+
+from desktop import gold
+from desktop.gold import Decision, EffectiveGold
+from desktop.metrics import Prepared
+from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
+from desktop.review.seen import build_gold, question_gold, visible
+from desktop.review.status import Summary, summarize
+from desktop.review.views import QuestionView, view_of
+
+Tick = Callable[[int, int], None]
+
+
+@dataclass
+class Overview:
+    """The result of a full pass: everything the window shows about all questions."""
+
+    ks: list[int]
+    board: Scoreboard
+    summaries: dict[int, Summary]
+    agreement: dict
+    reviewers: list[str]
+    evaluated: int
+    without_evidence: int
+
+
+def overview(
+    project,
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int] = WINDOW_KS,
+    progress: Tick | None = None,
+    with_agreement: bool = True,
+) -> Overview:
+    """Scores, curves, summaries and agreement over every question, for a worker. The ranked
+    lists are read only where they hit evidence (SQLite does that scan), so memory stays flat
+    at ten systems of a hundred results for thousands of questions. Without
+    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown)."""
+    ks = sorted(set(ks))
+    built = build_gold(project, reviewer, blind)
+    questions = project.questions()
+    systems = project.systems()
+    names = {s["pk"]: s["name"] for s in systems}
+    board = Scoreboard([s["name"] for s in systems], ks, project.max_rank() or max(ks))
+    items = built.metric_items()
+    prepared = {q: Prepared(these, ks) for q, these in items.items() if these}
+    pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.owners})
+    total = len(systems) * len(prepared) + len(questions)
+    done = 0
+    if progress:
+        progress(0, total)
+    hits = project.evidence_hits(pairs)
+    grouped = groupby(hits, key=itemgetter(0, 1))
+    found: dict[int, list[tuple[int, int]]] = {}
+    current = next(grouped, None)
+    for system_pk, system in names.items():
+        found.clear()
+        while current is not None and current[0][0] == system_pk:
+            found[current[0][1]] = [(r[2], r[3]) for r in current[1]]
+            current = next(grouped, None)
+        for q, prep in prepared.items():
+            board.set(system, q, score_entry(prep, found.get(q, ())))
+            done += 1
+            if progress and done % 250 == 0:
+                progress(done, total)  # also where the worker gives way to the GUI
+    rows = visible(project.judgements(), reviewer, blind)
+    by_question: dict[str, list[dict]] = {}
+    for r in rows:
+        by_question.setdefault(r["question_id"], []).append(r)
+    decided: dict[str, list[Decision]] = {}
+    for d in built.decisions:
+        decided.setdefault(d.question_id, []).append(d)
+    summaries = {}
+    for question in questions:
+        qid = question["id"]
+        summaries[question["pk"]] = summarize(
+            question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, [])
+        )
+        done += 1
+        if progress and done % 250 == 0:
+            progress(done, total)
+    shown = agreement_of(rows, blind or not with_agreement)
+    if progress:
+        progress(total, total)
+    return Overview(
+        ks,
+        board,
+        summaries,
+        shown,
+        project.reviewers(),
+        len(prepared),
+        len(questions) - len(prepared),
+    )
+
+
+def refresh_question(
+    project,
+    question: dict,
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int],
+    reviewers: Sequence[str],
+) -> tuple[Summary, dict[str, Entry | None]]:
+    """After a judgement on one question: its summary and every system's entry again."""
+    seen = question_gold(project, question, reviewer, blind, reviewers)
+    return _refreshed(project, question, seen, reviewer, blind, ks)
+
+
+def _refreshed(
+    project,
+    question: dict,
+    seen: tuple[EffectiveGold, list[dict], list[dict]],
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int],
+) -> tuple[Summary, dict[str, Entry | None]]:
+    built, _, rows = seen
+    items = built.metric_items().get(question["pk"], [])
+    names = {s["pk"]: s["name"] for s in project.systems()}
+    summary = summarize(question, built, rows, reviewer, blind)
+    if not items:
+        return summary, dict.fromkeys(names.values())
+    ranked = project.ranked_by_system(question["pk"])
+    lists = {name: ranked.get(pk, []) for pk, name in names.items()}
+    return summary, entries_for(items, sorted(set(ks)), lists)
+
+
+@dataclass
+class Judged:
+    """One question after a judgement: what the window shows of it, its question-list line
+    and every system's scoreboard entry (None: no evidence left)."""
+
+    view: QuestionView
+    summary: Summary
+    entries: dict[str, Entry | None]
+
+
+def judged_question(
+    project,
+    question: dict,
+    systems: Sequence[dict],
+    k: int,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    ks: Sequence[int] = WINDOW_KS,
+) -> Judged:
+    """question_view and refresh_question in one, from one build of the question's gold: the
+    keypress path. ``systems`` are the ones shown; the entries cover every system."""
+    seen = question_gold(project, question, reviewer, blind, reviewers)
+    view = view_of(project, question, seen, systems, k, reviewer)
+    summary, entries = _refreshed(project, question, seen, reviewer, blind, ks)
+    return Judged(view, summary, entries)
+
+
+def agreement_of(rows: Sequence[dict], blind: bool) -> dict:
+    # Blind mode shows no one else's lines, so there is nothing to agree with.
+    return {"pairs": [], "disagreements": 0} if blind else gold.agreement(rows)
+
+
+def agreement(project, reviewer: str, blind: bool) -> dict:
+    """Agreement per reviewer pair and kind as the reviewer may see it: one read of the whole
+    log, for when the agreement tab is shown (not after every key)."""
+    return agreement_of(visible(project.judgements(), reviewer, blind), blind)

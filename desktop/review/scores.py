@@ -1,0 +1,91 @@
+"""Every system's scores at the window's K values, kept current question by question."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from desktop.metrics import Item, Means, Prepared, labels
+
+WINDOW_KS = (5, 10)  # the seed reports Recall@5 and Recall@10 side by side
+
+
+def labels_for(ks: Sequence[int]) -> list[str]:
+    return labels(ks)
+
+
+@dataclass
+class Entry:
+    """One system on one question: where each evidence item is first found (None: never, in
+    the whole stored list) and every measure at the board's K values (None: not defined)."""
+
+    first: tuple[int | None, ...]
+    values: tuple[float | None, ...]
+
+
+def score_entry(prepared: Prepared, hits: Sequence[tuple[int, int]]) -> Entry:
+    """hits: (rank, passage_pk) of the ranked passages that belong to some evidence item, in
+    rank order. Every other rank is a passage no item owns, so a list of holes with the hits
+    in place scores exactly as the full list does."""
+    depth = prepared.ks[-1]
+    sparse: list[int | None] = [None] * depth
+    for rank, passage in hits:
+        if rank > depth:
+            break
+        sparse[rank - 1] = passage
+    first, _ = prepared.first_ranks(hits)
+    scores = prepared.score(sparse)
+    return Entry(tuple(first), tuple(scores[label] for label in labels(prepared.ks)))
+
+
+class Scoreboard:
+    """Every system's per-question scores at the window's K values, held as running sums
+    (metrics.Means), so that a judgement on one question moves the means and the Recall@K
+    curve without a pass over every question. Questions without evidence have no entry (they
+    are reported apart)."""
+
+    def __init__(self, systems: Sequence[str], ks: Sequence[int], depth: int):
+        self.systems = list(systems)
+        self.ks = sorted(ks)
+        self.labels = labels_for(self.ks)
+        self.depth = max(1, depth)
+        self.entries: dict[str, dict[int, Entry]] = {s: {} for s in self.systems}
+        self._means = {s: Means(self.ks, self.depth) for s in self.systems}
+
+    def set(self, system: str, question_pk: int, entry: Entry | None) -> None:
+        entries, means = self.entries[system], self._means[system]
+        old = entries.pop(question_pk, None)
+        if old is not None:
+            means.remove(old.values, old.first)
+        if entry is not None:
+            entries[question_pk] = entry
+            means.add(entry.values, entry.first)
+
+    def evaluated(self, system: str | None = None) -> int:
+        system = system or (self.systems[0] if self.systems else None)
+        return len(self.entries.get(system, {})) if system else 0
+
+    def means(self, system: str) -> dict[str, float | None]:
+        return self._means[system].means()
+
+    def curve(self, system: str) -> list[float]:
+        return self._means[system].curve()
+
+    def found(self, system: str, question_pk: int, k: int) -> tuple[int, int] | None:
+        """(items found in the top k, items) for the question list; None without evidence."""
+        entry = self.entries.get(system, {}).get(question_pk)
+        if entry is None:
+            return None
+        return sum(1 for r in entry.first if r is not None and r <= k), len(entry.first)
+
+
+def entries_for(
+    items: Sequence[Item], ks: Sequence[int], ranked: dict[str, Sequence[int]]
+) -> dict[str, Entry]:
+    """Every system's entry for one question from its whole ranked lists."""
+    prepared = Prepared(items, ks)
+    out = {}
+    for system, passages in ranked.items():
+        hits = [(rank, p) for rank, p in enumerate(passages, 1) if p in prepared.owners]
+        out[system] = score_entry(prepared, hits)
+    return out

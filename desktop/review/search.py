@@ -1,0 +1,43 @@
+"""Corpus search and a passage's neighbours, and where a passage comes from."""
+
+from __future__ import annotations
+
+from desktop.review.terms import search_terms
+
+
+def has_corpus(project) -> bool:
+    return project.corpus() is not None
+
+
+def search_corpus(project, text: str, limit: int = 200) -> list[dict]:
+    """Passages containing every word typed (FTS trigram for words of three characters or
+    more, LIKE for shorter ones, as the store does)."""
+    terms = search_terms(text)
+    if not terms:
+        return []
+    return project.search_passages(terms, limit)
+
+
+def passage_context(project, passage_pk: int, around: int = 2) -> tuple[dict | None, list, list]:
+    """A passage with its neighbours in corpus order: (passage, before, after)."""
+    found = project.passages([passage_pk]).get(passage_pk)
+    if found is None:
+        return None, [], []
+    near = project.neighbours(passage_pk, around, around)
+    return (
+        found,
+        [p for p in near if p["pk"] < passage_pk],
+        [p for p in near if p["pk"] > passage_pk],
+    )
+
+
+def source_label(title: str | None, meta: dict, limit: int = 3) -> str:
+    """Where a passage comes from, for a table cell: its title and first metadata values."""
+    parts = [title] if title else []
+    for value in list(meta.values())[:limit]:
+        if value in (None, "") or isinstance(value, (dict, list)):
+            continue
+        text = str(value)
+        if text not in parts:
+            parts.append(text)
+    return " · ".join(parts)

@@ -1,0 +1,259 @@
+"""One question as the window shows it: its evidence items with where each system finds them,
+the top K of the systems shown, open disagreements and notes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from desktop import metrics
+from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.metrics import Item
+from desktop.review.seen import question_gold
+
+
+@dataclass
+class Found:
+    """Where one system finds one evidence item."""
+
+    rank: int | None  # first rank in the whole stored list; None: not retrieved
+    via: str | None  # the passage id found there
+    through_alternative: bool
+
+    def at(self, k: int) -> bool:
+        return self.rank is not None and self.rank <= k
+
+
+@dataclass
+class ItemState:
+    index: int
+    primary_pk: int
+    primary_id: str
+    role: str | None  # in force
+    imported_role: str | None
+    role_status: str | None  # None: as imported; else a gold decision status
+    votes: dict[str, object]  # reviewer -> role (visible reviewers only)
+    alternatives: list[tuple[int, str]]  # in force
+    proposed: list[str]  # alternatives judged but not (yet) in force
+    found: dict[str, Found] = field(default_factory=dict)  # system -> where
+
+    def item(self) -> Item:
+        return Item(
+            self.primary_pk,
+            self.role,
+            frozenset([self.primary_pk, *(p for p, _ in self.alternatives)]),
+        )
+
+
+@dataclass
+class RankedRow:
+    rank: int
+    score: float | None
+    passage_pk: int
+    passage_id: str
+    title: str | None
+    meta: dict
+    text: str
+    items: list[int]  # indices of the evidence items this passage finds
+    primary: bool  # it is the primary passage of one of them
+    not_evidence: bool  # judged not evidence (in force, or by this reviewer)
+    proposed_for: str | None  # primary id it was proposed as an alternative for (not in force)
+
+
+@dataclass
+class Dispute:
+    """An open disagreement with each reviewer's latest value and note."""
+
+    decision: Decision
+    values: dict[str, object]
+    notes: dict[str, str]
+
+    @property
+    def kind(self) -> str:
+        return self.decision.kind
+
+    @property
+    def passage_id(self) -> str:
+        return self.decision.passage_id
+
+
+@dataclass
+class Note:
+    reviewer: str
+    at: str
+    passage_id: str
+    system: str | None
+    text: str
+
+
+@dataclass
+class QuestionView:
+    pk: int
+    id: str
+    text: str
+    answerable: bool  # in force
+    imported_answerable: bool
+    answerable_status: str | None
+    answerable_votes: dict[str, object]
+    items: list[ItemState]
+    rankings: dict[str, list[RankedRow]]  # system -> top K rows
+    depth: dict[str, int]  # system -> length of its stored list for this question
+    disputes: list[Dispute]
+    notes: list[Note]
+    mine: dict[tuple[str, str], object]  # (kind, passage_id) -> this reviewer's latest value
+    k: int
+
+    def missed(self, system: str) -> list[int]:
+        return [
+            i.index
+            for i in self.items
+            if not i.found.get(system, Found(None, None, False)).at(self.k)
+        ]
+
+
+def _latest_by_key(rows: Iterable[dict]) -> dict[tuple[str, str, str], dict]:
+    out: dict[tuple[str, str, str], dict] = {}
+    for r in sorted(rows, key=lambda r: (instant(r["at"]), r.get("pk") or 0)):
+        out[(r["reviewer"], r["kind"], r["passage_id"])] = r
+    return out
+
+
+def question_view(
+    project,
+    question: dict,
+    systems: Sequence[dict],
+    k: int,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+) -> QuestionView:
+    """Everything the middle and right of the window show for one question, for the chosen
+    systems (one, or two in compare mode). A handful of indexed queries: cheap enough for the
+    GUI thread on every question switch."""
+    seen = question_gold(project, question, reviewer, blind, reviewers)
+    return view_of(project, question, seen, systems, k, reviewer)
+
+
+def view_of(
+    project,
+    question: dict,
+    seen: tuple[EffectiveGold, list[dict], list[dict]],
+    systems: Sequence[dict],
+    k: int,
+    reviewer: str,
+) -> QuestionView:
+    """question_view from the question's gold as question_gold gave it (built once, shared
+    with the scores on the keypress path)."""
+    built, evidence, rows = seen
+    pk = question["pk"]
+    gold_items = built.items.get(pk, [])
+    decisions = {(d.kind, d.passage_id): d for d in built.decisions}
+    imported = {e["passage_pk"]: e["role"] for e in evidence}
+    latest = _latest_by_key(rows)
+    mine = {
+        (kind, pid): json.loads(r["value"])
+        for (who, kind, pid), r in latest.items()
+        if who == reviewer and kind != "note"
+    }
+    in_force_alts = {p for it in gold_items for p in it.alternatives.values()}
+    proposed: dict[str, list[str]] = {}
+    for (_, kind, pid), r in latest.items():
+        value = json.loads(r["value"])
+        if kind == "alternative" and isinstance(value, str) and pid not in in_force_alts:
+            proposed.setdefault(value, [])
+            if pid not in proposed[value]:
+                proposed[value].append(pid)
+    states = []
+    for index, it in enumerate(gold_items):
+        decision = decisions.get(("role", it.primary_id))
+        states.append(
+            ItemState(
+                index,
+                it.primary_pk,
+                it.primary_id,
+                it.role,
+                imported.get(it.primary_pk),
+                decision.status if decision else None,
+                dict(decision.votes) if decision else {},
+                sorted(it.alternatives.items(), key=itemgetter(1)),
+                proposed.get(it.primary_id, []),
+            )
+        )
+    items = [s.item() for s in states]
+    not_evidence = {
+        pid
+        for (kind, pid), d in decisions.items()
+        if kind == "not_evidence" and d.counts and d.value is True
+    }
+    not_evidence.update(pid for (kind, pid), v in mine.items() if kind == "not_evidence" and v)
+    proposed_for = {pid: primary for primary, pids in proposed.items() for pid in pids}
+    rankings: dict[str, list[RankedRow]] = {}
+    depth: dict[str, int] = {}
+    for system in systems:
+        passages = project.ranked_passages(system["pk"], pk)
+        depth[system["name"]] = len(passages)
+        matches, per_rank = metrics.match(items, passages)
+        for state, m in zip(states, matches, strict=True):
+            via = None
+            if m.via is not None:
+                via = (
+                    state.primary_id
+                    if m.via == state.primary_pk
+                    else dict(state.alternatives).get(m.via)
+                )
+            state.found[system["name"]] = Found(m.rank, via, m.through_alternative)
+        top = []
+        for row in project.ranking(system["pk"], pk, k):
+            hit = per_rank[row["rank"] - 1] if row["rank"] <= len(per_rank) else []
+            top.append(
+                RankedRow(
+                    row["rank"],
+                    row["score"],
+                    row["passage_pk"],
+                    row["passage_id"],
+                    row["title"],
+                    json.loads(row["meta"]) if row["meta"] else {},
+                    row["text"],
+                    list(hit),
+                    any(states[i].primary_pk == row["passage_pk"] for i in hit),
+                    row["passage_id"] in not_evidence,
+                    proposed_for.get(row["passage_id"]),
+                )
+            )
+        rankings[system["name"]] = top
+    notes = [
+        Note(r["reviewer"], r["at"], pid, r["system"], json.loads(r["value"]))
+        for (who, kind, pid), r in latest.items()
+        if kind == "note" and json.loads(r["value"])
+    ]
+    notes.sort(key=lambda n: instant(n.at))
+    disputes = []
+    for d in built.decisions:
+        if d.status != DISPUTED:
+            continue
+        these = {}
+        for n in notes:
+            if n.passage_id in ("", d.passage_id):
+                these[n.reviewer] = (
+                    n.text if n.reviewer not in these else f"{these[n.reviewer]}\n{n.text}"
+                )
+        disputes.append(Dispute(d, dict(d.votes), these))
+    answer = decisions.get(("answerable", ""))
+    return QuestionView(
+        pk,
+        question["id"],
+        question["text"],
+        built.answerable.get(pk, bool(question["answerable"])),
+        bool(question["answerable"]),
+        answer.status if answer else None,
+        dict(answer.votes) if answer else {},
+        states,
+        rankings,
+        depth,
+        disputes,
+        notes,
+        mine,
+        k,
+    )
