@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QSize, QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QApplication
 
 import resources
+from desktop.ui.settings_store import APPLICATION, ORGANIZATION, language, settings
 
-ORGANIZATION = "recall-reviewer"
-APPLICATION = "Recall Reviewer"
-LANGUAGES = ("ko", "en")
+__all__ = ["configure", "install_translations", "language", "run", "settings"]
+
 _installed: list[QTranslator] = []  # translators must outlive the call that installs them
-
-
-def settings() -> QSettings:
-    """The app's settings: an INI file inside RECALL_REVIEWER_HOME when it is set (tests and
-    portable installs), else the platform's usual place."""
-    home = os.environ.get("RECALL_REVIEWER_HOME")
-    if home:
-        Path(home).mkdir(parents=True, exist_ok=True)
-        return QSettings(str(Path(home) / "settings.ini"), QSettings.Format.IniFormat)
-    return QSettings(ORGANIZATION, APPLICATION)
-
-
-def language(store: QSettings | None = None) -> str:
-    """'ko' or 'en': the setting when there is one; else English only for an English system
-    locale, Korean for everything else (the users are Korean; a C locale says nothing)."""
-    chosen = str((store or settings()).value("language", "") or "")
-    if chosen in LANGUAGES:
-        return chosen
-    locale = QLocale.system()
-    if locale.language() == QLocale.Language.English and locale.name() != "C":
-        return "en"
-    return "ko"
 
 
 def install_translations(app: QApplication, lang: str) -> bool:
@@ -46,7 +21,10 @@ def install_translations(app: QApplication, lang: str) -> bool:
         app.removeTranslator(old)
     _installed.clear()
     if lang != "ko":
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return False
+    # Qt's own dialogs (file dialogs, message box buttons) follow the default locale.
+    QLocale.setDefault(QLocale(QLocale.Language.Korean, QLocale.Country.SouthKorea))
     qt = QTranslator(app)
     if qt.load("qtbase_ko", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
@@ -100,27 +78,6 @@ def configure(app: QApplication) -> None:
     install_translations(app, language())
 
 
-def ask_reviewer(parent=None) -> str | None:
-    """The reviewer's name, asked once and kept in the settings; every judgement carries it."""
-    store = settings()
-    name = str(store.value("reviewer", "") or "").strip()
-    while not name:
-        text, ok = QInputDialog.getText(
-            parent,
-            QApplication.translate("app", "Reviewer"),
-            QApplication.translate(
-                "app", "Your name as a reviewer (written with every judgement you make):"
-            ),
-            QLineEdit.EchoMode.Normal,
-            os.environ.get("USER", ""),
-        )
-        if not ok:
-            return None
-        name = text.strip()
-    store.setValue("reviewer", name)
-    return name
-
-
 def run(db_path) -> int:
     # argv[0] names the X11 WM_CLASS; under `python -m desktop` it would be __main__.py, so name
     # it as the launcher's StartupWMClass expects.
@@ -129,11 +86,9 @@ def run(db_path) -> int:
     from desktop.ui.crash import install_crash_dialog
 
     install_crash_dialog()
-    reviewer = ask_reviewer()
-    if reviewer is None:
-        return 1
     from desktop.ui.window import MainWindow
 
-    window = MainWindow(db_path, reviewer=reviewer)
+    # No name yet (the first run): the window opens on its welcome panel, which asks for it.
+    window = MainWindow(db_path)
     window.show()
     return app.exec()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,8 @@ GREEN = QColor("#007a4d")
 RED = QColor("#c0392b")
 GREY = QColor("#8a8a8a")
 AMBER = QColor("#b36b00")
+EXCERPT_CHARS = 160  # of an evidence item's text in its row
+TOOLTIP_CHARS = 1500  # of the text on hover
 
 
 def _natural(text: str) -> list:
@@ -481,19 +484,31 @@ class EvidenceModel(QAbstractTableModel):
         self.systems: list[str] = []
         self.k = 5
         self.reviewer = ""
+        self.texts: dict[int, str] = {}
 
     @property
     def col_alternatives(self) -> int:
         return self.COL_FIRST_SYSTEM + len(self.systems)
 
+    @property
+    def col_text(self) -> int:
+        return self.col_alternatives + 1
+
     def set_items(
-        self, items: Sequence[ItemState], systems: Sequence[str], k: int, reviewer: str
+        self,
+        items: Sequence[ItemState],
+        systems: Sequence[str],
+        k: int,
+        reviewer: str,
+        texts: dict[int, str] | None = None,
     ) -> None:
+        """texts: each primary passage's text by its key (an excerpt shows; all on hover)."""
         self.beginResetModel()
         self.items = list(items)
         self.systems = list(systems)
         self.k = k
         self.reviewer = reviewer
+        self.texts = {pk: " ".join(t.split()) for pk, t in (texts or {}).items()}
         self.endResetModel()
 
     def item(self, row: int) -> ItemState | None:
@@ -503,11 +518,13 @@ class EvidenceModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.items)
 
     def columnCount(self, parent=ROOT) -> int:
-        return 0 if parent.isValid() else self.COL_FIRST_SYSTEM + len(self.systems) + 1
+        return 0 if parent.isValid() else self.col_text + 1
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
+        if section == self.col_text:
+            return self.tr("Text")
         if section == self.COL_MARK:
             return ""
         if section == self.COL_ROLE:
@@ -567,42 +584,15 @@ class EvidenceModel(QAbstractTableModel):
         if self.COL_FIRST_SYSTEM <= column < self.col_alternatives:
             system = self.systems[column - self.COL_FIRST_SYSTEM]
         if role == Qt.ItemDataRole.DisplayRole:
-            if column == self.COL_MARK:
-                return self.mark(item)
-            if column == self.COL_ROLE:
-                return self.role_text(item)
-            if column == self.COL_PASSAGE:
-                return item.primary_id
-            if system is not None:
-                return self.status_text(item, system)
-            if column == self.col_alternatives:
-                shown = [pid for _, pid in item.alternatives]
-                shown += [f"{pid}?" for pid in item.proposed]
-                return ", ".join(shown)
+            return self._display(item, column, system)
         if role == self.ItemRole:
             return item
         if role == self.ContrastRole:
             return self.contrast(item)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == self.COL_ROLE:
-                return self.role_tip(item)
-            if system is not None and self.contrast(item):
-                if self.found(item, system).at(self.k):
-                    return self.tr("Only {system} finds this item in its top {k}").format(
-                        system=system, k=self.k
-                    )
-                return self.tr("{system} misses this item; the other system finds it").format(
-                    system=system
-                )
-            if column == self.col_alternatives and item.proposed:
-                return self.tr("A question mark: proposed, not in force yet")
+            return self._tooltip(item, column, system)
         if role == Qt.ItemDataRole.ForegroundRole:
-            if column == self.COL_MARK:
-                return QBrush(RED if self.mark(item) == "×" else GREEN)
-            if column == self.COL_ROLE and item.role_status in (gold.DISPUTED, gold.PENDING):
-                return QBrush(AMBER)
-            if system is not None and not self.found(item, system).at(self.k):
-                return QBrush(RED)
+            return self._foreground(item, column, system)
         if role == Qt.ItemDataRole.BackgroundRole and system is not None and self.contrast(item):
             return QBrush(HIT if self.found(item, system).at(self.k) else MISS)
         if role == Qt.ItemDataRole.FontRole and system is not None and self.contrast(item):
@@ -611,6 +601,52 @@ class EvidenceModel(QAbstractTableModel):
             return font
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.COL_MARK:
             return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+    def _display(self, item: ItemState, column: int, system: str | None):
+        if column == self.COL_MARK:
+            return self.mark(item)
+        if column == self.COL_ROLE:
+            return self.role_text(item)
+        if column == self.COL_PASSAGE:
+            return item.primary_id
+        if system is not None:
+            return self.status_text(item, system)
+        if column == self.col_alternatives:
+            shown = [pid for _, pid in item.alternatives]
+            shown += [f"{pid}?" for pid in item.proposed]
+            return ", ".join(shown)
+        if column == self.col_text:
+            return self.texts.get(item.primary_pk, "")[:EXCERPT_CHARS]
+        return None
+
+    def _tooltip(self, item: ItemState, column: int, system: str | None):
+        if column == self.COL_PASSAGE:
+            return item.primary_id
+        if column == self.col_text:
+            text = self.texts.get(item.primary_pk, "")
+            return "\n".join(textwrap.wrap(text[:TOOLTIP_CHARS], 60)) or None
+        if column == self.COL_ROLE:
+            return self.role_tip(item)
+        if system is not None and self.contrast(item):
+            if self.found(item, system).at(self.k):
+                return self.tr("Only {system} finds this item in its top {k}").format(
+                    system=system, k=self.k
+                )
+            return self.tr("{system} misses this item; the other system finds it").format(
+                system=system
+            )
+        if column == self.col_alternatives and item.proposed:
+            return self.tr("A question mark: proposed, not in force yet")
+        return None
+
+    def _foreground(self, item: ItemState, column: int, system: str | None):
+        if column == self.COL_MARK:
+            return QBrush(RED if self.mark(item) == "×" else GREEN)
+        if column == self.COL_ROLE and item.role_status in (gold.DISPUTED, gold.PENDING):
+            return QBrush(AMBER)
+        if system is not None and not self.found(item, system).at(self.k):
+            return QBrush(RED)
         return None
 
 

@@ -105,10 +105,10 @@ def shoot(view: str) -> None:
                 window.show_question("q05")
                 window.set_compare("BM25-Bigram")
             else:
-                window.only_disputed.setChecked(True)
+                window.question_panel.only_disputed.setChecked(True)
                 window.show_question("q01")
                 if view == "english":
-                    window.metrics_tabs.setCurrentIndex(1)
+                    window.metrics_dock.tabs.setCurrentIndex(1)
             QTimer.singleShot(2000, capture)
 
         def capture() -> None:
