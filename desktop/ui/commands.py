@@ -38,11 +38,7 @@ class ReviewCommands:
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
             return None
-        if new_reviewer or self.session.board is None:
-            # A second reviewer appearing changes what counts everywhere (single → pending).
-            self.start_full_pass()
-        else:
-            self.rescore_later(question)
+        self.metrics.after_judgement(question, new_reviewer)
         self.update_undo_actions()
         self.statusBar().showMessage(
             QCoreApplication.translate(

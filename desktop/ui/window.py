@@ -13,7 +13,7 @@ import html
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QLockFile, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,24 +31,25 @@ from PySide6.QtWidgets import (
 
 from db import StoreError
 from desktop.project import Project
-from desktop.ui import actions, operations, settings_store, terms
+from desktop.ui import actions, settings_store, terms
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
 from desktop.ui.commands import ReviewCommands
 from desktop.ui.common import shrinkable
 from desktop.ui.dialogs import ShortcutSheet
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
+from desktop.ui.guard import DatabaseGuard
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
 from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
+from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
 from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import highlighted_html
 
-DATA_VERSION_MS = 1000  # how often the window looks for changes made by another program
 SPLITS = ("main", "middle", "metrics")
 
 
@@ -62,18 +63,15 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self.session = ReviewSession(self.settings, name, self)
         self.db_path = Path(db_path)
         self.project: Project | None = None
-        self.read_only = False
-        self.lock: QLockFile | None = None
         self.last_message = ""  # the latest error or report shown, for tests and the log
         self.message_box: QMessageBox | None = None
         self.progress_dialog = None
-        self.generation = 0  # of the metrics pass; older results are dropped
         self._first_layout = False
-        self._data_version: int | None = None
         self.tasks = Worker(self.db_path, self, "tasks")  # imports, export, merge
         self.queries = Worker(self.db_path, self, "queries")  # corpus search
-        self.metrics_tasks = Worker(self.db_path, self, "metrics")  # full pass, rescoring
-        self.metrics_tasks.changed.connect(self._metrics_state)
+        self.guard = DatabaseGuard(self)
+        self.guard.paused = self.tasks.busy  # our own import's commits are not "elsewhere"
+        self.guard.changedElsewhere.connect(self._changed_elsewhere)
         self.actions_ = actions.build(self)
         for key, action in self.actions_.items():
             setattr(self, f"act_{key}", action)
@@ -83,16 +81,14 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self.addToolBar(self.toolbar)
         self._build_central()
         self.metrics_dock = MetricsDock(self.session, self)
-        self.metrics_dock.agreementWanted.connect(self.refresh_agreement)
+        self.metrics = MetricsRunner(self.session, self.metrics_dock, self.db_path, self)
+        self.metrics.busyChanged.connect(self._metrics_state)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.metrics_dock)
         self.view_menu.insertAction(self.act_compare, self.metrics_dock.toggleViewAction())
         self._progress_label = QLabel()
         self.statusBar().addPermanentWidget(self._progress_label)
         self._connect_session()
         self._restore_layout()
-        self._watch = QTimer(self)
-        self._watch.timeout.connect(self.check_changed_elsewhere)
-        self._watch.start(DATA_VERSION_MS)
         self.open_database(self.db_path)
 
     # -- building --------------------------------------------------------------------------
@@ -170,7 +166,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         session.viewChanged.connect(self._view_shown)
         session.blindChanged.connect(self._blind_changed)
         session.reviewerChanged.connect(lambda _name: self._update_title())
-        session.kChanged.connect(self._k_changed)
+        session.kChanged.connect(lambda k: self.metrics.k_changed(k))
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
@@ -193,50 +189,6 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     @property
     def ranking_panels(self):
         return self.rankings.panels
-
-    @property
-    def systems(self) -> list[dict]:
-        return self.session.systems
-
-    @property
-    def compare_name(self) -> str | None:
-        return self.session.compare_name
-
-    @property
-    def system_name(self) -> str | None:
-        return self.session.system_name
-
-    @property
-    def board(self):
-        return self.session.board
-
-    @property
-    def k(self) -> int:
-        return self.session.k
-
-    @property
-    def blind(self) -> bool:
-        return self.session.blind
-
-    @property
-    def reviewer(self) -> str:
-        return self.session.reviewer
-
-    @property
-    def history(self):
-        return self.session.history
-
-    @property
-    def by_id(self) -> dict:
-        return self.session.by_id
-
-    @property
-    def by_pk(self) -> dict:
-        return self.session.by_pk
-
-    @property
-    def questions(self) -> list[dict]:
-        return self.session.questions
 
     # -- layout memory ---------------------------------------------------------------------
 
@@ -302,8 +254,8 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             event.ignore()
             return
         self._save_layout()
-        self._watch.stop()
-        for worker in (self.tasks, self.queries, self.metrics_tasks):
+        self.guard.stop()
+        for worker in (self.tasks, self.queries, self.metrics.worker):
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -330,7 +282,8 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             if self.project is None:
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
-        for worker in (self.tasks, self.queries, self.metrics_tasks):
+        self.metrics.forget()
+        for worker in (self.tasks, self.queries, self.metrics.worker):
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:
@@ -338,36 +291,28 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self._close_project()
         self.project = project
         self.db_path = path
-        self._take_lock(path)
+        if not self.guard.open(path, project):
+            self._tell_read_only(path)
         self.settings.setValue("last-database", str(path))
         self.session.current_pk = None
         self.session.load(project, self._db_key(), opened=True)
-        self._data_version = self._read_data_version()
         self.reload(restore=True, read=False)
         return True
 
     def _close_project(self) -> None:
+        self.guard.release()
         if self.project is not None:
             self.project.close()
             self.project = None
-        if self.lock is not None:
-            self.lock.unlock()
-            self.lock = None
 
-    def _take_lock(self, path: Path) -> None:
-        """One window writes to a database at a time: a second one opens it read-only."""
-        lock = QLockFile(str(path) + ".window-lock")
-        lock.setStaleLockTime(0)  # a lock whose process has gone is taken over
-        self.read_only = not lock.tryLock(100)
-        self.lock = None if self.read_only else lock
-        if self.read_only:
-            self.show_info(
-                self.tr("Opened read-only"),
-                self.tr(
-                    "{path} is open in another Recall Reviewer window. This window shows it "
-                    "read-only, and follows the changes made there."
-                ).format(path=path),
-            )
+    def _tell_read_only(self, path: Path) -> None:
+        self.show_info(
+            self.tr("Opened read-only"),
+            self.tr(
+                "{path} is open in another Recall Reviewer window. This window shows it "
+                "read-only, and follows the changes made there."
+            ).format(path=path),
+        )
 
     def writable(self) -> bool:
         return not self.read_only and bool(self.session.reviewer)
@@ -383,6 +328,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         session = self.session
         if read:
             session.load(self.project, self._db_key())
+        self.guard.seen()
         self.metrics_dock.clear()
         self._update_title()
         self._apply_states()
@@ -391,7 +337,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             self.empty.set_reviewer(session.reviewer)
             self.pages.setCurrentIndex(self.PAGE_EMPTY)
             self.metrics_dock.hide()
-            self.generation += 1
+            self.metrics.forget()
             return
         if self.pages.currentIndex() != self.PAGE_REVIEW:
             # Coming from the welcome page the focus would fall into a text box, where the
@@ -441,27 +387,17 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
 
     # -- another program's changes ---------------------------------------------------------
 
-    def _read_data_version(self) -> int | None:
-        try:
-            return self.project.store.conn.execute("PRAGMA data_version").fetchone()[0]
-        except (sqlite3.Error, AttributeError):
-            return None
-
-    def check_changed_elsewhere(self) -> bool:
-        """Reload when another connection (another window, the command line) committed."""
-        if self.project is None or self.tasks.busy():
-            return False  # our own import reloads when it ends
-        version = self._read_data_version()
-        if version is None or version == self._data_version:
-            return False
-        self._data_version = version
+    def _changed_elsewhere(self) -> None:
+        """Another connection (another window, the command line) committed: read it again."""
         self.reload()
         self.statusBar().showMessage(self.tr("The database was changed elsewhere: reloaded"), 6000)
-        return True
 
-    def apply_changes(self, changes: operations.Changes) -> None:
-        super().apply_changes(changes)
-        self._data_version = self._read_data_version()
+    def check_changed_elsewhere(self) -> bool:
+        return self.guard.check()
+
+    @property
+    def read_only(self) -> bool:
+        return self.guard.read_only
 
     # -- showing a question ----------------------------------------------------------------
 
@@ -469,7 +405,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         question = self.session.by_id.get(question_id)
         if question is None:
             return False
-        self.metrics_tasks.hold()  # the metrics pass waits while the reviewer moves
+        self.metrics.worker.hold()  # the metrics pass waits while the reviewer moves
         self.session.show(question["pk"])
         return True
 
@@ -538,13 +474,6 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     def set_k(self, k: int) -> None:
         self.session.set_k(k)
 
-    def _k_changed(self, k: int) -> None:
-        board = self.session.board
-        if board is None or k not in board.ks:
-            self.start_full_pass()
-        else:
-            self.metrics_dock.show_scores()
-
     def toggle_blind(self) -> None:
         self.set_blind(self.act_blind.isChecked())
 
@@ -603,73 +532,16 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             ).format(version=__version__),
         )
 
-    # -- metrics in the metrics worker -----------------------------------------------------
+    # -- metrics ---------------------------------------------------------------------------
 
     def start_full_pass(self) -> None:
-        """Every system over every question; supersedes any pass under way."""
-        if self.project is None or not self.session.questions:
-            return
-        self.generation += 1
-        generation = self.generation
-        self.metrics_tasks.cancel("full")
-        session = self.session
-        self.metrics_tasks.start(
-            "full",
-            operations.overview_op(session.reviewer, session.blind, session.window_ks()),
-            on_done=lambda done: self._overview_ready(generation, done.result),
-            on_failed=lambda error: self._metrics_failed(generation, error),
-            on_progress=self.metrics_dock.show_progress,
-        )
+        self.metrics.full_pass()
 
-    def _metrics_failed(self, generation: int, error) -> None:
-        if generation == self.generation:
-            self.metrics_dock.show_failure(error)
-
-    def _overview_ready(self, generation: int, result) -> None:
-        if generation == self.generation:  # else a newer pass is coming
-            self.session.set_overview(result)
-
-    def rescore_later(self, question: dict) -> None:
-        """Rescore one question after a judgement on it, in the metrics queue."""
-        generation = self.generation
-        session = self.session
-        ks = list(session.board.ks) if session.board else session.window_ks()
-        self.metrics_tasks.start(
-            "question",
-            operations.rescore_op(
-                question,
-                session.reviewer,
-                session.blind,
-                ks,
-                session.reviewers,
-                self.metrics_dock.agreement_shown(),
-            ),
-            on_done=lambda done: self._question_ready(generation, question["pk"], done.result),
-            on_failed=lambda error: self._metrics_failed(generation, error),
-        )
-
-    def _question_ready(self, generation: int, pk: int, result) -> None:
-        summary, entries, agreement = result
-        if generation == self.generation:
-            self.session.set_question_scores(pk, summary, entries, agreement)
-
-    def refresh_agreement(self) -> None:
-        """The agreement reads the whole log: only when its tab is shown or asked for."""
-        if self.session.blind or self.project is None or not self.session.questions:
-            return
-        self.metrics_tasks.start(
-            "agreement",
-            operations.agreement_op(),
-            on_done=lambda done: self.metrics_dock.set_agreement(done.result),
-        )
-
-    def _metrics_state(self) -> None:
-        busy = self.metrics_tasks.busy()
+    def _metrics_state(self, busy: bool) -> None:
         self._progress_label.setText(self.tr("Updating metrics…") if busy else "")
-        self.metrics_dock.set_busy(busy)
 
     def metrics_busy(self) -> bool:
-        return self.metrics_tasks.busy()
+        return self.metrics.busy()
 
     # -- messages --------------------------------------------------------------------------
 

@@ -200,7 +200,7 @@ def drive(db: Path, switches: int) -> dict:
 
     # K = 100 in compare mode: the most rows a switch fills (two full lists).
     window.set_k(100)
-    window.set_compare(window.systems[1]["name"])
+    window.set_compare(window.session.systems[1]["name"])
     while window.metrics_busy():
         qapp.processEvents()
         time.sleep(0.005)

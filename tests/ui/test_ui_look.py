@@ -144,12 +144,12 @@ def test_the_first_run_asks_the_reviewer_name_in_the_welcome_panel(db_path, qtbo
     assert not window.writable()
     window.empty.name.setText("  김검수 ")
     window.empty.name.editingFinished.emit()
-    assert window.reviewer == "김검수" and window.writable()
+    assert window.session.reviewer == "김검수" and window.writable()
     assert ui_app.settings().value("reviewer") == "김검수"
     window.close()
     again = MainWindow(db_path)
     qtbot.addWidget(again)
-    assert again.reviewer == "김검수"
+    assert again.session.reviewer == "김검수"
     assert again.empty.name.text() == "김검수"
     again.close()
 

@@ -50,7 +50,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
 
     window.question_panel.only_disputed.setChecked(True)
     model = window.question_model
-    assert [model.pk_at(r) for r in range(model.rowCount())] == [window.by_id["q01"]["pk"]]
+    assert [model.pk_at(r) for r in range(model.rowCount())] == [window.session.by_id["q01"]["pk"]]
     assert window.current_question_id() == "q01"
     # Both values side by side, with lee's note; the disputed role leaves the import standing.
     assert window.evidence_panel.dispute_box.isVisible()
@@ -131,7 +131,7 @@ def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_wi
     assert "lee" in window.evidence_panel.notes_view.text()
 
     window.act_blind.trigger()
-    assert window.blind
+    assert window.session.blind
     idle(qtbot, window)
     assert window.evidence_panel.dispute_box.isHidden()
     assert "lee" not in window.evidence_panel.notes_view.text()
@@ -143,17 +143,17 @@ def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_wi
     assert item.role == "core"  # kim's own change, as if no one else had judged
     tip = window.evidence_model.index(row, EvidenceModel.COL_ROLE).data(Qt.ItemDataRole.ToolTipRole)
     assert "lee" not in tip
-    assert window.question_model.summary(window.by_id["q01"]["pk"]).disputed == 0
+    assert window.question_model.summary(window.session.by_id["q01"]["pk"]).disputed == 0
     # Adjudication is not possible blind.
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     assert logged(kim, kind="adjudication") == []
     # The setting is kept.
     window.close()
     again = open_window(kim, reviewer="kim")
-    assert again.blind and again.act_blind.isChecked()
+    assert again.session.blind and again.act_blind.isChecked()
     again.act_blind.trigger()
     idle(qtbot, again)
-    assert not again.blind
+    assert not again.session.blind
     again.show_question("q01")
     assert again.evidence_panel.dispute_box.isVisible()
 

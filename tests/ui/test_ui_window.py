@@ -24,13 +24,13 @@ def test_empty_database_offers_the_sample_and_loads_it(db_path, open_window, qtb
     qtbot.mouseClick(window.empty.sample, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.pages.currentIndex() == MainWindow.PAGE_REVIEW, timeout=20000)
     idle(qtbot, window)
-    assert len(window.questions) == 33
+    assert len(window.session.questions) == 33
     assert window.current_question_id() == "q01"
     assert window.ranking_panels[0].model.rowCount() == 5  # K = 5
     assert window.question_model.rowCount() == 33
     assert window.metrics_model.rowCount() == 3
     # The list's found/total column is filled by the worker: q01 finds 1 of 2 at K = 5.
-    row = window.question_model.row_of(window.by_id["q01"]["pk"])
+    row = window.question_model.row_of(window.session.by_id["q01"]["pk"])
     found = window.question_model.index(row, QuestionListModel.COL_FOUND).data()
     assert found == "1/2"
 
@@ -45,7 +45,7 @@ def test_navigation_keys(sample_db, open_window, qtbot):
     assert window.current_question_id() == "q02"
     # The list follows the shown question.
     current = window.question_panel.table.currentIndex()
-    assert window.question_model.pk_at(current.row()) == window.by_id["q02"]["pk"]
+    assert window.question_model.pk_at(current.row()) == window.session.by_id["q02"]["pk"]
     # q02 has no miss at K = 5 for BM25-Kiwi: M goes to q03, whose first item is missed.
     qtbot.keyClick(window, Qt.Key.Key_M)
     assert window.current_question_id() == "q03"
@@ -95,7 +95,7 @@ def test_triage_keys_write_committed_lines(sample_db, open_window, qtbot):
     ]
     assert "to abstain on" in window.question_header.text()
     idle(qtbot, window)
-    summary = window.question_model.summary(window.by_id["q03"]["pk"])
+    summary = window.question_model.summary(window.session.by_id["q03"]["pk"])
     assert summary.answerable is False
 
 
@@ -145,14 +145,14 @@ def test_undo_and_redo_survive_a_restart(sample_db, open_window, qtbot):
     # Undo twice across the restart: the redo put core back; undoing it withdraws again.
     qtbot.keyClick(again, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [r["value"] for r in logged(sample_db, kind="role")] == ["core", None, "core", None]
-    assert not again.history.can_undo()
+    assert not again.session.history.can_undo()
 
 
 def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     window.show_question("q05")
     qtbot.keyClick(window, Qt.Key.Key_C)
-    assert window.compare_name == "BM25-Bigram"
+    assert window.session.compare_name == "BM25-Bigram"
     assert window.ranking_panels[1].isVisible()
     assert window.ranking_panels[1].model.rowCount() == 5
     model = window.evidence_model
@@ -169,7 +169,7 @@ def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open
     window.show_question("q02")
     assert window.evidence_model.index(0, 3).data(EvidenceModel.ContrastRole) is False
     qtbot.keyClick(window, Qt.Key.Key_C)
-    assert window.compare_name is None
+    assert window.session.compare_name is None
     assert not window.ranking_panels[1].isVisible()
 
 
@@ -181,7 +181,7 @@ def test_k_chooser_and_missed_but_found_later(sample_db, open_window, qtbot):
     assert status == "missed (found at 8)"  # a larger K would recover it
     window.toolbar.k_box.setCurrentText("10")
     window.toolbar.k_box.lineEdit().editingFinished.emit()
-    assert window.k == 10
+    assert window.session.k == 10
     assert window.ranking_panels[0].model.rowCount() == 10
     status = window.evidence_model.index(row, EvidenceModel.COL_FIRST_SYSTEM).data()
     assert status == "found at 8"
@@ -189,7 +189,7 @@ def test_k_chooser_and_missed_but_found_later(sample_db, open_window, qtbot):
     window.toolbar.k_box.lineEdit().editingFinished.emit()
     assert window.ranking_panels[0].model.rowCount() == 7
     idle(qtbot, window)
-    assert "Recall@7" in window.board.labels
+    assert "Recall@7" in window.session.board.labels
     assert abs(panel_value(window, "RRF", "Recall@7") - _evaluate(sample_db, 7)) < 1e-12
 
 
@@ -269,7 +269,7 @@ def test_layout_and_last_question_are_restored(sample_db, open_window, qtbot):
     saved = window.settings.value("window/geometry")
     again = open_window(sample_db, size=(1200, 700))
     assert again.current_question_id() == "q07"
-    assert again.system_name == "RRF"
+    assert again.session.system_name == "RRF"
     assert again.main_split.sizes() == sizes
     # The offscreen screen is 800 px wide, so restoreGeometry clamps what it restores; the
     # saved geometry itself is what the window wrote.
@@ -332,9 +332,9 @@ def test_sorting_by_a_header_click_keeps_the_question_selected(sample_db, open_w
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
     model = window.question_model
-    assert window.by_pk[model.pk_at(0)]["id"] == "q33"  # descending now
+    assert window.session.by_pk[model.pk_at(0)]["id"] == "q33"  # descending now
     current = window.question_panel.table.currentIndex()
-    assert window.by_pk[model.pk_at(current.row())]["id"] == "q05"
+    assert window.session.by_pk[model.pk_at(current.row())]["id"] == "q05"
     assert window.current_question_id() == "q05"
 
 
