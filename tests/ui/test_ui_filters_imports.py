@@ -70,7 +70,9 @@ def test_filters_misses_unreviewed_answerable_and_sorting(sample_db, open_window
         found = window.session.board.found("BM25-Kiwi", window.session.by_id[qid]["pk"], 5)
         assert found[0] < found[1]
     window.question_panel.only_misses.setChecked(False)
-    window.question_panel.answerable_box.setCurrentIndex(window.question_panel.answerable_box.findData(False))
+    window.question_panel.answerable_box.setCurrentIndex(
+        window.question_panel.answerable_box.findData(False)
+    )
     assert shown_ids(window) == ["q32", "q33"]
     window.question_panel.answerable_box.setCurrentIndex(0)
 

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QApplication
 import resources
 from desktop.ui import app as ui_app
 
-UI_SOURCES = sorted(p.name for p in (resources.ROOT.parent / "desktop" / "ui").glob("*.py"))
+UI = resources.ROOT.parent / "desktop" / "ui"
+UI_SOURCES = sorted(str(p.relative_to(UI)) for p in UI.rglob("*.py"))
 
 
 @pytest.fixture
