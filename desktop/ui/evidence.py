@@ -26,6 +26,7 @@ from desktop.session_state import item_texts
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.session import ReviewSession
+from desktop.ui.widgets import text_lines_height
 
 MAX_ROWS = 8  # the table grows with its items up to this; the room below is for notes
 
@@ -85,13 +86,14 @@ class EvidencePanel(QWidget):
         table.setWordWrap(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         fm = self.fontMetrics()
-        table.verticalHeader().setDefaultSectionSize(fm.lineSpacing() * 2 + 8)
+        rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
+        table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
         header.setStretchLastSection(True)
         char = fm.averageCharWidth()
         header.setMinimumSectionSize(char * 3)
         header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
-        header.resizeSection(EvidenceModel.COL_ROLE, char * 11 + 8)
+        header.resizeSection(EvidenceModel.COL_ROLE, char * 9 + 8)
         header.resizeSection(EvidenceModel.COL_PASSAGE, char * 9 + 8)
         header.setDefaultSectionSize(char * 12 + 8)
         table.selectionModel().currentRowChanged.connect(self._clicked)
@@ -146,6 +148,12 @@ class EvidencePanel(QWidget):
         for i, name in enumerate(names):
             width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
             header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
+        # The room goes to the passage text unless some item has alternatives to show.
+        alternatives = any(i.alternatives or i.proposed for i in view.items)
+        for column in range(self.model.columnCount()):  # hidden sections outlive a reset
+            self.table.setColumnHidden(
+                column, column == self.model.col_alternatives and not alternatives
+            )
         self.note.setText(self._summary(view, names))
         self._fit()
         self._show_notes(view)

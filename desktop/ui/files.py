@@ -125,7 +125,7 @@ class FileCommands:
     # -- imports ---------------------------------------------------------------------------
 
     def import_dialog(self, kind: str) -> None:
-        if not self.writable():
+        if self.read_only:  # loading data needs no reviewer name, only the lock
             self.show_read_only()
             return
         start = str(self.settings.value("last-import-folder", "") or "")
@@ -161,7 +161,7 @@ class FileCommands:
         self.statusBar().showMessage(report.lines()[0] if report.lines() else "", 8000)
 
     def load_sample(self):
-        if not self.writable():
+        if self.read_only:  # loading data needs no reviewer name, only the lock
             self.show_read_only()
             return None
 
@@ -213,7 +213,7 @@ class FileCommands:
             self.start_merge(path)
 
     def start_merge(self, path):
-        if not self.writable():
+        if self.read_only:  # loading data needs no reviewer name, only the lock
             self.show_read_only()
             return None
         return self.run_with_progress(

@@ -32,6 +32,7 @@ class QuestionListPanel(QWidget):
         self.table = review_table(self)
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # question text reads on
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         size_columns(
             self.table,

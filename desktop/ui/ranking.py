@@ -13,7 +13,7 @@ from desktop.review import QuestionView
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import HtmlDelegate, system_colour
+from desktop.ui.widgets import HtmlDelegate, system_colour, text_lines_height
 
 TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
 
@@ -34,8 +34,8 @@ class RankingPanel(QWidget):
         self.table.setItemDelegateForColumn(
             RankingModel.COL_TEXT, HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
         )
-        fm = self.fontMetrics()
-        self.table.verticalHeader().setDefaultSectionSize(fm.lineSpacing() * TEXT_LINES + 8)
+        rows = max(text_lines_height(self.font(), TEXT_LINES), self.fontMetrics().lineSpacing() * 2)
+        self.table.verticalHeader().setDefaultSectionSize(rows + 6)
         size_columns(
             self.table,
             RankingModel.COL_TEXT,

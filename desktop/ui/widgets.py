@@ -5,12 +5,14 @@ HTML used to show passages with the question's terms highlighted."""
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
+    QFont,
     QFontMetrics,
     QInputMethodEvent,
     QPainter,
@@ -149,14 +151,45 @@ class SoftSelectionDelegate(QStyledItemDelegate):
             _tint(painter, option)
 
 
+def text_lines_height(font: QFont, lines: int) -> int:
+    """The height of `lines` lines of Korean text as a rich-text cell lays them out (Hangul
+    fallback fonts are often taller than the font's own line spacing)."""
+    doc = QTextDocument()
+    doc.setDocumentMargin(1)
+    doc.setDefaultFont(font)
+    doc.setPlainText("\n".join(["가A｢"] * lines))
+    return int(doc.size().height()) + 2
+
+
 class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
-    come from the style as for any other cell."""
+    come from the style as for any other cell. Laid-out documents are kept by markup and width,
+    so that a repaint of an unchanged row does not lay its text out again."""
+
+    CACHE = 400  # documents kept (four rankings of K = 100)
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
         self.role = role
         self.lines = lines
+        self._docs: OrderedDict[tuple, tuple[QTextDocument, int]] = OrderedDict()
+
+    def _document(self, markup: str, font: QFont, width: int, height: int):
+        key = (markup, font.key(), width, height)
+        found = self._docs.get(key)
+        if found is not None:
+            self._docs.move_to_end(key)
+            return found
+        doc = QTextDocument()
+        doc.setDocumentMargin(1)
+        doc.setDefaultFont(font)
+        doc.setHtml(markup)
+        doc.setTextWidth(width)
+        found = (doc, self._fitting_height(doc, height))
+        self._docs[key] = found
+        if len(self._docs) > self.CACHE:
+            self._docs.popitem(last=False)
+        return found
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
         markup = index.data(self.role)
@@ -174,17 +207,12 @@ class HtmlDelegate(QStyledItemDelegate):
             _tint(painter, option)
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
         rect = opt.rect.adjusted(margin, 0, -margin, 0)
-        doc = QTextDocument()
-        doc.setDocumentMargin(1)
-        doc.setDefaultFont(opt.font)
-        doc.setHtml(markup)
-        doc.setTextWidth(rect.width())
+        # Show whole lines only: clip below the last line that fits, so no half line peeks.
+        doc, shown = self._document(markup, opt.font, rect.width(), rect.height())
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette.setColor(
             QPalette.ColorRole.Text, opt.palette.color(QPalette.ColorRole.Text)
         )
-        # Show whole lines only: clip below the last line that fits, so no half line peeks.
-        shown = self._fitting_height(doc, rect.height())
         top = rect.top() + max(0, (rect.height() - shown) // 2)
         painter.save()
         painter.translate(rect.left(), top)
@@ -212,7 +240,7 @@ class HtmlDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         metrics = QFontMetrics(option.font)
-        return QSize(metrics.averageCharWidth() * 40, metrics.lineSpacing() * self.lines + 6)
+        return QSize(metrics.averageCharWidth() * 40, text_lines_height(option.font, self.lines))
 
 
 class RecallCurve(QWidget):
@@ -228,7 +256,7 @@ class RecallCurve(QWidget):
         self.empty_text = ""
         self.setMouseTracking(True)
         self.setMinimumSize(
-            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 8
+            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 6
         )
 
     def set_curves(

@@ -243,9 +243,9 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     def _default_layout(self) -> None:
         width = self.main_split.width() or self.width()
         self.main_split.setSizes([int(width * 0.2), int(width * 0.5), int(width * 0.3)])
-        self.resizeDocks([self.metrics_dock], [int(self.height() * 0.2)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.metrics_dock], [int(self.height() * 0.18)], Qt.Orientation.Vertical)
         height = self.middle_split.height() or self.height()
-        self.middle_split.setSizes([int(height * 0.45), int(height * 0.55)])
+        self.middle_split.setSizes([int(height * 0.5), int(height * 0.5)])
         total = self.metrics_dock.split.width() or width
         self.metrics_dock.split.setSizes([int(total * 0.6), int(total * 0.4)])
 

@@ -27,6 +27,7 @@ class RankingModel(QAbstractTableModel):
     COLUMNS = 5
     RowRole = USER
     HtmlRole = USER + 1
+    RIGHT_ALIGNED = (0, 1, 2)  # rank, mark, score
     SNIPPET = 320  # characters of passage text in a row; the viewer below shows it whole
 
     def __init__(self, parent=None):
@@ -91,63 +92,67 @@ class RankingModel(QAbstractTableModel):
         r = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            if column == self.COL_RANK:
-                return r.rank
-            if column == self.COL_MARK:
-                return self.mark(r)
-            if column == self.COL_SCORE:
-                return "" if r.score is None else f"{r.score:.2f}"
-            if column == self.COL_PASSAGE:
-                evidence = self.evidence_text(r)
-                first = r.passage_id
-                if evidence and evidence != r.passage_id:
-                    first += " " + evidence.replace(r.passage_id, "").strip(" ,")
-                return f"{first}\n{review.source_label(r.title, r.meta)}"
-            if column == self.COL_TEXT:
-                text = r.text.replace("\n", " ")
-                return text[: self.SNIPPET]
+            return self._display(r, column)
         if role == self.HtmlRole and column == self.COL_TEXT:
-            if not self._html[index.row()]:
-                self._html[index.row()] = highlighted_html(
-                    r.text.replace("\n", " "), self._terms, self.SNIPPET
-                )
-            return self._html[index.row()]
+            return self._markup(index.row(), r)
         if role == self.RowRole:
             return r
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == self.COL_MARK:
-                if r.items:
-                    return self.tr("Evidence") if r.primary else self.tr("Alternative evidence")
-                if r.proposed_for:
-                    return self.tr(
-                        "Proposed as an alternative for {passage}; not in force yet"
-                    ).format(passage=r.proposed_for)
-                if r.not_evidence:
-                    return self.tr("Judged not evidence")
-                return self.tr("Not evidence")
-            if column == self.COL_PASSAGE:
-                parts = [r.passage_id, r.title or ""]
-                if r.score is not None:
-                    parts.append(self.tr("score {score:.3f}").format(score=r.score))
-                parts += [f"{k}: {v}" for k, v in r.meta.items()]
-                return "\n".join(p for p in parts if p)
-            if column == self.COL_TEXT:
-                return r.text[:2000]
+            return self._tooltip(r, column)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == self.COL_MARK:
                 return QBrush(GREEN if r.items else AMBER if r.proposed_for else GREY)
-            if r.not_evidence:
-                return QBrush(GREY)
+            return QBrush(GREY) if r.not_evidence else None
         if role == Qt.ItemDataRole.BackgroundRole and r.items:
             return QBrush(HIT)
         if role == Qt.ItemDataRole.FontRole and r.not_evidence and column == self.COL_PASSAGE:
             font = QFont()
             font.setStrikeOut(True)
             return font
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
-            self.COL_RANK,
-            self.COL_MARK,
-            self.COL_SCORE,
-        ):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.RIGHT_ALIGNED:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, r: RankedRow, column: int):
+        if column == self.COL_RANK:
+            return r.rank
+        if column == self.COL_MARK:
+            return self.mark(r)
+        if column == self.COL_SCORE:
+            return "" if r.score is None else f"{r.score:.2f}"
+        if column == self.COL_PASSAGE:
+            evidence = self.evidence_text(r)
+            first = r.passage_id
+            if evidence and evidence != r.passage_id:
+                first += " " + evidence.replace(r.passage_id, "").strip(" ,")
+            return f"{first}\n{review.source_label(r.title, r.meta)}"
+        if column == self.COL_TEXT:
+            return r.text.replace("\n", " ")[: self.SNIPPET]
+        return None
+
+    def _markup(self, row: int, r: RankedRow) -> str:
+        # Prepared once per row and kept: the delegate asks on every paint.
+        if not self._html[row]:
+            self._html[row] = highlighted_html(r.text.replace("\n", " "), self._terms, self.SNIPPET)
+        return self._html[row]
+
+    def _tooltip(self, r: RankedRow, column: int):
+        if column == self.COL_MARK:
+            if r.items:
+                return self.tr("Evidence") if r.primary else self.tr("Alternative evidence")
+            if r.proposed_for:
+                return self.tr("Proposed as an alternative for {passage}; not in force yet").format(
+                    passage=r.proposed_for
+                )
+            if r.not_evidence:
+                return self.tr("Judged not evidence")
+            return self.tr("Not evidence")
+        if column == self.COL_PASSAGE:
+            parts = [r.passage_id, r.title or ""]
+            if r.score is not None:
+                parts.append(self.tr("score {score:.3f}").format(score=r.score))
+            parts += [f"{k}: {v}" for k, v in r.meta.items()]
+            return "\n".join(p for p in parts if p)
+        if column == self.COL_TEXT:
+            return r.text[:2000]
         return None
