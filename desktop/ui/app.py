@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QSize, QTranslator
-from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QIcon
 from PySide6.QtWidgets import QApplication
 
 import resources
@@ -61,6 +61,26 @@ def ensure_hangul_font(app: QApplication, families: list[str] | None = None) -> 
     return family
 
 
+SYMBOLS = "RecallReviewerSymbols.otf"
+
+
+def ensure_symbol_font(app: QApplication) -> str | None:
+    """Register the bundled CJK punctuation and symbols (｢｣, 「」, ①, ※ ...) and list it after
+    the app's font, so that Qt draws from it only a character the fonts before it lack.
+    Returns its family, or None when it could not be loaded."""
+    font_id = QFontDatabase.addApplicationFont(str(resources.path("fonts", SYMBOLS)))
+    names = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+    if not names:
+        return None
+    font = QFont(app.font())
+    # The family actually drawn with (a name like "Sans Serif" is only an alias), then ours.
+    drawn = QFontInfo(font).family()
+    families = [f for f in [drawn, *font.families()] if f and f != names[0]]
+    font.setFamilies([*dict.fromkeys(families), names[0]])
+    app.setFont(font)
+    return names[0]
+
+
 def configure(app: QApplication) -> None:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
@@ -75,6 +95,7 @@ def configure(app: QApplication) -> None:
     if not icon.isNull():
         app.setWindowIcon(icon)
     ensure_hangul_font(app)
+    ensure_symbol_font(app)
     install_translations(app, language())
 
 
