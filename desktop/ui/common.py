@@ -4,14 +4,35 @@ label that may be cut rather than widen the window."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTableView
 
 from desktop.ui.widgets import SoftSelectionDelegate
 
 
-def review_table(parent=None) -> QTableView:
+def review_table(parent=None, coloured: tuple[int, ...] = ()) -> QTableView:
+    """A table of rows to review. Cells are drawn by Qt's own delegate (no Python per cell:
+    a question switch repaints a few hundred cells) under a light selection that keeps the
+    text readable; the `coloured` columns, whose text colour means something (a hit's green, a
+    miss's red), keep it when selected through the soft-selection delegate."""
     view = QTableView(parent)
-    view.setItemDelegate(SoftSelectionDelegate(view))
+    palette = view.palette()
+    base = palette.color(QPalette.ColorRole.Base)
+    light = QColor(palette.color(QPalette.ColorRole.Highlight))
+    tint = QColor(
+        (base.red() * 185 + light.red() * 70) // 255,
+        (base.green() * 185 + light.green() * 70) // 255,
+        (base.blue() * 185 + light.blue() * 70) // 255,
+    )
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        palette.setColor(group, QPalette.ColorRole.Highlight, tint)
+        palette.setColor(
+            group, QPalette.ColorRole.HighlightedText, palette.color(QPalette.ColorRole.Text)
+        )
+    view.setPalette(palette)
+    soft = SoftSelectionDelegate(view)
+    for column in coloured:
+        view.setItemDelegateForColumn(column, soft)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -28,7 +28,8 @@ from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
-MAX_ROWS = 8  # the table grows with its items up to this; the room below is for notes
+EVIDENCE_COLUMNS = 16  # more than mark, role, passage, two systems, alternatives, text
+MIN_ROWS, MAX_ROWS = 5, 8  # the table's height in rows, so that most switches keep the layout
 
 
 def _label(rich: bool = False) -> QLabel:
@@ -59,6 +60,7 @@ class EvidencePanel(QWidget):
         self.table = self._table()
         layout.addWidget(self.table)
         self.note = _label()
+        self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         layout.addWidget(self.note)
         layout.addLayout(self._buttons(buttons))
         self.notes_view = _label(rich=True)
@@ -80,7 +82,7 @@ class EvidencePanel(QWidget):
         session.viewChanged.connect(self.show_view)
 
     def _table(self):
-        table = review_table(self)
+        table = review_table(self, coloured=tuple(range(EVIDENCE_COLUMNS)))
         table.setModel(self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)
@@ -182,7 +184,7 @@ class EvidencePanel(QWidget):
         )
 
     def _fit(self) -> None:
-        rows = max(2, min(self.model.rowCount(), MAX_ROWS))
+        rows = max(MIN_ROWS, min(self.model.rowCount(), MAX_ROWS))
         table = self.table
         height = (
             table.horizontalHeader().height()

@@ -29,7 +29,14 @@ class QuestionListPanel(QWidget):
         layout.addWidget(self.filter_box)
         layout.addLayout(self._filters())
         self.model = QuestionListModel(self)
-        self.table = review_table(self)
+        self.table = review_table(
+            self,
+            coloured=(
+                QuestionListModel.COL_ANSWERABLE,
+                QuestionListModel.COL_FOUND,
+                QuestionListModel.COL_FLAG,
+            ),
+        )
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # question text reads on

@@ -48,7 +48,7 @@ from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
 from desktop.ui.welcome import WelcomePanel
-from desktop.ui.widgets import highlighted_html
+from desktop.ui.widgets import highlighted_html, text_lines_height
 
 SPLITS = ("main", "middle", "metrics")
 
@@ -138,6 +138,11 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self.question_header.setWordWrap(True)
         self.question_header.setTextFormat(Qt.TextFormat.RichText)
         self.question_header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Two lines, always: a question switch then repaints the header, not the whole layout.
+        big = self.question_header.font()
+        big.setPointSizeF(big.pointSizeF() * 1.25)
+        self.question_header.setFixedHeight(text_lines_height(big, 2))
+        self.question_header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.question_header)
         self.middle_split = QSplitter(Qt.Orientation.Vertical)
         self.middle_split.setObjectName("middle-split")
@@ -439,7 +444,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             f"{highlighted_html(view.text, [])}</span> "
             f"&nbsp;<span style='color:{colour}'>[{html.escape(badge)}]</span>"
         )
-        self.question_header.setToolTip(view.id)
+        self.question_header.setToolTip(f"{view.id}\n{view.text}")
 
     def selected_item(self):
         return self.evidence_panel.selected() if self.session.view else None
@@ -566,8 +571,10 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
 
     def repaint_now(self) -> None:
         """Lay out and paint what changed, now (the bench times up to here)."""
+        # Layout requests may post the paints they cause: deliver those too. No forced repaint
+        # of the whole window: only what a change made dirty is drawn.
         QApplication.sendPostedEvents()
-        self.repaint()
+        QApplication.sendPostedEvents()
 
     def sizeHint(self) -> QSize:
         fm = self.fontMetrics()

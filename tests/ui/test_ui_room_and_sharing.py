@@ -37,7 +37,7 @@ def test_a_3000_character_id_keeps_the_window_width(project, db_path, open_windo
     assert window.minimumSizeHint().width() < 1366
     index = window.evidence_model.index(0, 2)
     assert index.data(Qt.ItemDataRole.ToolTipRole) == "p" * 3000  # the full id on hover
-    assert window.question_header.toolTip() == long_id
+    assert window.question_header.toolTip().startswith(long_id)
 
 
 def test_the_metrics_dock_hides_from_the_view_menu_and_stays_hidden(sample_db, open_window, qtbot):

@@ -46,6 +46,17 @@ class QuestionListModel(QAbstractTableModel):
     PkRole = USER + 1
     SummaryRole = USER + 2
     PAGE = 500
+    ROLES = frozenset(
+        (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.ForegroundRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            SortRole,
+            PkRole,
+            SummaryRole,
+        )
+    )
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -259,7 +270,8 @@ class QuestionListModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= self._fetched:
+        # Views ask for a dozen roles a cell on every paint: the unused ones leave at once.
+        if role not in self.ROLES or not index.isValid() or index.row() >= self._fetched:
             return None
         s = self._rows[self._order[index.row()]]
         column = index.column()

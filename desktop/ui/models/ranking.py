@@ -28,6 +28,18 @@ class RankingModel(QAbstractTableModel):
     RowRole = USER
     HtmlRole = USER + 1
     RIGHT_ALIGNED = (0, 1, 2)  # rank, mark, score
+    ROLES = frozenset(  # the roles served; a paint asks for many more
+        (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.ForegroundRole,
+            Qt.ItemDataRole.BackgroundRole,
+            Qt.ItemDataRole.FontRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            RowRole,
+            HtmlRole,
+        )
+    )
     SNIPPET = 320  # characters of passage text in a row; the viewer below shows it whole
 
     def __init__(self, parent=None):
@@ -87,7 +99,7 @@ class RankingModel(QAbstractTableModel):
         return ", ".join(parts)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.rows):
+        if role not in self.ROLES or not index.isValid() or index.row() >= len(self.rows):
             return None
         r = self.rows[index.row()]
         column = index.column()
