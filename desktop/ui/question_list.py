@@ -86,9 +86,11 @@ class QuestionListPanel(QWidget):
     # -- following the session -------------------------------------------------------------
 
     def _reloaded(self) -> None:
+        # set_questions filters and sorts once; nothing else here may do it again (5,000
+        # questions at open).
         self.model.set_questions(self.session.questions)
         self.model.set_found(self.session.found, self.session.k)
-        self._blind_changed(self.session.blind)
+        self._disputes_allowed(not self.session.blind)
 
     def _found_changed(self, *_args) -> None:
         self.model.set_found(self.session.found, self.session.k)
@@ -107,9 +109,12 @@ class QuestionListPanel(QWidget):
             self.update_counts()
 
     def _blind_changed(self, blind: bool) -> None:
-        self.only_disputed.setEnabled(not blind)
-        self.only_disputed.setToolTip(self.tr("Hidden in blind mode") if blind else "")
+        self._disputes_allowed(not blind)
         self.apply_filter()
+
+    def _disputes_allowed(self, allowed: bool) -> None:
+        self.only_disputed.setEnabled(allowed)
+        self.only_disputed.setToolTip("" if allowed else self.tr("Hidden in blind mode"))
 
     # -- the list --------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ All of it runs in the metrics worker, in order; results of a superseded pass are
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.ui import operations
 from desktop.ui.metrics_dock import MetricsDock
@@ -22,10 +22,23 @@ class MetricsRunner(QObject):
         self.worker = Worker(db_path, self, "metrics")
         self.worker.changed.connect(self._state)
         self.generation = 0  # of the full pass
+        self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
 
     def busy(self) -> bool:
-        return self.worker.busy()
+        return self.worker.busy() or self._pending > 0
+
+    def _later(self, apply) -> None:
+        """Apply a result from a zero timer: after the frame that shows the judgement has
+        been painted, not inside it. Busy until then."""
+        self._pending += 1
+
+        def run() -> None:
+            self._pending -= 1
+            apply()
+            self._state()
+
+        QTimer.singleShot(0, run)
 
     def forget(self) -> None:
         """Results still coming are for data no longer shown."""
@@ -62,7 +75,9 @@ class MetricsRunner(QObject):
                 session.reviewers,
                 self.dock.agreement_shown(),
             ),
-            on_done=lambda done: self._question_ready(generation, question["pk"], done.result),
+            on_done=lambda done: self._later(
+                lambda: self._question_ready(generation, question["pk"], done.result)
+            ),
             on_failed=lambda error: self._failed(generation, error),
         )
 
@@ -104,6 +119,6 @@ class MetricsRunner(QObject):
             self.dock.show_failure(error)
 
     def _state(self) -> None:
-        busy = self.worker.busy()
+        busy = self.busy()
         self.dock.set_busy(busy)
         self.busyChanged.emit(busy)

@@ -166,7 +166,7 @@ class HtmlDelegate(QStyledItemDelegate):
     come from the style as for any other cell. Laid-out documents are kept by markup and width,
     so that a repaint of an unchanged row does not lay its text out again."""
 
-    CACHE = 400  # documents kept (four rankings of K = 100)
+    CACHE = 240  # documents kept: two rankings of K = 100, and some
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
@@ -309,6 +309,13 @@ class RecallCurve(QWidget):
             return
         grid = QColor(text_colour)
         grid.setAlpha(40)
+        self._axes(painter, rect, depth, grid, text_colour)
+        width = max(2.0, fm.lineWidth() * 2.0)
+        self._curves(painter, rect, depth, width, text_colour)
+        self._legend(painter, rect, width, text_colour)
+
+    def _axes(self, painter: QPainter, rect: QRectF, depth: int, grid, text_colour) -> None:
+        fm = self.fontMetrics()
         painter.setPen(QPen(grid, 1))
         for i in range(0, 11, 2):
             y = rect.bottom() - i / 10 * rect.height()
@@ -347,7 +354,8 @@ class RecallCurve(QWidget):
                 painter.setPen(mark_pen)
                 x = self._x(rect, k, depth)
                 painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
-        width = max(2.0, fm.lineWidth() * 2.0)
+
+    def _curves(self, painter: QPainter, rect: QRectF, depth: int, width: float, text_colour):
         for name, values in self.curves.items():
             if not values:
                 continue
@@ -360,7 +368,10 @@ class RecallCurve(QWidget):
                     path.lineTo(point)
             painter.setPen(QPen(self.colours.get(name, text_colour), width))
             painter.drawPath(path)
-        # Legend at the bottom right inside the plot: recall curves rise towards the top.
+
+    def _legend(self, painter: QPainter, rect: QRectF, width: float, text_colour) -> None:
+        # At the bottom right inside the plot: recall curves rise towards the top.
+        fm = self.fontMetrics()
         swatch = fm.averageCharWidth() * 2
         names = list(self.curves)
         label_width = max((fm.horizontalAdvance(n) for n in names), default=0)

@@ -13,7 +13,7 @@ import html
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -39,6 +39,7 @@ from desktop.ui.dialogs import ShortcutSheet
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
 from desktop.ui.guard import DatabaseGuard
+from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
 from desktop.ui.question_list import QuestionListPanel
@@ -49,8 +50,6 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
 from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import highlighted_html, text_lines_height
-
-SPLITS = ("main", "middle", "metrics")
 
 
 class MainWindow(ReviewCommands, FileCommands, QMainWindow):
@@ -66,7 +65,6 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self.last_message = ""  # the latest error or report shown, for tests and the log
         self.message_box: QMessageBox | None = None
         self.progress_dialog = None
-        self._first_layout = False
         self.tasks = Worker(self.db_path, self, "tasks")  # imports, export, merge
         self.queries = Worker(self.db_path, self, "queries")  # corpus search
         self.guard = DatabaseGuard(self)
@@ -88,7 +86,8 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self._progress_label = QLabel()
         self.statusBar().addPermanentWidget(self._progress_label)
         self._connect_session()
-        self._restore_layout()
+        self.layout_memory = LayoutMemory(self)
+        self.layout_memory.restore()
         self.open_database(self.db_path)
 
     # -- building --------------------------------------------------------------------------
@@ -200,39 +199,6 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     def _db_key(self) -> str:
         return hashlib.sha1(str(self.db_path.resolve()).encode()).hexdigest()[:16]
 
-    def _splits(self) -> dict[str, QSplitter]:
-        return dict(
-            zip(SPLITS, (self.main_split, self.middle_split, self.metrics_dock.split), strict=True)
-        )
-
-    def _restore_layout(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            screen = QApplication.primaryScreen()
-            if screen is not None:
-                area = screen.availableGeometry()
-                self.resize(int(area.width() * 0.92), int(area.height() * 0.9))
-            self._first_layout = True
-        state = self.settings.value("window/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
-        for name, split in self._splits().items():
-            value = self.settings.value(f"window/split-{name}")
-            if isinstance(value, QByteArray) and not value.isEmpty():
-                split.restoreState(value)
-
-    def _save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        if self.session.questions:
-            self.settings.setValue("window/metrics-shown", self.metrics_dock.isVisibleTo(self))
-        for name, split in self._splits().items():
-            self.settings.setValue(f"window/split-{name}", split.saveState())
-        self._remember_question()
-        self.settings.sync()
-
     def _remember_question(self) -> None:
         current = self.session.current_id()
         if current is not None:
@@ -240,25 +206,15 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._first_layout:
-            # No saved layout: share the width and height out by proportion, not pixels.
-            self._first_layout = False
-            QTimer.singleShot(0, self._default_layout)
-
-    def _default_layout(self) -> None:
-        width = self.main_split.width() or self.width()
-        self.main_split.setSizes([int(width * 0.2), int(width * 0.5), int(width * 0.3)])
-        self.resizeDocks([self.metrics_dock], [int(self.height() * 0.18)], Qt.Orientation.Vertical)
-        height = self.middle_split.height() or self.height()
-        self.middle_split.setSizes([int(height * 0.5), int(height * 0.5)])
-        total = self.metrics_dock.split.width() or width
-        self.metrics_dock.split.setSizes([int(total * 0.6), int(total * 0.4)])
+        self.layout_memory.shown()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.tasks.busy() and not self._confirm_cancel():
             event.ignore()
             return
-        self._save_layout()
+        self.layout_memory.save()
+        self._remember_question()
+        self.settings.sync()
         self.guard.stop()
         for worker in (self.tasks, self.queries, self.metrics.worker):
             worker.stop(10000)
@@ -349,7 +305,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             # triage keys type text instead of judging.
             self.pages.setCurrentIndex(self.PAGE_REVIEW)
             self.question_panel.table.setFocus()
-            self.metrics_dock.setVisible(self.settings.value("window/metrics-shown", True, bool))
+            self.metrics_dock.setVisible(self.layout_memory.metrics_shown())
         self.show_question(self._target(restore)["id"])
         self.start_full_pass()
 
