@@ -28,8 +28,8 @@ from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
-EVIDENCE_COLUMNS = 16  # more than mark, role, passage, two systems, alternatives, text
-MIN_ROWS, MAX_ROWS = 5, 8  # the table's height in rows, so that most switches keep the layout
+SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
+MIN_ROWS, MAX_ROWS = 3, 8  # the table's height in rows, so that most switches keep the layout
 
 
 def _label(rich: bool = False) -> QLabel:
@@ -82,7 +82,11 @@ class EvidencePanel(QWidget):
         session.viewChanged.connect(self.show_view)
 
     def _table(self):
-        table = review_table(self, coloured=tuple(range(EVIDENCE_COLUMNS)))
+        # The mark, the role's status and where each system finds the item keep their colours.
+        coloured = (EvidenceModel.COL_MARK, EvidenceModel.COL_ROLE)
+        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
+        # in the middle by the model
         table.setModel(self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)

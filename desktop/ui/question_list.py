@@ -31,11 +31,7 @@ class QuestionListPanel(QWidget):
         self.model = QuestionListModel(self)
         self.table = review_table(
             self,
-            coloured=(
-                QuestionListModel.COL_ANSWERABLE,
-                QuestionListModel.COL_FOUND,
-                QuestionListModel.COL_FLAG,
-            ),
+            coloured=(QuestionListModel.COL_FOUND,),  # found at K: green, amber, red
         )
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)

@@ -29,8 +29,8 @@ class RankingPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.title)
         self.model = RankingModel(self)
-        # Every cell keeps its colour (hit rows green, judged-out rows grey) when selected.
-        self.table = review_table(self, coloured=tuple(range(RankingModel.COL_TEXT)))
+        # The mark keeps its colour (a hit's green) when its row is selected.
+        self.table = review_table(self, coloured=(RankingModel.COL_MARK,))
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(
             RankingModel.COL_TEXT, HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)

@@ -256,7 +256,7 @@ class RecallCurve(QWidget):
         self.empty_text = ""
         self.setMouseTracking(True)
         self.setMinimumSize(
-            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 6
+            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 4
         )
 
     def set_curves(

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -155,9 +156,14 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         row.setContentsMargins(4, 4, 4, 4)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
-        for i, (widget, stretch) in enumerate(
-            ((self.question_panel, 2), (middle, 6), (self.evidence_panel, 3))
-        ):
+        # The evidence column scrolls rather than make the window taller than the screen (many
+        # items, notes and disagreements at 768 px).
+        right = QScrollArea()
+        right.setWidget(self.evidence_panel)
+        right.setWidgetResizable(True)
+        right.setFrameShape(QScrollArea.Shape.NoFrame)
+        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for i, (widget, stretch) in enumerate(((self.question_panel, 2), (middle, 6), (right, 3))):
             self.main_split.addWidget(widget)
             self.main_split.setStretchFactor(i, stretch)
         row.addWidget(self.main_split)

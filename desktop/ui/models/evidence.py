@@ -11,6 +11,7 @@ from PySide6.QtGui import QBrush, QFont
 from desktop import gold
 from desktop.review import Found, ItemState
 from desktop.ui import terms
+from desktop.ui.common import elide_middle
 from desktop.ui.models.base import (
     AMBER,
     EXCERPT_CHARS,
@@ -21,6 +22,8 @@ from desktop.ui.models.base import (
     USER,
 )
 from desktop.ui.widgets import HIT, MISS
+
+ID_CHARS = 24  # of a passage id shown in its cell
 
 
 class EvidenceModel(QAbstractTableModel):
@@ -162,7 +165,7 @@ class EvidenceModel(QAbstractTableModel):
         if column == self.COL_ROLE:
             return self.role_text(item)
         if column == self.COL_PASSAGE:
-            return item.primary_id
+            return elide_middle(item.primary_id, ID_CHARS)  # the whole id on hover
         if system is not None:
             return self.status_text(item, system)
         if column == self.col_alternatives:
