@@ -29,6 +29,7 @@ class ReviewCommands:
         question = question or self.session.question()
         if question is None or self.project is None or not self.writable():
             return None
+        self.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:
             row, new_reviewer = self.session.judge(
                 question, kind, value, passage_id=passage_id, settles=settles, system=system

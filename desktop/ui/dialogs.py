@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,6 +41,18 @@ ENCODINGS = (("utf-8", "UTF-8"), ("cp949", "CP949 / EUC-KR"), ("utf-16", "UTF-16
 
 def _chars(widget: QWidget, n: int) -> int:
     return widget.fontMetrics().averageCharWidth() * n
+
+
+def kind_name(kind: str) -> str:
+    """An import kind in the UI language (context "ImportDialog")."""
+    names = {
+        "corpus": QCoreApplication.translate("ImportDialog", "corpus"),
+        "questions": QCoreApplication.translate("ImportDialog", "questions"),
+        "gold": QCoreApplication.translate("ImportDialog", "gold"),
+        "run": QCoreApplication.translate("ImportDialog", "run"),
+        "judgements": QCoreApplication.translate("ImportDialog", "judgements"),
+    }
+    return names[kind]
 
 
 class ImportDialog(QDialog):
@@ -127,13 +139,7 @@ class ImportDialog(QDialog):
                 form.addRow("", self.replace)
 
     def _kind_name(self) -> str:
-        return {
-            "corpus": self.tr("corpus"),
-            "questions": self.tr("questions"),
-            "gold": self.tr("gold"),
-            "run": self.tr("run"),
-            "judgements": self.tr("judgements"),
-        }[self.kind]
+        return kind_name(self.kind)
 
     def options(self) -> dict:
         out: dict = {"fmt": self.format.currentData(), "encoding": self.encoding.currentData()}

@@ -13,7 +13,7 @@ from db import StoreError
 from desktop import review
 from desktop.formats import InputError
 from desktop.ui import operations
-from desktop.ui.dialogs import ImportDialog
+from desktop.ui.dialogs import ImportDialog, kind_name
 from desktop.ui.operations import CommittedError
 
 FILE_FILTERS = {
@@ -129,11 +129,16 @@ class FileCommands:
             self.show_read_only()
             return
         start = str(self.settings.value("last-import-folder", "") or "")
+        named = kind_name(kind)
         path, _ = QFileDialog.getOpenFileName(
             self,
-            QCoreApplication.translate("MainWindow", "Import {kind}").format(kind=kind),
+            QCoreApplication.translate("MainWindow", "Import {kind}").format(kind=named),
             start,
-            f"{FILE_FILTERS[kind]};;*",
+            QCoreApplication.translate("MainWindow", "{kind} files ({patterns})").format(
+                kind=named, patterns=FILE_FILTERS[kind]
+            )
+            + ";;"
+            + QCoreApplication.translate("MainWindow", "All files (*)"),
         )
         if not path:
             return

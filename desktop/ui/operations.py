@@ -62,6 +62,7 @@ class Operation:
         self._give_way = give_way  # set by the GUI while the reviewer is busy
         self._cancel = threading.Event()
         self._last_tick = 0.0
+        self._phase: str | None = None
         self.on_done: Callable | None = None
         self.on_failed: Callable | None = None
         self.on_progress: Callable | None = None
@@ -86,8 +87,8 @@ class Operation:
                 raise Cancelled()
             waited += 0.01
         now = time.monotonic()
-        if now - self._last_tick >= 0.05 or done >= total:
-            self._last_tick = now
+        if now - self._last_tick >= 0.05 or done >= total or phase != self._phase:
+            self._last_tick, self._phase = now, phase  # a new phase shows at once
             self.signals.progress.emit(self, int(done), int(total), phase or "")
 
 

@@ -442,6 +442,14 @@
         <translation>{kind} 가져오기</translation>
     </message>
     <message>
+        <source>{kind} files ({patterns})</source>
+        <translation>{kind} 파일 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>모든 파일 (*)</translation>
+    </message>
+    <message>
         <source>Importing {file}…</source>
         <translation>{file} 가져오는 중…</translation>
     </message>

@@ -165,3 +165,16 @@ def test_question_mark_opens_the_shortcut_sheet(sample_db, open_window, qtbot):
         window.shortcut_sheet.close()
         window.activateWindow()
         qtbot.waitUntil(window.isActiveWindow)
+
+
+def test_qt_own_dialogs_speak_korean(qapp, korean):
+    """Qt's base catalogue (shipped with PySide6) is loaded with ours, and the default locale
+    is Korean, so file dialogs and standard buttons are not half English."""
+    from PySide6.QtCore import QCoreApplication
+
+    assert QCoreApplication.translate("QFileDialog", "File &name:") == "파일 이름(&N):"
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "취소"
+    assert QLocale().language() == QLocale.Language.Korean
+    from desktop.ui.dialogs import kind_name
+
+    assert kind_name("corpus") != "corpus"  # the import dialogs' titles too

@@ -181,3 +181,21 @@ def test_closing_during_an_operation_asks_whether_to_cancel(
         qtbot.waitUntil(lambda: not window.tasks.busy())
     else:
         assert not window.isVisible() and op.is_cancelled
+
+
+def test_the_progress_dialog_names_the_phase(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    release = threading.Event()
+
+    def phased(project, progress):
+        progress(1, 3)  # two arguments stay valid
+        progress(2, 3, "building the search index")
+        release.wait(10)
+        return operations.Done(None, operations.Changes("import"))
+
+    window.run_with_progress("Importing c.jsonl…", phased, lambda _result: None, name="import")
+    dialog = window.progress_dialog
+    qtbot.waitUntil(lambda: "building the search index" in dialog.labelText())
+    assert dialog.labelText().startswith("Importing c.jsonl…")
+    release.set()
+    qtbot.waitUntil(lambda: not window.tasks.busy())
