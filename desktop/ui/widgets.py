@@ -166,7 +166,7 @@ class HtmlDelegate(QStyledItemDelegate):
     come from the style as for any other cell. Laid-out documents are kept by markup and width,
     so that a repaint of an unchanged row does not lay its text out again."""
 
-    CACHE = 240  # documents kept: two rankings of K = 100, and some
+    CACHE = 64  # documents kept: the rows on screen in two rankings, and the ones just left
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)

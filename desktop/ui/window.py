@@ -313,6 +313,10 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
             self.question_panel.table.setFocus()
             self.metrics_dock.setVisible(self.layout_memory.metrics_shown())
         self.show_question(self._target(restore)["id"])
+        if not session.reviewer:
+            self.statusBar().showMessage(
+                self.tr("Give your reviewer name (Review → Change reviewer name…) to judge"), 0
+            )
         self.start_full_pass()
 
     def _target(self, restore: bool) -> dict:

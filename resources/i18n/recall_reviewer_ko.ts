@@ -378,6 +378,10 @@
         <translation>읽기 전용: 다른 창이 이 데이터베이스를 열고 있습니다</translation>
     </message>
     <message>
+        <source>Give your reviewer name (Review → Change reviewer name…) to judge</source>
+        <translation>판정하려면 검수자 이름을 입력하세요 (검수 → 검수자 이름 바꾸기…)</translation>
+    </message>
+    <message>
         <source>no reviewer named</source>
         <translation>검수자 이름 없음</translation>
     </message>

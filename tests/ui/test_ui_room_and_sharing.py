@@ -199,3 +199,25 @@ def test_the_progress_dialog_names_the_phase(sample_db, open_window, qtbot):
     assert dialog.labelText().startswith("Importing c.jsonl…")
     release.set()
     qtbot.waitUntil(lambda: not window.tasks.busy())
+
+
+def test_without_a_reviewer_name_the_data_shows_and_judging_waits(sample_db, qtbot):
+    from desktop.ui.window import MainWindow
+
+    window = MainWindow(sample_db)  # no name given, none in the settings
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # shortcuts reach the active window only
+    idle(qtbot, window)
+    assert window.pages.currentIndex() == window.PAGE_REVIEW
+    assert "reviewer name" in window.statusBar().currentMessage()
+    assert not window.act_core.isEnabled() and window.act_next.isEnabled()
+    window.select_item(0)
+    qtbot.keyClick(window, Qt.Key.Key_1)
+    assert logged(sample_db) == []
+    window.set_reviewer("kim")
+    assert window.act_core.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_1)
+    assert [r["reviewer"] for r in logged(sample_db)] == ["kim"]
+    idle(qtbot, window)
