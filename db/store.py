@@ -239,6 +239,18 @@ class Store:
             "judgements": one("SELECT count(*) FROM judgement"),
         }
 
+    def data_version(self) -> int:
+        """SQLite's PRAGMA data_version: changes when another connection commits (a second
+        window, the command line), not for this connection's own writes."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def end_read(self) -> None:
+        """Roll back a transaction left open by reads that wrote scratch rows (evidence_hits'
+        temp table opens one implicitly): a long-lived connection would otherwise keep reading
+        the snapshot it started. Nothing that was meant to be kept is uncommitted here."""
+        if self.conn.in_transaction:
+            self.conn.rollback()
+
     def change_stamp(self) -> tuple:
         """Cheap to read and different after any import or judgement (the log and the import
         log only grow), for caches of what is derived from them."""

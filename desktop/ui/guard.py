@@ -1,9 +1,9 @@
 """One writer per database, and changes made elsewhere noticed.
 
 A window takes a QLockFile beside the database; a second window on the same database finds
-it taken and opens read-only (a lock left by a process that has gone is taken over). SQLite's
-`PRAGMA data_version` changes whenever another connection commits: polled once a second, it
-tells the window to read the database again."""
+it taken and opens read-only (a lock left by a process that has gone is taken over).
+`Store.data_version()` (SQLite's PRAGMA data_version) changes whenever another connection
+commits: polled once a second, it tells the window to read the database again."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class DatabaseGuard(QObject):
 
     def _read(self) -> int | None:
         try:
-            return self._project.store.conn.execute("PRAGMA data_version").fetchone()[0]
+            return self._project.store.data_version()
         except (sqlite3.Error, AttributeError):
             return None
 

@@ -243,11 +243,11 @@ class Worker(QObject):
 
 
 def _end_read(project) -> None:
-    """End what an operation left open (a scratch table's implicit transaction, say): a
-    long-lived connection would otherwise keep reading the snapshot it started, and what an
-    operation meant to keep it has committed. A Project per task dropped it the same way."""
-    if project is not None and project.store.conn.in_transaction:
-        project.store.conn.rollback()
+    """End what an operation left open (a scratch table's implicit transaction): a long-lived
+    connection would otherwise keep reading the snapshot it started. What an operation meant
+    to keep it has committed; a Project per task dropped the rest the same way."""
+    if project is not None:
+        project.store.end_read()
 
 
 def _reopen(project, path):
