@@ -466,6 +466,13 @@ class Store:
             "judgements": one("SELECT count(*) FROM judgement"),
         }
 
+    def end_read(self) -> None:
+        """Roll back a read transaction left open, if any (the connection runs in autocommit,
+        so normally there is none): a long-lived connection must not keep reading the snapshot
+        it started. Nothing that was meant to be kept is uncommitted here."""
+        if self.conn.in_transaction:
+            self.conn.rollback()
+
     def change_stamp(self) -> tuple:
         """Cheap to read and different after any import or judgement (the log and the import
         log only grow), for caches of what is derived from them."""

@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QSize, QTranslator
-from PySide6.QtGui import QFont, QFontDatabase, QIcon
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+from PySide6.QtCore import QLibraryInfo, QLocale, QSize, QTranslator
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QIcon
+from PySide6.QtWidgets import QApplication
 
 import resources
+from desktop.ui.settings_store import APPLICATION, ORGANIZATION, language, settings
 
-ORGANIZATION = "recall-reviewer"
-APPLICATION = "Recall Reviewer"
-LANGUAGES = ("ko", "en")
+__all__ = ["configure", "install_translations", "language", "run", "settings"]
+
 _installed: list[QTranslator] = []  # translators must outlive the call that installs them
-
-
-def settings() -> QSettings:
-    """The app's settings: an INI file inside RECALL_REVIEWER_HOME when it is set (tests and
-    portable installs), else the platform's usual place."""
-    home = os.environ.get("RECALL_REVIEWER_HOME")
-    if home:
-        Path(home).mkdir(parents=True, exist_ok=True)
-        return QSettings(str(Path(home) / "settings.ini"), QSettings.Format.IniFormat)
-    return QSettings(ORGANIZATION, APPLICATION)
-
-
-def language(store: QSettings | None = None) -> str:
-    """'ko' or 'en': the setting when there is one; else English only for an English system
-    locale, Korean for everything else (the users are Korean; a C locale says nothing)."""
-    chosen = str((store or settings()).value("language", "") or "")
-    if chosen in LANGUAGES:
-        return chosen
-    locale = QLocale.system()
-    if locale.language() == QLocale.Language.English and locale.name() != "C":
-        return "en"
-    return "ko"
 
 
 def install_translations(app: QApplication, lang: str) -> bool:
@@ -46,7 +21,10 @@ def install_translations(app: QApplication, lang: str) -> bool:
         app.removeTranslator(old)
     _installed.clear()
     if lang != "ko":
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return False
+    # Qt's own dialogs (file dialogs, message box buttons) follow the default locale.
+    QLocale.setDefault(QLocale(QLocale.Language.Korean, QLocale.Country.SouthKorea))
     qt = QTranslator(app)
     if qt.load("qtbase_ko", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
@@ -83,6 +61,26 @@ def ensure_hangul_font(app: QApplication, families: list[str] | None = None) -> 
     return family
 
 
+SYMBOLS = "RecallReviewerSymbols.otf"
+
+
+def ensure_symbol_font(app: QApplication) -> str | None:
+    """Register the bundled CJK punctuation and symbols (｢｣, 「」, ①, ※ ...) and list it after
+    the app's font, so that Qt draws from it only a character the fonts before it lack.
+    Returns its family, or None when it could not be loaded."""
+    font_id = QFontDatabase.addApplicationFont(str(resources.path("fonts", SYMBOLS)))
+    names = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+    if not names:
+        return None
+    font = QFont(app.font())
+    # The family actually drawn with (a name like "Sans Serif" is only an alias), then ours.
+    drawn = QFontInfo(font).family()
+    families = [f for f in [drawn, *font.families()] if f and f != names[0]]
+    font.setFamilies([*dict.fromkeys(families), names[0]])
+    app.setFont(font)
+    return names[0]
+
+
 def configure(app: QApplication) -> None:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
@@ -97,28 +95,8 @@ def configure(app: QApplication) -> None:
     if not icon.isNull():
         app.setWindowIcon(icon)
     ensure_hangul_font(app)
+    ensure_symbol_font(app)
     install_translations(app, language())
-
-
-def ask_reviewer(parent=None) -> str | None:
-    """The reviewer's name, asked once and kept in the settings; every judgement carries it."""
-    store = settings()
-    name = str(store.value("reviewer", "") or "").strip()
-    while not name:
-        text, ok = QInputDialog.getText(
-            parent,
-            QApplication.translate("app", "Reviewer"),
-            QApplication.translate(
-                "app", "Your name as a reviewer (written with every judgement you make):"
-            ),
-            QLineEdit.EchoMode.Normal,
-            os.environ.get("USER", ""),
-        )
-        if not ok:
-            return None
-        name = text.strip()
-    store.setValue("reviewer", name)
-    return name
 
 
 def run(db_path) -> int:
@@ -129,11 +107,9 @@ def run(db_path) -> int:
     from desktop.ui.crash import install_crash_dialog
 
     install_crash_dialog()
-    reviewer = ask_reviewer()
-    if reviewer is None:
-        return 1
     from desktop.ui.window import MainWindow
 
-    window = MainWindow(db_path, reviewer=reviewer)
+    # No name yet (the first run): the window opens on its welcome panel, which asks for it.
+    window = MainWindow(db_path)
     window.show()
     return app.exec()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,6 +43,18 @@ def _chars(widget: QWidget, n: int) -> int:
     return widget.fontMetrics().averageCharWidth() * n
 
 
+def kind_name(kind: str) -> str:
+    """An import kind in the UI language (context "ImportDialog")."""
+    names = {
+        "corpus": QCoreApplication.translate("ImportDialog", "corpus"),
+        "questions": QCoreApplication.translate("ImportDialog", "questions"),
+        "gold": QCoreApplication.translate("ImportDialog", "gold"),
+        "run": QCoreApplication.translate("ImportDialog", "run"),
+        "judgements": QCoreApplication.translate("ImportDialog", "judgements"),
+    }
+    return names[kind]
+
+
 class ImportDialog(QDialog):
     """Format and encoding for one file (chosen, or taken from the extension and the bytes),
     and what else the kind needs: a system name for a run, chunking for a corpus."""
@@ -56,7 +68,21 @@ class ImportDialog(QDialog):
         name = QLabel(self.path.name)
         name.setToolTip(str(self.path))
         form.addRow(self.tr("File"), name)
+        self._format_rows(form, kind)
+        self._kind_rows(form, kind, has_corpus)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(_chars(self, 60))
 
+    def _format_rows(self, form: QFormLayout, kind: str) -> None:
+        """Format (from the extension unless chosen) and encoding (sniffed from the bytes)."""
         self.format = QComboBox()
         try:
             detected = formats.pick_format(self.path, kind, None)
@@ -88,6 +114,8 @@ class ImportDialog(QDialog):
         if self.hint.text():
             form.addRow("", self.hint)
 
+    def _kind_rows(self, form: QFormLayout, kind: str, has_corpus: bool) -> None:
+        """A run's system name; a corpus's name, chunking and whether it replaces one."""
         self.system = QLineEdit(self.path.stem)
         self.corpus_name = QLineEdit(self.path.stem)
         self.unit = QLineEdit()
@@ -110,25 +138,8 @@ class ImportDialog(QDialog):
             if has_corpus:
                 form.addRow("", self.replace)
 
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        self.setMinimumWidth(_chars(self, 60))
-
     def _kind_name(self) -> str:
-        return {
-            "corpus": self.tr("corpus"),
-            "questions": self.tr("questions"),
-            "gold": self.tr("gold"),
-            "run": self.tr("run"),
-            "judgements": self.tr("judgements"),
-        }[self.kind]
+        return kind_name(self.kind)
 
     def options(self) -> dict:
         out: dict = {"fmt": self.format.currentData(), "encoding": self.encoding.currentData()}
@@ -206,6 +217,21 @@ class CorpusSearchDialog(QDialog):
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self._results_table())
+        self.preview = QTextBrowser()
+        split.addWidget(self.preview)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split, 1)
+        layout.addLayout(self._target_row(selected_item))
+        add_action = QAction(self)
+        add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
+        add_action.triggered.connect(self.add_selected)
+        self.addAction(add_action)
+        self.resize(_chars(self, 110), self.fontMetrics().lineSpacing() * 32)
+        self.results: list[dict] = []
+
+    def _results_table(self) -> QTableView:
         self.model = SearchResultsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -222,12 +248,10 @@ class CorpusSearchDialog(QDialog):
         header.resizeSection(SearchResultsModel.COL_SOURCE, _chars(self, 18))
         self.table.selectionModel().currentRowChanged.connect(self._preview)
         self.table.doubleClicked.connect(self.add_selected)
-        split.addWidget(self.table)
-        self.preview = QTextBrowser()
-        split.addWidget(self.preview)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        layout.addWidget(split, 1)
+        return self.table
+
+    def _target_row(self, selected_item: int) -> QHBoxLayout:
+        """Which evidence item a found passage becomes an alternative for, and the buttons."""
         bottom = QHBoxLayout()
         bottom.addWidget(QLabel(self.tr("Alternative for")))
         self.target = QComboBox()
@@ -246,13 +270,7 @@ class CorpusSearchDialog(QDialog):
         close.setAutoDefault(False)
         close.clicked.connect(self.reject)
         bottom.addWidget(close)
-        layout.addLayout(bottom)
-        add_action = QAction(self)
-        add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
-        add_action.triggered.connect(self.add_selected)
-        self.addAction(add_action)
-        self.resize(_chars(self, 110), self.fontMetrics().lineSpacing() * 32)
-        self.results: list[dict] = []
+        return bottom
 
     def run_search(self, text: str) -> None:
         text = text.strip()

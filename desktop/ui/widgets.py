@@ -5,12 +5,14 @@ HTML used to show passages with the question's terms highlighted."""
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
+    QFont,
     QFontMetrics,
     QInputMethodEvent,
     QPainter,
@@ -149,14 +151,45 @@ class SoftSelectionDelegate(QStyledItemDelegate):
             _tint(painter, option)
 
 
+def text_lines_height(font: QFont, lines: int) -> int:
+    """The height of `lines` lines of Korean text as a rich-text cell lays them out (Hangul
+    fallback fonts are often taller than the font's own line spacing)."""
+    doc = QTextDocument()
+    doc.setDocumentMargin(1)
+    doc.setDefaultFont(font)
+    doc.setPlainText("\n".join(["가A｢"] * lines))
+    return int(doc.size().height()) + 2
+
+
 class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
-    come from the style as for any other cell."""
+    come from the style as for any other cell. Laid-out documents are kept by markup and width,
+    so that a repaint of an unchanged row does not lay its text out again."""
+
+    CACHE = 64  # documents kept: the rows on screen in two rankings, and the ones just left
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
         self.role = role
         self.lines = lines
+        self._docs: OrderedDict[tuple, tuple[QTextDocument, int]] = OrderedDict()
+
+    def _document(self, markup: str, font: QFont, width: int, height: int):
+        key = (markup, font.key(), width, height)
+        found = self._docs.get(key)
+        if found is not None:
+            self._docs.move_to_end(key)
+            return found
+        doc = QTextDocument()
+        doc.setDocumentMargin(1)
+        doc.setDefaultFont(font)
+        doc.setHtml(markup)
+        doc.setTextWidth(width)
+        found = (doc, self._fitting_height(doc, height))
+        self._docs[key] = found
+        if len(self._docs) > self.CACHE:
+            self._docs.popitem(last=False)
+        return found
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
         markup = index.data(self.role)
@@ -174,17 +207,12 @@ class HtmlDelegate(QStyledItemDelegate):
             _tint(painter, option)
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
         rect = opt.rect.adjusted(margin, 0, -margin, 0)
-        doc = QTextDocument()
-        doc.setDocumentMargin(1)
-        doc.setDefaultFont(opt.font)
-        doc.setHtml(markup)
-        doc.setTextWidth(rect.width())
+        # Show whole lines only: clip below the last line that fits, so no half line peeks.
+        doc, shown = self._document(markup, opt.font, rect.width(), rect.height())
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette.setColor(
             QPalette.ColorRole.Text, opt.palette.color(QPalette.ColorRole.Text)
         )
-        # Show whole lines only: clip below the last line that fits, so no half line peeks.
-        shown = self._fitting_height(doc, rect.height())
         top = rect.top() + max(0, (rect.height() - shown) // 2)
         painter.save()
         painter.translate(rect.left(), top)
@@ -212,7 +240,7 @@ class HtmlDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         metrics = QFontMetrics(option.font)
-        return QSize(metrics.averageCharWidth() * 40, metrics.lineSpacing() * self.lines + 6)
+        return QSize(metrics.averageCharWidth() * 40, text_lines_height(option.font, self.lines))
 
 
 class RecallCurve(QWidget):
@@ -228,7 +256,7 @@ class RecallCurve(QWidget):
         self.empty_text = ""
         self.setMouseTracking(True)
         self.setMinimumSize(
-            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 8
+            self.fontMetrics().averageCharWidth() * 40, self.fontMetrics().lineSpacing() * 4
         )
 
     def set_curves(
@@ -281,6 +309,13 @@ class RecallCurve(QWidget):
             return
         grid = QColor(text_colour)
         grid.setAlpha(40)
+        self._axes(painter, rect, depth, grid, text_colour)
+        width = max(2.0, fm.lineWidth() * 2.0)
+        self._curves(painter, rect, depth, width, text_colour)
+        self._legend(painter, rect, width, text_colour)
+
+    def _axes(self, painter: QPainter, rect: QRectF, depth: int, grid, text_colour) -> None:
+        fm = self.fontMetrics()
         painter.setPen(QPen(grid, 1))
         for i in range(0, 11, 2):
             y = rect.bottom() - i / 10 * rect.height()
@@ -319,7 +354,8 @@ class RecallCurve(QWidget):
                 painter.setPen(mark_pen)
                 x = self._x(rect, k, depth)
                 painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
-        width = max(2.0, fm.lineWidth() * 2.0)
+
+    def _curves(self, painter: QPainter, rect: QRectF, depth: int, width: float, text_colour):
         for name, values in self.curves.items():
             if not values:
                 continue
@@ -332,7 +368,10 @@ class RecallCurve(QWidget):
                     path.lineTo(point)
             painter.setPen(QPen(self.colours.get(name, text_colour), width))
             painter.drawPath(path)
-        # Legend at the bottom right inside the plot: recall curves rise towards the top.
+
+    def _legend(self, painter: QPainter, rect: QRectF, width: float, text_colour) -> None:
+        # At the bottom right inside the plot: recall curves rise towards the top.
+        fm = self.fontMetrics()
         swatch = fm.averageCharWidth() * 2
         names = list(self.curves)
         label_width = max((fm.horizontalAdvance(n) for n in names), default=0)

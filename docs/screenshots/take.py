@@ -1,8 +1,11 @@
 """Take the README screenshots of the window under Xvfb at 1366x768.
 
     Xvfb :97 -screen 0 1366x768x24 -nolisten tcp &
-    DISPLAY=:97 python docs/screenshots/take.py            # all four
+    DISPLAY=:97 python docs/screenshots/take.py            # all of them
     DISPLAY=:97 python docs/screenshots/take.py compare    # one
+
+SHOT_SIZE=1440x900 (with a screen that size) and SHOT_DIR=folder take them elsewhere, to look
+at other sizes without touching the committed ones.
 
 Each view runs in its own process on a fresh copy of the bundled sample, with its own settings
 folder, and is captured with ImageMagick's `import -window root`.
@@ -23,7 +26,10 @@ VIEWS = {
     "compare": "compare.png",  # BM25-Kiwi beside BM25-Bigram
     "disagreement": "disagreement.png",  # two reviewers, the queue and adjudication keys
     "english": "english.png",  # the English UI with the agreement panel
+    "welcome": "welcome.png",  # the first run: the welcome panel on an empty database
 }
+SIZE = tuple(int(n) for n in os.environ.get("SHOT_SIZE", "1366x768").split("x"))
+OUT = Path(os.environ.get("SHOT_DIR", HERE))
 
 
 def prepare(view: str, base: Path) -> tuple[Path, str]:
@@ -40,6 +46,9 @@ def prepare(view: str, base: Path) -> tuple[Path, str]:
     )
     os.environ["RECALL_REVIEWER_HOME"] = str(home)
     db = base / "review.db"
+    if view == "welcome":
+        (home / "settings.ini").write_text(f"[General]\nlanguage={language}\n", encoding="utf-8")
+        return db, ""
     with Project(db) as project:
         list(load_sample(project))
         judge = project.add_judgement
@@ -93,26 +102,28 @@ def shoot(view: str) -> None:
         ui_app.configure(qapp)
         from desktop.ui.window import MainWindow
 
-        window = MainWindow(db, reviewer=me)
+        window = MainWindow(db, reviewer=me or None)
         window.move(0, 0)
-        window.resize(1366, 768)
+        window.resize(*SIZE)
         window.show()
 
         def arrange() -> None:
-            if view == "main":
+            if view == "welcome":
+                pass
+            elif view == "main":
                 window.show_question("q03")
             elif view == "compare":
                 window.show_question("q05")
                 window.set_compare("BM25-Bigram")
             else:
-                window.only_disputed.setChecked(True)
+                window.question_panel.only_disputed.setChecked(True)
                 window.show_question("q01")
                 if view == "english":
-                    window.metrics_tabs.setCurrentIndex(1)
+                    window.metrics_dock.tabs.setCurrentIndex(1)
             QTimer.singleShot(2000, capture)
 
         def capture() -> None:
-            subprocess.run(["import", "-window", "root", str(HERE / VIEWS[view])], check=True)
+            subprocess.run(["import", "-window", "root", str(OUT / VIEWS[view])], check=True)
             window.close()
             qapp.quit()
 
@@ -132,7 +143,7 @@ def main() -> None:
         return
     for view in sys.argv[1:] or list(VIEWS):
         subprocess.run([sys.executable, __file__, "--one", view], check=True, cwd=ROOT)
-        print(HERE / VIEWS[view])
+        print(OUT / VIEWS[view])
 
 
 if __name__ == "__main__":

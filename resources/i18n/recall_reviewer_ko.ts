@@ -1,1137 +1,1223 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ko_KR" sourcelanguage="en">
-    <context>
-        <name>AgreementModel</name>
-        <message>
-            <source>Reviewers</source>
-            <translation>검수자</translation>
-        </message>
-        <message>
-            <source>Kind</source>
-            <translation>종류</translation>
-        </message>
-        <message>
-            <source>Items both judged</source>
-            <translation>둘 다 판단한 항목</translation>
-        </message>
-        <message>
-            <source>Agreement</source>
-            <translation>일치도</translation>
-        </message>
-        <message>
-            <source>Cohen's κ</source>
-            <translation>코헨 κ</translation>
-        </message>
-        <message>
-            <source>Undefined: both reviewers always gave the same single value</source>
-            <translation>정의되지 않음: 두 검수자가 항상 같은 한 가지 값만 주었습니다</translation>
-        </message>
-    </context>
-    <context>
-        <name>CorpusSearchDialog</name>
-        <message>
-            <source>Search the corpus</source>
-            <translation>말뭉치 검색</translation>
-        </message>
-        <message>
-            <source>Words that must all appear (Enter searches now)</source>
-            <translation>모두 들어가야 할 낱말 (Enter: 바로 검색)</translation>
-        </message>
-        <message>
-            <source>Words of three characters or more use the full-text index; shorter words (many Korean words have two syllables) are matched by a slower scan.</source>
-            <translation>세 글자 이상의 낱말은 전문 색인으로 찾고, 더 짧은 낱말(두 음절 한국어 낱말이 많습니다)은 더 느린 전체 훑기로 찾습니다.</translation>
-        </message>
-        <message>
-            <source>Alternative for</source>
-            <translation>대체 근거 대상</translation>
-        </message>
-        <message>
-            <source>Add as alternative</source>
-            <translation>대체 근거로 추가</translation>
-        </message>
-        <message>
-            <source>Close</source>
-            <translation>닫기</translation>
-        </message>
-        <message>
-            <source>Searching…</source>
-            <translation>검색 중…</translation>
-        </message>
-        <message>
-            <source>{n} passages</source>
-            <translation>문단 {n}개</translation>
-        </message>
-        <message>
-            <source>Added {passage} as an alternative for {item}</source>
-            <translation>{passage}을(를) {item}의 대체 근거로 추가했습니다</translation>
-        </message>
-    </context>
-    <context>
-        <name>DisputeModel</name>
-        <message>
-            <source>Disputed</source>
-            <translation>이견 대상</translation>
-        </message>
-    </context>
-    <context>
-        <name>EmptyState</name>
-        <message>
-            <source>Nothing to review yet</source>
-            <translation>아직 검수할 것이 없습니다</translation>
-        </message>
-        <message>
-            <source>Load the sample project (대한민국헌법, 33 questions, 3 systems)</source>
-            <translation>예제 프로젝트 불러오기 (대한민국헌법, 질문 33개, 시스템 3개)</translation>
-        </message>
-        <message>
-            <source>Or import your own files, in this order:</source>
-            <translation>또는 직접 만든 파일을 이 순서로 가져오세요:</translation>
-        </message>
-        <message>
-            <source>1. Corpus…</source>
-            <translation>1. 말뭉치…</translation>
-        </message>
-        <message>
-            <source>2. Questions…</source>
-            <translation>2. 질문…</translation>
-        </message>
-        <message>
-            <source>3. Gold evidence…</source>
-            <translation>3. 정답 근거…</translation>
-        </message>
-        <message>
-            <source>4. A system's run…</source>
-            <translation>4. 시스템 검색 결과…</translation>
-        </message>
-        <message>
-            <source>Open another database…</source>
-            <translation>다른 데이터베이스 열기…</translation>
-        </message>
-        <message>
-            <source>Database: {path}</source>
-            <translation>데이터베이스: {path}</translation>
-        </message>
-        <message>
-            <source>Passages: {n}</source>
-            <translation>문단: {n}</translation>
-        </message>
-        <message>
-            <source>Questions: {n}</source>
-            <translation>질문: {n}</translation>
-        </message>
-        <message>
-            <source>Evidence items: {n}</source>
-            <translation>정답 근거 항목: {n}</translation>
-        </message>
-        <message>
-            <source>Systems: {names}</source>
-            <translation>시스템: {names}</translation>
-        </message>
-    </context>
-    <context>
-        <name>EvidenceModel</name>
-        <message>
-            <source>Role</source>
-            <translation>역할</translation>
-        </message>
-        <message>
-            <source>Passage</source>
-            <translation>문단</translation>
-        </message>
-        <message>
-            <source>Alternatives</source>
-            <translation>대체 근거</translation>
-        </message>
-        <message>
-            <source>found at {rank} via {passage}</source>
-            <translation>{rank}위 (대체 {passage})</translation>
-        </message>
-        <message>
-            <source>found at {rank}</source>
-            <translation>{rank}위에서 찾음</translation>
-        </message>
-        <message>
-            <source>missed (found at {rank})</source>
-            <translation>놓침 ({rank}위)</translation>
-        </message>
-        <message>
-            <source>missed (not retrieved)</source>
-            <translation>놓침 (없음)</translation>
-        </message>
-        <message>
-            <source>Imported: {role}</source>
-            <translation>가져온 값: {role}</translation>
-        </message>
-        <message>
-            <source>Only {system} finds this item in its top {k}</source>
-            <translation>{system}만 상위 {k}개 안에서 이 항목을 찾습니다</translation>
-        </message>
-        <message>
-            <source>{system} misses this item; the other system finds it</source>
-            <translation>{system}은(는) 이 항목을 놓치고, 다른 시스템은 찾습니다</translation>
-        </message>
-        <message>
-            <source>A question mark: proposed, not in force yet</source>
-            <translation>물음표: 제안되었지만 아직 반영되지 않음</translation>
-        </message>
-    </context>
-    <context>
-        <name>ImportDialog</name>
-        <message>
-            <source>Import {kind}</source>
-            <translation>{kind} 가져오기</translation>
-        </message>
-        <message>
-            <source>File</source>
-            <translation>파일</translation>
-        </message>
-        <message>
-            <source>From the extension ({fmt})</source>
-            <translation>확장자로 판단 ({fmt})</translation>
-        </message>
-        <message>
-            <source>Format</source>
-            <translation>형식</translation>
-        </message>
-        <message>
-            <source>This file is not UTF-8; it looks like {encoding}.</source>
-            <translation>이 파일은 UTF-8이 아니며 {encoding}(으)로 보입니다.</translation>
-        </message>
-        <message>
-            <source>This file is not UTF-8; choose its encoding.</source>
-            <translation>이 파일은 UTF-8이 아닙니다. 인코딩을 고르세요.</translation>
-        </message>
-        <message>
-            <source>Encoding</source>
-            <translation>인코딩</translation>
-        </message>
-        <message>
-            <source>for example 문단, tokens, 조</source>
-            <translation>예: 문단, 토큰, 조</translation>
-        </message>
-        <message>
-            <source>not recorded</source>
-            <translation>기록 안 함</translation>
-        </message>
-        <message>
-            <source>Replace the loaded corpus (removes the imported gold and runs)</source>
-            <translation>불러온 말뭉치 바꾸기 (가져온 정답 근거와 검색 결과가 지워집니다)</translation>
-        </message>
-        <message>
-            <source>System name</source>
-            <translation>시스템 이름</translation>
-        </message>
-        <message>
-            <source>Corpus name</source>
-            <translation>말뭉치 이름</translation>
-        </message>
-        <message>
-            <source>Chunk unit</source>
-            <translation>청크 단위</translation>
-        </message>
-        <message>
-            <source>Chunk size</source>
-            <translation>청크 크기</translation>
-        </message>
-        <message>
-            <source>Overlap</source>
-            <translation>겹침</translation>
-        </message>
-        <message>
-            <source>Import</source>
-            <translation>가져오기</translation>
-        </message>
-        <message>
-            <source>corpus</source>
-            <translation>말뭉치</translation>
-        </message>
-        <message>
-            <source>questions</source>
-            <translation>질문</translation>
-        </message>
-        <message>
-            <source>gold</source>
-            <translation>정답 근거</translation>
-        </message>
-        <message>
-            <source>run</source>
-            <translation>검색 결과</translation>
-        </message>
-        <message>
-            <source>judgements</source>
-            <translation>판단 기록</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>&amp;New database…</source>
-            <translation>새 데이터베이스(&amp;N)…</translation>
-        </message>
-        <message>
-            <source>&amp;Open database…</source>
-            <translation>데이터베이스 열기(&amp;O)…</translation>
-        </message>
-        <message>
-            <source>Import &amp;corpus…</source>
-            <translation>말뭉치 가져오기(&amp;C)…</translation>
-        </message>
-        <message>
-            <source>Import &amp;questions…</source>
-            <translation>질문 가져오기(&amp;Q)…</translation>
-        </message>
-        <message>
-            <source>Import &amp;gold…</source>
-            <translation>정답 근거 가져오기(&amp;G)…</translation>
-        </message>
-        <message>
-            <source>Import &amp;run…</source>
-            <translation>검색 결과 가져오기(&amp;R)…</translation>
-        </message>
-        <message>
-            <source>Import &amp;judgements…</source>
-            <translation>판단 기록 가져오기(&amp;J)…</translation>
-        </message>
-        <message>
-            <source>Load the &amp;sample project</source>
-            <translation>예제 프로젝트 불러오기(&amp;S)</translation>
-        </message>
-        <message>
-            <source>&amp;Merge database…</source>
-            <translation>데이터베이스 합치기(&amp;M)…</translation>
-        </message>
-        <message>
-            <source>&amp;Export report…</source>
-            <translation>보고서 내보내기(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>Export my &amp;judgements…</source>
-            <translation>내 판단 기록 내보내기(&amp;J)…</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>끝내기(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>Mark the item core</source>
-            <translation>항목을 핵심 근거로</translation>
-        </message>
-        <message>
-            <source>Mark the item supporting</source>
-            <translation>항목을 보조 근거로</translation>
-        </message>
-        <message>
-            <source>Accept the passage as an alternative</source>
-            <translation>문단을 대체 근거로 인정</translation>
-        </message>
-        <message>
-            <source>Mark the passage not evidence</source>
-            <translation>문단을 근거 아님으로</translation>
-        </message>
-        <message>
-            <source>Question answerable</source>
-            <translation>답변 가능한 질문</translation>
-        </message>
-        <message>
-            <source>Question to be abstained on</source>
-            <translation>답변 보류할 질문</translation>
-        </message>
-        <message>
-            <source>Write a note…</source>
-            <translation>메모 쓰기…</translation>
-        </message>
-        <message>
-            <source>Search the corpus…</source>
-            <translation>말뭉치 검색…</translation>
-        </message>
-        <message>
-            <source>&amp;Undo</source>
-            <translation>되돌리기(&amp;U)</translation>
-        </message>
-        <message>
-            <source>&amp;Redo</source>
-            <translation>다시 하기(&amp;R)</translation>
-        </message>
-        <message>
-            <source>Next question</source>
-            <translation>다음 질문</translation>
-        </message>
-        <message>
-            <source>Previous question</source>
-            <translation>이전 질문</translation>
-        </message>
-        <message>
-            <source>Next miss</source>
-            <translation>다음 누락</translation>
-        </message>
-        <message>
-            <source>Filter questions</source>
-            <translation>질문 거르기</translation>
-        </message>
-        <message>
-            <source>Compare two systems</source>
-            <translation>두 시스템 비교</translation>
-        </message>
-        <message>
-            <source>Adjudicate: take reviewer {n}'s value</source>
-            <translation>판정: {n}번 검수자의 값 채택</translation>
-        </message>
-        <message>
-            <source>&amp;Blind mode (hide other reviewers)</source>
-            <translation>블라인드 모드(&amp;B) (다른 검수자 숨김)</translation>
-        </message>
-        <message>
-            <source>Hide other reviewers' judgements so that your review is independent</source>
-            <translation>다른 검수자의 판단을 숨겨 독립적으로 검수합니다</translation>
-        </message>
-        <message>
-            <source>Change &amp;reviewer name…</source>
-            <translation>검수자 이름 바꾸기(&amp;R)…</translation>
-        </message>
-        <message>
-            <source>&amp;Keyboard shortcuts</source>
-            <translation>단축키(&amp;K)</translation>
-        </message>
-        <message>
-            <source>&amp;About Recall Reviewer</source>
-            <translation>Recall Reviewer 정보(&amp;A)</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>파일(&amp;F)</translation>
-        </message>
-        <message>
-            <source>&amp;View</source>
-            <translation>보기(&amp;V)</translation>
-        </message>
-        <message>
-            <source>&amp;Language</source>
-            <translation>언어(&amp;L)</translation>
-        </message>
-        <message>
-            <source>&amp;Review</source>
-            <translation>검수(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>도움말(&amp;H)</translation>
-        </message>
-        <message>
-            <source>Systems</source>
-            <translation>시스템</translation>
-        </message>
-        <message>
-            <source>System</source>
-            <translation>시스템</translation>
-        </message>
-        <message>
-            <source>Compare</source>
-            <translation>비교</translation>
-        </message>
-        <message>
-            <source>K: how many top results count (5, 10 or any number)</source>
-            <translation>K: 상위 몇 개의 결과를 셀지 (5, 10 또는 아무 수)</translation>
-        </message>
-        <message>
-            <source>Progress</source>
-            <translation>진행</translation>
-        </message>
-        <message>
-            <source>%v/%m done</source>
-            <translation>%v/%m 완료</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Questions&lt;/b&gt;</source>
-            <translation>&lt;b&gt;질문&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>Search questions…</source>
-            <translation>질문 검색…</translation>
-        </message>
-        <message>
-            <source>Misses at K</source>
-            <translation>누락만</translation>
-        </message>
-        <message>
-            <source>Not done</source>
-            <translation>미검수</translation>
-        </message>
-        <message>
-            <source>Disagreements</source>
-            <translation>이견</translation>
-        </message>
-        <message>
-            <source>All questions</source>
-            <translation>모든 질문</translation>
-        </message>
-        <message>
-            <source>Answerable</source>
-            <translation>답변 가능</translation>
-        </message>
-        <message>
-            <source>To abstain on</source>
-            <translation>답변 보류</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Gold evidence&lt;/b&gt;</source>
-            <translation>&lt;b&gt;정답 근거&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>Core</source>
-            <translation>핵심</translation>
-        </message>
-        <message>
-            <source>Supporting</source>
-            <translation>보조</translation>
-        </message>
-        <message>
-            <source>Alternative</source>
-            <translation>대체</translation>
-        </message>
-        <message>
-            <source>Not evidence</source>
-            <translation>근거 아님</translation>
-        </message>
-        <message>
-            <source>Abstain</source>
-            <translation>보류</translation>
-        </message>
-        <message>
-            <source>Note</source>
-            <translation>메모</translation>
-        </message>
-        <message>
-            <source>Search</source>
-            <translation>검색</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Open disagreements&lt;/b&gt;</source>
-            <translation>&lt;b&gt;남은 이견&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>Ctrl+1, Ctrl+2 … write an adjudication with that reviewer's value.</source>
-            <translation>Ctrl+1, Ctrl+2 … 그 검수자의 값으로 판정을 기록합니다.</translation>
-        </message>
-        <message>
-            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
-            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
-        </message>
-        <message>
-            <source>Metrics</source>
-            <translation>지표</translation>
-        </message>
-        <message>
-            <source>Recall@K, K = 1 … depth</source>
-            <translation>Recall@K, K = 1 … 최대 깊이</translation>
-        </message>
-        <message>
-            <source>No runs yet</source>
-            <translation>검색 결과가 아직 없습니다</translation>
-        </message>
-        <message>
-            <source>Policy: a judgement counts at once while it is the only reviewer's in the database (marked “single”); with two or more reviewers a change counts when everyone who judged it agrees, or after an adjudication. Until then the imported gold stands.</source>
-            <translation>원칙: 데이터베이스에 검수자가 한 명뿐이면 그 판단이 바로 반영됩니다(“1인”으로 표시). 검수자가 두 명 이상이면 판단한 모든 검수자가 일치하거나 판정이 내려졌을 때 반영되고, 그 전까지는 가져온 정답 근거가 유지됩니다.</translation>
-        </message>
-        <message>
-            <source>Agreement</source>
-            <translation>일치도</translation>
-        </message>
-        <message>
-            <source>Cannot open the database</source>
-            <translation>데이터베이스를 열 수 없습니다</translation>
-        </message>
-        <message>
-            <source>(none)</source>
-            <translation>(없음)</translation>
-        </message>
-        <message>
-            <source>blind mode</source>
-            <translation>블라인드 모드</translation>
-        </message>
-        <message>
-            <source>Reviewer: {name}</source>
-            <translation>검수자: {name}</translation>
-        </message>
-        <message>
-            <source>{shown} of {total} questions</source>
-            <translation>질문 {total}개 중 {shown}개</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Top {k}&lt;/b&gt; — &lt;span style='color:{colour}'&gt;■&lt;/span&gt; {system} ({depth} results)</source>
-            <translation>&lt;b&gt;상위 {k}&lt;/b&gt; — &lt;span style='color:{colour}'&gt;■&lt;/span&gt; {system} (결과 {depth}개)</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;No runs imported yet&lt;/b&gt;</source>
-            <translation>&lt;b&gt;아직 가져온 검색 결과가 없습니다&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>No evidence items for this question: it is reported apart, not averaged in.</source>
-            <translation>이 질문에는 정답 근거가 없습니다. 평균에 넣지 않고 따로 보고합니다.</translation>
-        </message>
-        <message>
-            <source>No evidence: this question should be abstained on (reported apart, not averaged in).</source>
-            <translation>정답 근거 없음: 답변을 보류해야 할 질문입니다 (평균에 넣지 않고 따로 보고).</translation>
-        </message>
-        <message>
-            <source>{missed} of {n} items missed at K = {k} by {system}.</source>
-            <translation>{system}: K = {k}에서 {n}개 중 {missed}개 놓침.</translation>
-        </message>
-        <message>
-            <source>answerable</source>
-            <translation>답변 가능</translation>
-        </message>
-        <message>
-            <source>to abstain on</source>
-            <translation>답변 보류</translation>
-        </message>
-        <message>
-            <source>imported: answerable</source>
-            <translation>가져온 값: 답변 가능</translation>
-        </message>
-        <message>
-            <source>imported: abstain</source>
-            <translation>가져온 값: 보류</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Notes&lt;/b&gt;</source>
-            <translation>&lt;b&gt;메모&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>Take {name}'s value (Ctrl+{n})</source>
-            <translation>{name}의 값 채택 (Ctrl+{n})</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
-            <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
-        </message>
-        <message>
-            <source>Updating metrics… {p}%</source>
-            <translation>지표 계산 중… {p}%</translation>
-        </message>
-        <message>
-            <source>Metrics could not be computed: {error}</source>
-            <translation>지표를 계산하지 못했습니다: {error}</translation>
-        </message>
-        <message>
-            <source>Blind mode: agreement is hidden until you leave it.</source>
-            <translation>블라인드 모드: 모드를 끌 때까지 일치도를 숨깁니다.</translation>
-        </message>
-        <message>
-            <source>Reviewers: {names}. Open disagreements: {n}.</source>
-            <translation>검수자: {names}. 남은 이견: {n}.</translation>
-        </message>
-        <message>
-            <source>Mean over {n} questions with evidence; {m} without evidence are reported apart.</source>
-            <translation>정답 근거가 있는 질문 {n}개의 평균. 근거가 없는 질문 {m}개는 따로 보고합니다.</translation>
-        </message>
-        <message>
-            <source>Blind mode: only your own judgements are applied.</source>
-            <translation>블라인드 모드: 내 판단만 반영했습니다.</translation>
-        </message>
-        <message>
-            <source>Updating metrics…</source>
-            <translation>지표 계산 중…</translation>
-        </message>
-        <message>
-            <source>The judgement was not saved</source>
-            <translation>판단이 저장되지 않았습니다</translation>
-        </message>
-        <message>
-            <source>Saved: {kind} {passage} → {value} ({question})</source>
-            <translation>저장함: {kind} {passage} → {value} ({question})</translation>
-        </message>
-        <message>
-            <source>Select an evidence item first</source>
-            <translation>먼저 정답 근거 항목을 고르세요</translation>
-        </message>
-        <message>
-            <source>You already marked {passage} {role}</source>
-            <translation>{passage}은(는) 이미 {role}(으)로 표시했습니다</translation>
-        </message>
-        <message>
-            <source>Select an evidence item and a retrieved passage first</source>
-            <translation>먼저 정답 근거 항목과 검색된 문단을 고르세요</translation>
-        </message>
-        <message>
-            <source>{passage} is itself an evidence item</source>
-            <translation>{passage}은(는) 그 자체로 정답 근거 항목입니다</translation>
-        </message>
-        <message>
-            <source>{passage} is an evidence item's primary passage and stays evidence; mark its role instead</source>
-            <translation>{passage}은(는) 정답 근거 항목의 기본 문단이라 근거로 남습니다. 대신 역할을 표시하세요</translation>
-        </message>
-        <message>
-            <source>Already recorded</source>
-            <translation>이미 기록했습니다</translation>
-        </message>
-        <message>
-            <source>Note on evidence item {passage} of {question} ({system})</source>
-            <translation>{question}의 정답 근거 {passage}에 대한 메모 ({system})</translation>
-        </message>
-        <message>
-            <source>Note on question {question}</source>
-            <translation>질문 {question}에 대한 메모</translation>
-        </message>
-        <message>
-            <source>Search failed</source>
-            <translation>검색하지 못했습니다</translation>
-        </message>
-        <message>
-            <source>No open disagreement on this question</source>
-            <translation>이 질문에는 남은 이견이 없습니다</translation>
-        </message>
-        <message>
-            <source>Undone</source>
-            <translation>되돌림</translation>
-        </message>
-        <message>
-            <source>Redone</source>
-            <translation>다시 함</translation>
-        </message>
-        <message>
-            <source>Nothing to undo</source>
-            <translation>되돌릴 것이 없습니다</translation>
-        </message>
-        <message>
-            <source>Nothing to redo</source>
-            <translation>다시 할 것이 없습니다</translation>
-        </message>
-        <message>
-            <source>No other question has a miss at K = {k}</source>
-            <translation>K = {k}에서 누락이 있는 다른 질문이 없습니다</translation>
-        </message>
-        <message>
-            <source>Hidden in blind mode</source>
-            <translation>블라인드 모드에서는 숨김</translation>
-        </message>
-        <message>
-            <source>Reviewer</source>
-            <translation>검수자</translation>
-        </message>
-        <message>
-            <source>Your name as a reviewer:</source>
-            <translation>검수자 이름:</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translation>언어</translation>
-        </message>
-        <message>
-            <source>The language changes the next time the window opens.</source>
-            <translation>언어는 다음에 창을 열 때 바뀝니다.</translation>
-        </message>
-        <message>
-            <source>About Recall Reviewer</source>
-            <translation>Recall Reviewer 정보</translation>
-        </message>
-        <message>
-            <source>Recall Reviewer {version}: review retrieval runs against gold evidence and report Recall@K.</source>
-            <translation>Recall Reviewer {version}: 검색 결과를 정답 근거와 대조해 검수하고 Recall@K를 보고합니다.</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>취소</translation>
-        </message>
-        <message>
-            <source>Nothing was changed</source>
-            <translation>아무것도 바뀌지 않았습니다</translation>
-        </message>
-        <message>
-            <source>Something went wrong; nothing was changed</source>
-            <translation>문제가 생겼습니다. 아무것도 바뀌지 않았습니다</translation>
-        </message>
-        <message>
-            <source>Cancelled; nothing was changed</source>
-            <translation>취소했습니다. 아무것도 바뀌지 않았습니다</translation>
-        </message>
-        <message>
-            <source>Import {kind}</source>
-            <translation>{kind} 가져오기</translation>
-        </message>
-        <message>
-            <source>Importing {file}…</source>
-            <translation>{file} 가져오는 중…</translation>
-        </message>
-        <message>
-            <source>Imported</source>
-            <translation>가져옴</translation>
-        </message>
-        <message>
-            <source>Sample project loaded</source>
-            <translation>예제 프로젝트를 불러왔습니다</translation>
-        </message>
-        <message>
-            <source>Loading the sample project…</source>
-            <translation>예제 프로젝트 불러오는 중…</translation>
-        </message>
-        <message>
-            <source>New database</source>
-            <translation>새 데이터베이스</translation>
-        </message>
-        <message>
-            <source>Open database</source>
-            <translation>데이터베이스 열기</translation>
-        </message>
-        <message>
-            <source>Merge another reviewer's database</source>
-            <translation>다른 검수자의 데이터베이스 합치기</translation>
-        </message>
-        <message>
-            <source>Merged</source>
-            <translation>합침</translation>
-        </message>
-        <message>
-            <source>Merging {file}…</source>
-            <translation>{file} 합치는 중…</translation>
-        </message>
-        <message>
-            <source>Export report</source>
-            <translation>보고서 내보내기</translation>
-        </message>
-        <message>
-            <source>The Excel report is not part of this build (desktop.report is missing).</source>
-            <translation>이 빌드에는 엑셀 보고서 기능이 없습니다 (desktop.report 없음).</translation>
-        </message>
-        <message>
-            <source>The Excel report is not available: {error}</source>
-            <translation>엑셀 보고서를 쓸 수 없습니다: {error}</translation>
-        </message>
-        <message>
-            <source>Report written</source>
-            <translation>보고서를 썼습니다</translation>
-        </message>
-        <message>
-            <source>Writing {file}…</source>
-            <translation>{file} 쓰는 중…</translation>
-        </message>
-        <message>
-            <source>Export my judgements</source>
-            <translation>내 판단 기록 내보내기</translation>
-        </message>
-        <message>
-            <source>Exported</source>
-            <translation>내보냄</translation>
-        </message>
-        <message>
-            <source>Wrote {n} judgements to {path}</source>
-            <translation>판단 {n}건을 {path}에 썼습니다</translation>
-        </message>
-        <message>
-            <source>Exporting…</source>
-            <translation>내보내는 중…</translation>
-        </message>
-    </context>
-    <context>
-        <name>MetricsModel</name>
-        <message>
-            <source>System</source>
-            <translation>시스템</translation>
-        </message>
-        <message>
-            <source>Questions with evidence, averaged over</source>
-            <translation>평균에 들어간, 정답 근거가 있는 질문 수</translation>
-        </message>
-    </context>
-    <context>
-        <name>NoteDialog</name>
-        <message>
-            <source>Note</source>
-            <translation>메모</translation>
-        </message>
-        <message>
-            <source>An empty note withdraws your earlier note.</source>
-            <translation>메모를 비우면 앞서 쓴 메모를 거둡니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>QuestionListModel</name>
-        <message>
-            <source>ID</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translation>질문</translation>
-        </message>
-        <message>
-            <source>Ans.</source>
-            <translation>답변</translation>
-        </message>
-        <message>
-            <source>Answerable, or to be abstained on</source>
-            <translation>답변 가능 여부 (보류: 답변 보류)</translation>
-        </message>
-        <message>
-            <source>Your review: untouched, in progress (•) or done (√: answerability settled and every evidence item has a role)</source>
-            <translation>내 검수 상태: 손대지 않음, 진행 중(•), 완료(√: 답변 가능 여부를 정했고 모든 정답 근거에 역할이 있음)</translation>
-        </message>
-        <message>
-            <source>Evidence items the chosen system finds in its top {k}, of all items</source>
-            <translation>고른 시스템이 상위 {k}개 안에서 찾은 정답 근거 수 / 전체 수</translation>
-        </message>
-        <message>
-            <source>Open disagreements between reviewers</source>
-            <translation>검수자 사이의 남은 이견</translation>
-        </message>
-        <message>
-            <source>{n} open disagreements</source>
-            <translation>남은 이견 {n}건</translation>
-        </message>
-        <message>
-            <source>abstain</source>
-            <translation>보류</translation>
-        </message>
-    </context>
-    <context>
-        <name>RankingModel</name>
-        <message>
-            <source>Rank</source>
-            <translation>순위</translation>
-        </message>
-        <message>
-            <source>Score</source>
-            <translation>점수</translation>
-        </message>
-        <message>
-            <source>Passage</source>
-            <translation>문단</translation>
-        </message>
-        <message>
-            <source>Text</source>
-            <translation>본문</translation>
-        </message>
-        <message>
-            <source>Evidence</source>
-            <translation>정답 근거</translation>
-        </message>
-        <message>
-            <source>Alternative evidence</source>
-            <translation>대체 근거</translation>
-        </message>
-        <message>
-            <source>Proposed as an alternative for {passage}; not in force yet</source>
-            <translation>{passage}의 대체 근거로 제안됨 (아직 반영 안 됨)</translation>
-        </message>
-        <message>
-            <source>Judged not evidence</source>
-            <translation>근거 아님으로 판단됨</translation>
-        </message>
-        <message>
-            <source>Not evidence</source>
-            <translation>근거 아님</translation>
-        </message>
-        <message>
-            <source>score {score:.3f}</source>
-            <translation>점수 {score:.3f}</translation>
-        </message>
-    </context>
-    <context>
-        <name>SearchResultsModel</name>
-        <message>
-            <source>Passage</source>
-            <translation>문단</translation>
-        </message>
-        <message>
-            <source>Source</source>
-            <translation>출처</translation>
-        </message>
-        <message>
-            <source>Text</source>
-            <translation>본문</translation>
-        </message>
-    </context>
-    <context>
-        <name>ShortcutSheet</name>
-        <message>
-            <source>Keyboard shortcuts</source>
-            <translation>단축키</translation>
-        </message>
-        <message>
-            <source>Key</source>
-            <translation>키</translation>
-        </message>
-        <message>
-            <source>Action</source>
-            <translation>동작</translation>
-        </message>
-        <message>
-            <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
-            <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
-        </message>
-    </context>
-    <context>
-        <name>app</name>
-        <message>
-            <source>Reviewer</source>
-            <translation>검수자</translation>
-        </message>
-        <message>
-            <source>Your name as a reviewer (written with every judgement you make):</source>
-            <translation>검수자 이름 (모든 판단에 함께 기록됩니다):</translation>
-        </message>
-    </context>
-    <context>
-        <name>terms</name>
-        <message>
-            <source>reading</source>
-            <translation>읽는 중</translation>
-        </message>
-        <message>
-            <source>checking ids</source>
-            <translation>ID 확인 중</translation>
-        </message>
-        <message>
-            <source>building the search index</source>
-            <translation>검색 색인 만드는 중</translation>
-        </message>
-        <message>
-            <source>saving</source>
-            <translation>저장하는 중</translation>
-        </message>
-        <message>
-            <source>backing up</source>
-            <translation>백업하는 중</translation>
-        </message>
-        <message>
-            <source>core</source>
-            <translation>핵심</translation>
-        </message>
-        <message>
-            <source>supporting</source>
-            <translation>보조</translation>
-        </message>
-        <message>
-            <source>unassigned</source>
-            <translation>미지정</translation>
-        </message>
-        <message>
-            <source>adjudicated</source>
-            <translation>판정됨</translation>
-        </message>
-        <message>
-            <source>agreed</source>
-            <translation>합의</translation>
-        </message>
-        <message>
-            <source>single reviewer</source>
-            <translation>검수자 1인의 판단</translation>
-        </message>
-        <message>
-            <source>waiting for a second reviewer</source>
-            <translation>두 번째 검수자를 기다리는 중</translation>
-        </message>
-        <message>
-            <source>disputed</source>
-            <translation>이견</translation>
-        </message>
-        <message>
-            <source>adjud.</source>
-            <translation>판정</translation>
-        </message>
-        <message>
-            <source>single</source>
-            <translation>1인</translation>
-        </message>
-        <message>
-            <source>pending</source>
-            <translation>대기</translation>
-        </message>
-        <message>
-            <source>untouched</source>
-            <translation>손대지 않음</translation>
-        </message>
-        <message>
-            <source>in progress</source>
-            <translation>진행 중</translation>
-        </message>
-        <message>
-            <source>done</source>
-            <translation>완료</translation>
-        </message>
-        <message>
-            <source>role</source>
-            <translation>역할</translation>
-        </message>
-        <message>
-            <source>alternative</source>
-            <translation>대체 근거</translation>
-        </message>
-        <message>
-            <source>not evidence</source>
-            <translation>근거 아님</translation>
-        </message>
-        <message>
-            <source>answerability</source>
-            <translation>답변 가능 여부</translation>
-        </message>
-        <message>
-            <source>note</source>
-            <translation>메모</translation>
-        </message>
-        <message>
-            <source>adjudication</source>
-            <translation>판정</translation>
-        </message>
-        <message>
-            <source>R</source>
-            <translation>R</translation>
-        </message>
-        <message>
-            <source>CoreR</source>
-            <translation>핵심R</translation>
-        </message>
-        <message>
-            <source>Hit</source>
-            <translation>Hit</translation>
-        </message>
-        <message>
-            <source>MRR</source>
-            <translation>MRR</translation>
-        </message>
-        <message>
-            <source>nDCG</source>
-            <translation>nDCG</translation>
-        </message>
-        <message>
-            <source>Recall: the share of evidence items found in the top K</source>
-            <translation>Recall: 상위 K 안에서 찾은 정답 근거의 비율</translation>
-        </message>
-        <message>
-            <source>CoreRecall: the share of core evidence items found in the top K</source>
-            <translation>CoreRecall: 상위 K 안에서 찾은 핵심 근거의 비율</translation>
-        </message>
-        <message>
-            <source>Hit: 1 when any evidence item is in the top K</source>
-            <translation>Hit: 정답 근거가 하나라도 상위 K 안에 있으면 1</translation>
-        </message>
-        <message>
-            <source>MRR: 1 / rank of the first evidence passage in the top K</source>
-            <translation>MRR: 상위 K 안의 첫 정답 근거 순위의 역수</translation>
-        </message>
-        <message>
-            <source>nDCG: rank quality, core counts twice</source>
-            <translation>nDCG: 순위 품질 (핵심 근거는 두 배)</translation>
-        </message>
-        <message>
-            <source>withdrawn</source>
-            <translation>철회</translation>
-        </message>
-        <message>
-            <source>answerable</source>
-            <translation>답변 가능</translation>
-        </message>
-        <message>
-            <source>abstain</source>
-            <translation>답변 보류</translation>
-        </message>
-        <message>
-            <source>evidence</source>
-            <translation>근거</translation>
-        </message>
-        <message>
-            <source>alternative for {passage}</source>
-            <translation>{passage}의 대체 근거</translation>
-        </message>
-    </context>
+<context>
+    <name>AgreementModel</name>
+    <message>
+        <source>Reviewers</source>
+        <translation>검수자</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Items both judged</source>
+        <translation>둘 다 판단한 항목</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>일치도</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ</source>
+        <translation>코헨 κ</translation>
+    </message>
+    <message>
+        <source>Undefined: both reviewers always gave the same single value</source>
+        <translation>정의되지 않음: 두 검수자가 항상 같은 한 가지 값만 주었습니다</translation>
+    </message>
+</context>
+<context>
+    <name>CorpusSearchDialog</name>
+    <message>
+        <source>Search the corpus</source>
+        <translation>말뭉치 검색</translation>
+    </message>
+    <message>
+        <source>Words that must all appear (Enter searches now)</source>
+        <translation>모두 들어가야 할 낱말 (Enter: 바로 검색)</translation>
+    </message>
+    <message>
+        <source>Words of three characters or more use the full-text index; shorter words (many Korean words have two syllables) are matched by a slower scan.</source>
+        <translation>세 글자 이상의 낱말은 전문 색인으로 찾고, 더 짧은 낱말(두 음절 한국어 낱말이 많습니다)은 더 느린 전체 훑기로 찾습니다.</translation>
+    </message>
+    <message>
+        <source>Alternative for</source>
+        <translation>대체 근거 대상</translation>
+    </message>
+    <message>
+        <source>Add as alternative</source>
+        <translation>대체 근거로 추가</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>검색 중…</translation>
+    </message>
+    <message>
+        <source>{n} passages</source>
+        <translation>문단 {n}개</translation>
+    </message>
+    <message>
+        <source>Added {passage} as an alternative for {item}</source>
+        <translation>{passage}을(를) {item}의 대체 근거로 추가했습니다</translation>
+    </message>
+</context>
+<context>
+    <name>DisputeModel</name>
+    <message>
+        <source>Disputed</source>
+        <translation>이견 대상</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceModel</name>
+    <message>
+        <source>Text</source>
+        <translation>본문</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Passage</source>
+        <translation>문단</translation>
+    </message>
+    <message>
+        <source>Alternatives</source>
+        <translation>대체 근거</translation>
+    </message>
+    <message>
+        <source>found at {rank} via {passage}</source>
+        <translation>{rank}위 (대체 {passage})</translation>
+    </message>
+    <message>
+        <source>found at {rank}</source>
+        <translation>{rank}위에서 찾음</translation>
+    </message>
+    <message>
+        <source>missed (found at {rank})</source>
+        <translation>놓침 ({rank}위)</translation>
+    </message>
+    <message>
+        <source>missed (not retrieved)</source>
+        <translation>놓침 (없음)</translation>
+    </message>
+    <message>
+        <source>Imported: {role}</source>
+        <translation>가져온 값: {role}</translation>
+    </message>
+    <message>
+        <source>Only {system} finds this item in its top {k}</source>
+        <translation>{system}만 상위 {k}개 안에서 이 항목을 찾습니다</translation>
+    </message>
+    <message>
+        <source>{system} misses this item; the other system finds it</source>
+        <translation>{system}은(는) 이 항목을 놓치고, 다른 시스템은 찾습니다</translation>
+    </message>
+    <message>
+        <source>A question mark: proposed, not in force yet</source>
+        <translation>물음표: 제안되었지만 아직 반영되지 않음</translation>
+    </message>
+</context>
+<context>
+    <name>EvidencePanel</name>
+    <message>
+        <source>&lt;b&gt;Gold evidence&lt;/b&gt;</source>
+        <translation>&lt;b&gt;정답 근거&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
+        <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Open disagreements&lt;/b&gt;</source>
+        <translation>&lt;b&gt;남은 이견&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Ctrl+1, Ctrl+2 … write an adjudication with that reviewer&apos;s value.</source>
+        <translation>Ctrl+1, Ctrl+2 … 그 검수자의 값으로 판정을 기록합니다.</translation>
+    </message>
+    <message>
+        <source>No evidence items for this question: it is reported apart, not averaged in.</source>
+        <translation>이 질문에는 정답 근거가 없습니다. 평균에 넣지 않고 따로 보고합니다.</translation>
+    </message>
+    <message>
+        <source>No evidence: this question should be abstained on (reported apart, not averaged in).</source>
+        <translation>정답 근거 없음: 답변을 보류해야 할 질문입니다 (평균에 넣지 않고 따로 보고).</translation>
+    </message>
+    <message>
+        <source>{missed} of {n} items missed at K = {k} by {system}.</source>
+        <translation>{system}: K = {k}에서 {n}개 중 {missed}개 놓침.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Notes&lt;/b&gt;</source>
+        <translation>&lt;b&gt;메모&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Take {name}&apos;s value (Ctrl+{n})</source>
+        <translation>{name}의 값 채택 (Ctrl+{n})</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Import {kind}</source>
+        <translation>{kind} 가져오기</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>From the extension ({fmt})</source>
+        <translation>확장자로 판단 ({fmt})</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>형식</translation>
+    </message>
+    <message>
+        <source>This file is not UTF-8; it looks like {encoding}.</source>
+        <translation>이 파일은 UTF-8이 아니며 {encoding}(으)로 보입니다.</translation>
+    </message>
+    <message>
+        <source>This file is not UTF-8; choose its encoding.</source>
+        <translation>이 파일은 UTF-8이 아닙니다. 인코딩을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>인코딩</translation>
+    </message>
+    <message>
+        <source>for example 문단, tokens, 조</source>
+        <translation>예: 문단, 토큰, 조</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>기록 안 함</translation>
+    </message>
+    <message>
+        <source>Replace the loaded corpus (removes the imported gold and runs)</source>
+        <translation>불러온 말뭉치 바꾸기 (가져온 정답 근거와 검색 결과가 지워집니다)</translation>
+    </message>
+    <message>
+        <source>System name</source>
+        <translation>시스템 이름</translation>
+    </message>
+    <message>
+        <source>Corpus name</source>
+        <translation>말뭉치 이름</translation>
+    </message>
+    <message>
+        <source>Chunk unit</source>
+        <translation>청크 단위</translation>
+    </message>
+    <message>
+        <source>Chunk size</source>
+        <translation>청크 크기</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>겹침</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>가져오기</translation>
+    </message>
+    <message>
+        <source>corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <source>questions</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>gold</source>
+        <translation>정답 근거</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>검색 결과</translation>
+    </message>
+    <message>
+        <source>judgements</source>
+        <translation>판단 기록</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Cannot open the database</source>
+        <translation>데이터베이스를 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>blind mode</source>
+        <translation>블라인드 모드</translation>
+    </message>
+    <message>
+        <source>Reviewer: {name}</source>
+        <translation>검수자: {name}</translation>
+    </message>
+    <message>
+        <source>answerable</source>
+        <translation>답변 가능</translation>
+    </message>
+    <message>
+        <source>to abstain on</source>
+        <translation>답변 보류</translation>
+    </message>
+    <message>
+        <source>imported: answerable</source>
+        <translation>가져온 값: 답변 가능</translation>
+    </message>
+    <message>
+        <source>imported: abstain</source>
+        <translation>가져온 값: 보류</translation>
+    </message>
+    <message>
+        <source>Updating metrics…</source>
+        <translation>지표 계산 중…</translation>
+    </message>
+    <message>
+        <source>The judgement was not saved</source>
+        <translation>판단이 저장되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Saved: {kind} {passage} → {value} ({question})</source>
+        <translation>저장함: {kind} {passage} → {value} ({question})</translation>
+    </message>
+    <message>
+        <source>Select an evidence item first</source>
+        <translation>먼저 정답 근거 항목을 고르세요</translation>
+    </message>
+    <message>
+        <source>You already marked {passage} {role}</source>
+        <translation>{passage}은(는) 이미 {role}(으)로 표시했습니다</translation>
+    </message>
+    <message>
+        <source>Select an evidence item and a retrieved passage first</source>
+        <translation>먼저 정답 근거 항목과 검색된 문단을 고르세요</translation>
+    </message>
+    <message>
+        <source>{passage} is itself an evidence item</source>
+        <translation>{passage}은(는) 그 자체로 정답 근거 항목입니다</translation>
+    </message>
+    <message>
+        <source>{passage} is an evidence item&apos;s primary passage and stays evidence; mark its role instead</source>
+        <translation>{passage}은(는) 정답 근거 항목의 기본 문단이라 근거로 남습니다. 대신 역할을 표시하세요</translation>
+    </message>
+    <message>
+        <source>Already recorded</source>
+        <translation>이미 기록했습니다</translation>
+    </message>
+    <message>
+        <source>Note on evidence item {passage} of {question} ({system})</source>
+        <translation>{question}의 정답 근거 {passage}에 대한 메모 ({system})</translation>
+    </message>
+    <message>
+        <source>Note on question {question}</source>
+        <translation>질문 {question}에 대한 메모</translation>
+    </message>
+    <message>
+        <source>Search failed</source>
+        <translation>검색하지 못했습니다</translation>
+    </message>
+    <message>
+        <source>No open disagreement on this question</source>
+        <translation>이 질문에는 남은 이견이 없습니다</translation>
+    </message>
+    <message>
+        <source>Undone</source>
+        <translation>되돌림</translation>
+    </message>
+    <message>
+        <source>Redone</source>
+        <translation>다시 함</translation>
+    </message>
+    <message>
+        <source>Nothing to undo</source>
+        <translation>되돌릴 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>Nothing to redo</source>
+        <translation>다시 할 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>No other question has a miss at K = {k}</source>
+        <translation>K = {k}에서 누락이 있는 다른 질문이 없습니다</translation>
+    </message>
+    <message>
+        <source>An operation is running</source>
+        <translation>작업이 진행 중입니다</translation>
+    </message>
+    <message>
+        <source>Cancel it and close? A cancelled import changes nothing.</source>
+        <translation>작업을 취소하고 닫을까요? 취소된 가져오기는 아무것도 바꾸지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Opened read-only</source>
+        <translation>읽기 전용으로 열림</translation>
+    </message>
+    <message>
+        <source>{path} is open in another Recall Reviewer window. This window shows it read-only, and follows the changes made there.</source>
+        <translation>{path} 파일이 다른 Recall Reviewer 창에서 열려 있습니다. 이 창은 읽기 전용으로 보여 주며, 그 창에서 바뀐 내용을 따라갑니다.</translation>
+    </message>
+    <message>
+        <source>Read-only: another window has this database open</source>
+        <translation>읽기 전용: 다른 창이 이 데이터베이스를 열고 있습니다</translation>
+    </message>
+    <message>
+        <source>Give your reviewer name (Review → Change reviewer name…) to judge</source>
+        <translation>판정하려면 검수자 이름을 입력하세요 (검수 → 검수자 이름 바꾸기…)</translation>
+    </message>
+    <message>
+        <source>no reviewer named</source>
+        <translation>검수자 이름 없음</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>읽기 전용</translation>
+    </message>
+    <message>
+        <source>The database was changed elsewhere: reloaded</source>
+        <translation>다른 곳에서 데이터베이스가 바뀌어 다시 읽었습니다</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>검수자</translation>
+    </message>
+    <message>
+        <source>Your name as a reviewer:</source>
+        <translation>검수자 이름:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>The language changes the next time the window opens.</source>
+        <translation>언어는 다음에 창을 열 때 바뀝니다.</translation>
+    </message>
+    <message>
+        <source>About Recall Reviewer</source>
+        <translation>Recall Reviewer 정보</translation>
+    </message>
+    <message>
+        <source>Recall Reviewer {version}: review retrieval runs against gold evidence and report Recall@K.</source>
+        <translation>Recall Reviewer {version}: 검색 결과를 정답 근거와 대조해 검수하고 Recall@K를 보고합니다.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Nothing was changed</source>
+        <translation>아무것도 바뀌지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Something went wrong; nothing was changed</source>
+        <translation>문제가 생겼습니다. 아무것도 바뀌지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was changed</source>
+        <translation>취소했습니다. 아무것도 바뀌지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Saved, but something went wrong afterwards</source>
+        <translation>저장되었지만 그 뒤에 문제가 생겼습니다</translation>
+    </message>
+    <message>
+        <source>The changes were saved. Then: {error}</source>
+        <translation>변경 내용은 저장되었습니다. 그 뒤에: {error}</translation>
+    </message>
+    <message>
+        <source>Import {kind}</source>
+        <translation>{kind} 가져오기</translation>
+    </message>
+    <message>
+        <source>{kind} files ({patterns})</source>
+        <translation>{kind} 파일 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Importing {file}…</source>
+        <translation>{file} 가져오는 중…</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>가져옴</translation>
+    </message>
+    <message>
+        <source>Sample project loaded</source>
+        <translation>예제 프로젝트를 불러왔습니다</translation>
+    </message>
+    <message>
+        <source>Loading the sample project…</source>
+        <translation>예제 프로젝트 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>New database</source>
+        <translation>새 데이터베이스</translation>
+    </message>
+    <message>
+        <source>Open database</source>
+        <translation>데이터베이스 열기</translation>
+    </message>
+    <message>
+        <source>Merge another reviewer&apos;s database</source>
+        <translation>다른 검수자의 데이터베이스 합치기</translation>
+    </message>
+    <message>
+        <source>Merged</source>
+        <translation>합침</translation>
+    </message>
+    <message>
+        <source>Merging {file}…</source>
+        <translation>{file} 합치는 중…</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>보고서 내보내기</translation>
+    </message>
+    <message>
+        <source>The Excel report is not part of this build (desktop.report is missing).</source>
+        <translation>이 빌드에는 엑셀 보고서 기능이 없습니다 (desktop.report 없음).</translation>
+    </message>
+    <message>
+        <source>The Excel report is not available: {error}</source>
+        <translation>엑셀 보고서를 쓸 수 없습니다: {error}</translation>
+    </message>
+    <message>
+        <source>Report written</source>
+        <translation>보고서를 썼습니다</translation>
+    </message>
+    <message>
+        <source>Writing {file}…</source>
+        <translation>{file} 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Export my judgements</source>
+        <translation>내 판단 기록 내보내기</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>내보냄</translation>
+    </message>
+    <message>
+        <source>Wrote {n} judgements to {path}</source>
+        <translation>판단 {n}건을 {path}에 썼습니다</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>내보내는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsDock</name>
+    <message>
+        <source>Metrics</source>
+        <translation>지표</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>일치도</translation>
+    </message>
+    <message>
+        <source>&amp;Metrics</source>
+        <translation>지표(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Recall@K, K = 1 … depth</source>
+        <translation>Recall@K, K = 1 … 최대 깊이</translation>
+    </message>
+    <message>
+        <source>No runs yet</source>
+        <translation>검색 결과가 아직 없습니다</translation>
+    </message>
+    <message>
+        <source>Policy: a judgement counts at once while it is the only reviewer&apos;s in the database (marked “single”); with two or more reviewers a change counts when everyone who judged it agrees, or after an adjudication. Until then the imported gold stands.</source>
+        <translation>원칙: 데이터베이스에 검수자가 한 명뿐이면 그 판단이 바로 반영됩니다(“1인”으로 표시). 검수자가 두 명 이상이면 판단한 모든 검수자가 일치하거나 판정이 내려졌을 때 반영되고, 그 전까지는 가져온 정답 근거가 유지됩니다.</translation>
+    </message>
+    <message>
+        <source>Blind mode: agreement is hidden until you leave it.</source>
+        <translation>블라인드 모드: 모드를 끌 때까지 일치도를 숨깁니다.</translation>
+    </message>
+    <message>
+        <source>Reviewers: {names}. Open disagreements: {n}.</source>
+        <translation>검수자: {names}. 남은 이견: {n}.</translation>
+    </message>
+    <message>
+        <source>Mean over {n} questions with evidence; {m} without evidence are reported apart.</source>
+        <translation>정답 근거가 있는 질문 {n}개의 평균. 근거가 없는 질문 {m}개는 따로 보고합니다.</translation>
+    </message>
+    <message>
+        <source>Blind mode: only your own judgements are applied.</source>
+        <translation>블라인드 모드: 내 판단만 반영했습니다.</translation>
+    </message>
+    <message>
+        <source>Updating metrics…</source>
+        <translation>지표 계산 중…</translation>
+    </message>
+    <message>
+        <source>Updating metrics… {p}%</source>
+        <translation>지표 계산 중… {p}%</translation>
+    </message>
+    <message>
+        <source>Metrics could not be computed: {error}</source>
+        <translation>지표를 계산하지 못했습니다: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsModel</name>
+    <message>
+        <source>System</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Questions with evidence, averaged over</source>
+        <translation>평균에 들어간, 정답 근거가 있는 질문 수</translation>
+    </message>
+</context>
+<context>
+    <name>NoteDialog</name>
+    <message>
+        <source>Note</source>
+        <translation>메모</translation>
+    </message>
+    <message>
+        <source>An empty note withdraws your earlier note.</source>
+        <translation>메모를 비우면 앞서 쓴 메모를 거둡니다.</translation>
+    </message>
+</context>
+<context>
+    <name>PassageReader</name>
+    <message>
+        <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
+        <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionListModel</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>Ans.</source>
+        <translation>답변</translation>
+    </message>
+    <message>
+        <source>Answerable, or to be abstained on</source>
+        <translation>답변 가능 여부 (보류: 답변 보류)</translation>
+    </message>
+    <message>
+        <source>Your review: untouched, in progress (•) or done (√: answerability settled and every evidence item has a role)</source>
+        <translation>내 검수 상태: 손대지 않음, 진행 중(•), 완료(√: 답변 가능 여부를 정했고 모든 정답 근거에 역할이 있음)</translation>
+    </message>
+    <message>
+        <source>Evidence items the chosen system finds in its top {k}, of all items</source>
+        <translation>고른 시스템이 상위 {k}개 안에서 찾은 정답 근거 수 / 전체 수</translation>
+    </message>
+    <message>
+        <source>Open disagreements between reviewers</source>
+        <translation>검수자 사이의 남은 이견</translation>
+    </message>
+    <message>
+        <source>{n} open disagreements</source>
+        <translation>남은 이견 {n}건</translation>
+    </message>
+    <message>
+        <source>abstain</source>
+        <translation>보류</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionListPanel</name>
+    <message>
+        <source>&lt;b&gt;Questions&lt;/b&gt;</source>
+        <translation>&lt;b&gt;질문&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Search questions…</source>
+        <translation>질문 검색…</translation>
+    </message>
+    <message>
+        <source>Misses at K</source>
+        <translation>누락만</translation>
+    </message>
+    <message>
+        <source>Not done</source>
+        <translation>미검수</translation>
+    </message>
+    <message>
+        <source>Disagreements</source>
+        <translation>이견</translation>
+    </message>
+    <message>
+        <source>All questions</source>
+        <translation>모든 질문</translation>
+    </message>
+    <message>
+        <source>Answerable</source>
+        <translation>답변 가능</translation>
+    </message>
+    <message>
+        <source>To abstain on</source>
+        <translation>답변 보류</translation>
+    </message>
+    <message>
+        <source>Hidden in blind mode</source>
+        <translation>블라인드 모드에서는 숨김</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} questions</source>
+        <translation>질문 {total}개 중 {shown}개</translation>
+    </message>
+</context>
+<context>
+    <name>RankingModel</name>
+    <message>
+        <source>Rank</source>
+        <translation>순위</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>Passage</source>
+        <translation>문단</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>본문</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>정답 근거</translation>
+    </message>
+    <message>
+        <source>Alternative evidence</source>
+        <translation>대체 근거</translation>
+    </message>
+    <message>
+        <source>Proposed as an alternative for {passage}; not in force yet</source>
+        <translation>{passage}의 대체 근거로 제안됨 (아직 반영 안 됨)</translation>
+    </message>
+    <message>
+        <source>Judged not evidence</source>
+        <translation>근거 아님으로 판단됨</translation>
+    </message>
+    <message>
+        <source>Not evidence</source>
+        <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>score {score:.3f}</source>
+        <translation>점수 {score:.3f}</translation>
+    </message>
+</context>
+<context>
+    <name>RankingsArea</name>
+    <message>
+        <source>&lt;b&gt;No runs imported yet&lt;/b&gt;</source>
+        <translation>&lt;b&gt;아직 가져온 검색 결과가 없습니다&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Top {k}&lt;/b&gt; — &lt;span style=&apos;color:{colour}&apos;&gt;■&lt;/span&gt; {system} ({depth} results)</source>
+        <translation>&lt;b&gt;상위 {k}&lt;/b&gt; — &lt;span style=&apos;color:{colour}&apos;&gt;■&lt;/span&gt; {system} (결과 {depth}개)</translation>
+    </message>
+</context>
+<context>
+    <name>SearchResultsModel</name>
+    <message>
+        <source>Passage</source>
+        <translation>문단</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>출처</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>본문</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutSheet</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
+        <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
+    </message>
+</context>
+<context>
+    <name>SystemsToolbar</name>
+    <message>
+        <source>Systems</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>진행</translation>
+    </message>
+    <message>
+        <source>%v/%m done</source>
+        <translation>%v/%m 완료</translation>
+    </message>
+    <message>
+        <source>K: how many top results count (5, 10 or any number)</source>
+        <translation>K: 상위 몇 개의 결과를 셀지 (5, 10 또는 아무 수)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePanel</name>
+    <message>
+        <source>Nothing to review yet</source>
+        <translation>아직 검수할 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>Load the sample project (대한민국헌법, 33 questions, 3 systems)</source>
+        <translation>예제 프로젝트 불러오기 (대한민국헌법, 질문 33개, 시스템 3개)</translation>
+    </message>
+    <message>
+        <source>Or import your own files, in this order:</source>
+        <translation>또는 직접 만든 파일을 이 순서로 가져오세요:</translation>
+    </message>
+    <message>
+        <source>Open another database…</source>
+        <translation>다른 데이터베이스 열기…</translation>
+    </message>
+    <message>
+        <source>Your name as a reviewer:</source>
+        <translation>검수자 이름:</translation>
+    </message>
+    <message>
+        <source>written with every judgement you make</source>
+        <translation>내리는 모든 판정에 함께 기록됩니다</translation>
+    </message>
+    <message>
+        <source>1. Corpus…</source>
+        <translation>1. 말뭉치…</translation>
+    </message>
+    <message>
+        <source>2. Questions…</source>
+        <translation>2. 질문…</translation>
+    </message>
+    <message>
+        <source>3. Gold evidence…</source>
+        <translation>3. 정답 근거…</translation>
+    </message>
+    <message>
+        <source>4. A system&apos;s run…</source>
+        <translation>4. 시스템 검색 결과…</translation>
+    </message>
+    <message>
+        <source>Database: {path}</source>
+        <translation>데이터베이스: {path}</translation>
+    </message>
+    <message>
+        <source>Passages: {n}</source>
+        <translation>문단: {n}</translation>
+    </message>
+    <message>
+        <source>Questions: {n}</source>
+        <translation>질문: {n}</translation>
+    </message>
+    <message>
+        <source>Evidence items: {n}</source>
+        <translation>정답 근거 항목: {n}</translation>
+    </message>
+    <message>
+        <source>Systems: {names}</source>
+        <translation>시스템: {names}</translation>
+    </message>
+</context>
+<context>
+    <name>actions</name>
+    <message>
+        <source>&amp;New database…</source>
+        <translation>새 데이터베이스(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open database…</source>
+        <translation>데이터베이스 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;corpus…</source>
+        <translation>말뭉치 가져오기(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;questions…</source>
+        <translation>질문 가져오기(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;gold…</source>
+        <translation>정답 근거 가져오기(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;run…</source>
+        <translation>검색 결과 가져오기(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;judgements…</source>
+        <translation>판단 기록 가져오기(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Load the &amp;sample project</source>
+        <translation>예제 프로젝트 불러오기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge database…</source>
+        <translation>데이터베이스 합치기(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>보고서 내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export my &amp;judgements…</source>
+        <translation>내 판단 기록 내보내기(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Mark the item core</source>
+        <translation>항목을 핵심 근거로</translation>
+    </message>
+    <message>
+        <source>Core</source>
+        <translation>핵심</translation>
+    </message>
+    <message>
+        <source>Mark the item supporting</source>
+        <translation>항목을 보조 근거로</translation>
+    </message>
+    <message>
+        <source>Supporting</source>
+        <translation>보조</translation>
+    </message>
+    <message>
+        <source>Accept the passage as an alternative</source>
+        <translation>문단을 대체 근거로 인정</translation>
+    </message>
+    <message>
+        <source>Alternative</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>Mark the passage not evidence</source>
+        <translation>문단을 근거 아님으로</translation>
+    </message>
+    <message>
+        <source>Not evidence</source>
+        <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>Question answerable</source>
+        <translation>답변 가능한 질문</translation>
+    </message>
+    <message>
+        <source>Answerable</source>
+        <translation>답변 가능</translation>
+    </message>
+    <message>
+        <source>Question to be abstained on</source>
+        <translation>답변 보류할 질문</translation>
+    </message>
+    <message>
+        <source>Abstain</source>
+        <translation>보류</translation>
+    </message>
+    <message>
+        <source>Write a note…</source>
+        <translation>메모 쓰기…</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>메모</translation>
+    </message>
+    <message>
+        <source>Search the corpus…</source>
+        <translation>말뭉치 검색…</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>검색</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>되돌리기(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>다시 하기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Next question</source>
+        <translation>다음 질문</translation>
+    </message>
+    <message>
+        <source>Previous question</source>
+        <translation>이전 질문</translation>
+    </message>
+    <message>
+        <source>Next miss</source>
+        <translation>다음 누락</translation>
+    </message>
+    <message>
+        <source>Filter questions</source>
+        <translation>질문 거르기</translation>
+    </message>
+    <message>
+        <source>Compare two systems</source>
+        <translation>두 시스템 비교</translation>
+    </message>
+    <message>
+        <source>Adjudicate: take reviewer {n}&apos;s value</source>
+        <translation>판정: {n}번 검수자의 값 채택</translation>
+    </message>
+    <message>
+        <source>&amp;Blind mode (hide other reviewers)</source>
+        <translation>블라인드 모드(&amp;B) (다른 검수자 숨김)</translation>
+    </message>
+    <message>
+        <source>Hide other reviewers&apos; judgements so that your review is independent</source>
+        <translation>다른 검수자의 판단을 숨겨 독립적으로 검수합니다</translation>
+    </message>
+    <message>
+        <source>Change &amp;reviewer name…</source>
+        <translation>검수자 이름 바꾸기(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>단축키(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Recall Reviewer</source>
+        <translation>Recall Reviewer 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>검수(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>terms</name>
+    <message>
+        <source>core</source>
+        <translation>핵심</translation>
+    </message>
+    <message>
+        <source>supporting</source>
+        <translation>보조</translation>
+    </message>
+    <message>
+        <source>unassigned</source>
+        <translation>미지정</translation>
+    </message>
+    <message>
+        <source>adjudicated</source>
+        <translation>판정됨</translation>
+    </message>
+    <message>
+        <source>agreed</source>
+        <translation>합의</translation>
+    </message>
+    <message>
+        <source>single reviewer</source>
+        <translation>검수자 1인의 판단</translation>
+    </message>
+    <message>
+        <source>waiting for a second reviewer</source>
+        <translation>두 번째 검수자를 기다리는 중</translation>
+    </message>
+    <message>
+        <source>disputed</source>
+        <translation>이견</translation>
+    </message>
+    <message>
+        <source>adjud.</source>
+        <translation>판정</translation>
+    </message>
+    <message>
+        <source>single</source>
+        <translation>1인</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>대기</translation>
+    </message>
+    <message>
+        <source>untouched</source>
+        <translation>손대지 않음</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>진행 중</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>alternative</source>
+        <translation>대체 근거</translation>
+    </message>
+    <message>
+        <source>not evidence</source>
+        <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>answerability</source>
+        <translation>답변 가능 여부</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>메모</translation>
+    </message>
+    <message>
+        <source>adjudication</source>
+        <translation>판정</translation>
+    </message>
+    <message>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <source>CoreR</source>
+        <translation>핵심R</translation>
+    </message>
+    <message>
+        <source>Hit</source>
+        <translation>Hit</translation>
+    </message>
+    <message>
+        <source>MRR</source>
+        <translation>MRR</translation>
+    </message>
+    <message>
+        <source>nDCG</source>
+        <translation>nDCG</translation>
+    </message>
+    <message>
+        <source>Recall: the share of evidence items found in the top K</source>
+        <translation>Recall: 상위 K 안에서 찾은 정답 근거의 비율</translation>
+    </message>
+    <message>
+        <source>CoreRecall: the share of core evidence items found in the top K</source>
+        <translation>CoreRecall: 상위 K 안에서 찾은 핵심 근거의 비율</translation>
+    </message>
+    <message>
+        <source>Hit: 1 when any evidence item is in the top K</source>
+        <translation>Hit: 정답 근거가 하나라도 상위 K 안에 있으면 1</translation>
+    </message>
+    <message>
+        <source>MRR: 1 / rank of the first evidence passage in the top K</source>
+        <translation>MRR: 상위 K 안의 첫 정답 근거 순위의 역수</translation>
+    </message>
+    <message>
+        <source>nDCG: rank quality, core counts twice</source>
+        <translation>nDCG: 순위 품질 (핵심 근거는 두 배)</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>읽는 중</translation>
+    </message>
+    <message>
+        <source>checking ids</source>
+        <translation>ID 확인 중</translation>
+    </message>
+    <message>
+        <source>building the search index</source>
+        <translation>검색 색인 만드는 중</translation>
+    </message>
+    <message>
+        <source>saving</source>
+        <translation>저장하는 중</translation>
+    </message>
+    <message>
+        <source>backing up</source>
+        <translation>백업하는 중</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>철회</translation>
+    </message>
+    <message>
+        <source>answerable</source>
+        <translation>답변 가능</translation>
+    </message>
+    <message>
+        <source>abstain</source>
+        <translation>답변 보류</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>근거</translation>
+    </message>
+    <message>
+        <source>alternative for {passage}</source>
+        <translation>{passage}의 대체 근거</translation>
+    </message>
+</context>
 </TS>

@@ -4,10 +4,12 @@ object: open-to-first-question time, question-switch latency (p50/p95/max, idle 
 metrics worker runs), the full metrics pass, and resident memory.
 
     python tests/bench/bench_window.py [--passages 1000000] [--questions 5000] [--systems 10]
-                                       [--depth 100] [--switches 300] [--build-only]
+                                       [--depth 100] [--switches 300] [--build-only] [--keep]
 
-The synthetic database is generated once through the Project import methods and cached under
-/tmp/recall-reviewer-bench/ (a few minutes for a million passages); delete it to rebuild.
+The synthetic database is generated through the Project import methods into --cache
+(/tmp/recall-reviewer-bench/; a few minutes for a million passages). A database this run built
+is removed at the end unless --keep (or --build-only) is given; one found there is reused and
+left. Settings and backups live in a temporary RECALL_REVIEWER_HOME, removed at the end.
 """
 
 from __future__ import annotations
@@ -138,10 +140,6 @@ def _percentiles(samples: list[float]) -> dict:
 def drive(db: Path, switches: int) -> dict:
     """Open the real window on `db` offscreen and time what a reviewer waits for."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import tempfile
-
-    home = Path(tempfile.mkdtemp(prefix="rr-bench-home-"))
-    os.environ["RECALL_REVIEWER_HOME"] = str(home)
     t_import = time.perf_counter()
     from PySide6.QtWidgets import QApplication
 
@@ -200,7 +198,7 @@ def drive(db: Path, switches: int) -> dict:
 
     # K = 100 in compare mode: the most rows a switch fills (two full lists).
     window.set_k(100)
-    window.set_compare(window.systems[1]["name"])
+    window.set_compare(window.session.systems[1]["name"])
     while window.metrics_busy():
         qapp.processEvents()
         time.sleep(0.005)
@@ -257,11 +255,11 @@ def drive(db: Path, switches: int) -> dict:
     return out
 
 
-def cold_open(db: Path) -> dict:
+def cold_open(db: Path, base: Path) -> dict:
     """A whole new process: from spawning `python` to the first question painted."""
     import subprocess
 
-    home = Path(tempfile_dir()) / "cold-home"
+    home = base / "cold-home"
     home.mkdir(parents=True, exist_ok=True)
     (home / "settings.ini").write_text("[General]\nreviewer=bench\n", encoding="utf-8")
     env = dict(os.environ, RECALL_REVIEWER_HOME=str(home), QT_QPA_PLATFORM="offscreen")
@@ -282,12 +280,6 @@ def cold_open(db: Path) -> dict:
         "process_wall_s": round(wall, 3),
         **shown,
     }
-
-
-def tempfile_dir() -> str:
-    import tempfile
-
-    return tempfile.mkdtemp(prefix="rr-bench-")
 
 
 def child_open(db: Path) -> None:
@@ -328,18 +320,39 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--switches", type=int, default=300)
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the database built for reuse")
     parser.add_argument("--cache", default=str(CACHE))
     parser.add_argument("--child-open", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_open:
         child_open(Path(args.child_open))
         return
+    import shutil
+    import tempfile
+
+    cache = Path(args.cache)
+    fresh = not cache.exists()
+    built_before = set(cache.iterdir()) if cache.exists() else set()
     t = time.perf_counter()
-    db = build(Path(args.cache), args.passages, args.questions, args.systems, args.depth)
+    db = build(cache, args.passages, args.questions, args.systems, args.depth)
     build_s = time.perf_counter() - t
     if args.build_only:
         print(json.dumps({"db": str(db), "build_s": round(build_s, 1)}))
         return
+    try:
+        with tempfile.TemporaryDirectory(prefix="rr-bench-") as base:
+            os.environ["RECALL_REVIEWER_HOME"] = str(Path(base) / "home")
+            out = measure(args, db, Path(base))
+    finally:
+        if not args.keep:
+            for made in set(cache.iterdir()) - built_before:
+                made.unlink()
+            if fresh:
+                shutil.rmtree(cache, ignore_errors=True)
+    print(json.dumps(out, ensure_ascii=False))
+
+
+def measure(args, db: Path, base: Path) -> dict:
     out = {
         "bench": "reviewer window, offscreen",
         "passages": args.passages,
@@ -353,17 +366,12 @@ def main() -> None:
     # Work on a copy: the bench writes judgements, and every run should start alike.
     import shutil
 
-    work = Path(args.cache) / "run.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{work}{suffix}").unlink(missing_ok=True)
+    work = base / "run.db"
     shutil.copyfile(db, work)
-    try:
-        out["cold_start"] = cold_open(work)
-        out.update(drive(work, args.switches))
-    finally:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{work}{suffix}").unlink(missing_ok=True)
-    print(json.dumps(out, ensure_ascii=False))
+    out["cold_start"] = cold_open(work, base)
+    out["cold_open_s"] = out["cold_start"]["spawn_to_first_question_s"]
+    out.update(drive(work, args.switches))
+    return out
 
 
 def _cpu_name() -> str:

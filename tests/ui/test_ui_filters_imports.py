@@ -21,7 +21,7 @@ def shown_ids(window: MainWindow) -> list[str]:
     model = window.question_model
     while model.canFetchMore():
         model.fetchMore()
-    return [window.by_pk[model.pk_at(r)]["id"] for r in range(model.rowCount())]
+    return [window.session.by_pk[model.pk_at(r)]["id"] for r in range(model.rowCount())]
 
 
 def compose(widget, preedit: str, commit: str = "") -> None:
@@ -35,7 +35,7 @@ def compose(widget, preedit: str, commit: str = "") -> None:
 
 def test_text_filter_waits_for_korean_composition(sample_db, open_window, qtbot):
     window = open_window(sample_db)
-    box = window.filter_box
+    box = window.question_panel.filter_box
     box.setFocus()
     fired: list[str] = []
     box.committed.connect(fired.append)
@@ -57,44 +57,46 @@ def test_text_filter_waits_for_korean_composition(sample_db, open_window, qtbot)
     assert signal.args == ["대통령"]
     assert fired == ["대통령"]  # one filter run for the whole word, not one per syllable
     ids = shown_ids(window)
-    assert ids and all("대통령" in window.by_id[i]["text"] for i in ids)
+    assert ids and all("대통령" in window.session.by_id[i]["text"] for i in ids)
     assert len(ids) < 33
 
 
 def test_filters_misses_unreviewed_answerable_and_sorting(sample_db, open_window, qtbot):
     window = open_window(sample_db)
-    window.only_misses.setChecked(True)
+    window.question_panel.only_misses.setChecked(True)
     ids = shown_ids(window)
     assert "q01" in ids and "q02" not in ids  # q02's only item is found at rank 1
     for qid in ids:
-        found = window.board.found("BM25-Kiwi", window.by_id[qid]["pk"], 5)
+        found = window.session.board.found("BM25-Kiwi", window.session.by_id[qid]["pk"], 5)
         assert found[0] < found[1]
-    window.only_misses.setChecked(False)
-    window.answerable_box.setCurrentIndex(window.answerable_box.findData(False))
+    window.question_panel.only_misses.setChecked(False)
+    window.question_panel.answerable_box.setCurrentIndex(
+        window.question_panel.answerable_box.findData(False)
+    )
     assert shown_ids(window) == ["q32", "q33"]
-    window.answerable_box.setCurrentIndex(0)
+    window.question_panel.answerable_box.setCurrentIndex(0)
 
     # Done: answerability settled and every item has a role.
     window.show_question("q02")
     qtbot.keyClick(window, Qt.Key.Key_Y)
     idle(qtbot, window)
-    window.only_unreviewed.setChecked(True)
+    window.question_panel.only_unreviewed.setChecked(True)
     ids = shown_ids(window)
     assert "q02" not in ids and len(ids) == 32
-    assert window.progress.value() == 1
-    window.only_unreviewed.setChecked(False)
+    assert window.toolbar.progress.value() == 1
+    window.question_panel.only_unreviewed.setChecked(False)
 
     # Sorting by any column, here found/total descending.
-    window.question_table.sortByColumn(4, Qt.SortOrder.DescendingOrder)
+    window.question_panel.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)
     ids = shown_ids(window)
     ratios = [
         (lambda f: f[0] / f[1] if f else -1)(
-            window.board.found("BM25-Kiwi", window.by_id[i]["pk"], 5)
+            window.session.board.found("BM25-Kiwi", window.session.by_id[i]["pk"], 5)
         )
         for i in ids
     ]
     assert ratios == sorted(ratios, reverse=True)
-    window.question_table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    window.question_panel.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
     assert shown_ids(window)[0] == "q33"
 
 
@@ -151,7 +153,7 @@ def test_imports_in_order_reach_the_review_page(db_path, open_window, qtbot, tmp
         window.message_box.close()
     idle(qtbot, window)
     assert window.pages.currentIndex() == MainWindow.PAGE_REVIEW
-    assert window.system_name == "BM25"
+    assert window.session.system_name == "BM25"
     assert window.evidence_model.index(0, 3).data() == "found at 2"
     assert window.metrics_model.value("BM25", "Recall@5") == 1.0
 

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QApplication
 import resources
 from desktop.ui import app as ui_app
 
-UI_SOURCES = ["app.py", "dialogs.py", "models.py", "terms.py", "widgets.py", "window.py"]
+UI = resources.ROOT.parent / "desktop" / "ui"
+UI_SOURCES = sorted(str(p.relative_to(UI)) for p in UI.rglob("*.py"))
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def test_the_window_speaks_korean(sample_db, open_window, korean):
     window = open_window(sample_db)
     menus = [a.text() for a in window.menuBar().actions()]
     assert menus == ["파일(&F)", "보기(&V)", "검수(&R)", "도움말(&H)"]
-    assert window.only_misses.text() == "누락만"
+    assert window.question_panel.only_misses.text() == "누락만"
     row = [i.primary_id for i in window.view.items].index("art-128")
     assert window.evidence_model.index(row, 1).data() == "보조"
     assert window.evidence_model.index(row, 3).data() == "놓침 (8위)"
@@ -123,7 +124,7 @@ def test_sizes_follow_the_font(sample_db, open_window):
         big = type(font)(font)
         big.setPointSizeF(font.pointSizeF() * 2)
         QApplication.setFont(big)
-        from desktop.ui.window import RankingPanel
+        from desktop.ui.ranking import RankingPanel
 
         panel = RankingPanel()
         assert panel.table.verticalHeader().defaultSectionSize() > small * 1.5
@@ -131,20 +132,27 @@ def test_sizes_follow_the_font(sample_db, open_window):
         QApplication.setFont(font)
 
 
-def test_the_reviewer_name_is_asked_once_and_kept(monkeypatch, qapp):
-    from PySide6.QtWidgets import QInputDialog
+def test_the_first_run_asks_the_reviewer_name_in_the_welcome_panel(db_path, qtbot):
+    """No name yet: the window opens on its welcome panel (no bare dialog, no silent quit),
+    judging waits for a name, and the name given there is kept for the next start."""
+    from desktop.ui.window import MainWindow
 
-    asked = []
-
-    def get_text(*args, **kwargs):
-        asked.append(args)
-        return "  김검수 ", True
-
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
-    assert ui_app.ask_reviewer() == "김검수"
-    assert ui_app.ask_reviewer() == "김검수"
-    assert len(asked) == 1  # the second time it comes from the settings
+    window = MainWindow(db_path)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.pages.currentIndex() == window.PAGE_EMPTY
+    assert window.empty.sample.isVisible() and window.empty.name.isVisible()
+    assert not window.writable()
+    window.empty.name.setText("  김검수 ")
+    window.empty.name.editingFinished.emit()
+    assert window.session.reviewer == "김검수" and window.writable()
     assert ui_app.settings().value("reviewer") == "김검수"
+    window.close()
+    again = MainWindow(db_path)
+    qtbot.addWidget(again)
+    assert again.session.reviewer == "김검수"
+    assert again.empty.name.text() == "김검수"
+    again.close()
 
 
 def test_question_mark_opens_the_shortcut_sheet(sample_db, open_window, qtbot):
@@ -157,3 +165,16 @@ def test_question_mark_opens_the_shortcut_sheet(sample_db, open_window, qtbot):
         window.shortcut_sheet.close()
         window.activateWindow()
         qtbot.waitUntil(window.isActiveWindow)
+
+
+def test_qt_own_dialogs_speak_korean(qapp, korean):
+    """Qt's base catalogue (shipped with PySide6) is loaded with ours, and the default locale
+    is Korean, so file dialogs and standard buttons are not half English."""
+    from PySide6.QtCore import QCoreApplication
+
+    assert QCoreApplication.translate("QFileDialog", "File &name:") == "파일 이름(&N):"
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "취소"
+    assert QLocale().language() == QLocale.Language.Korean
+    from desktop.ui.dialogs import kind_name
+
+    assert kind_name("corpus") != "corpus"  # the import dialogs' titles too

@@ -40,7 +40,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
 ):
     kim, lee = two_reviewers(sample_template, tmp_path)
     window = open_window(kim, reviewer="kim")
-    assert window.dispute_box.isHidden()
+    assert window.evidence_panel.dispute_box.isHidden()
     window.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 3 judgements" in window.last_message, timeout=10000)
     window.message_box.close()  # the report box is window-modal, as a reviewer sees it
@@ -48,13 +48,13 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     qtbot.waitUntil(window.isActiveWindow)
     idle(qtbot, window)
 
-    window.only_disputed.setChecked(True)
+    window.question_panel.only_disputed.setChecked(True)
     model = window.question_model
-    assert [model.pk_at(r) for r in range(model.rowCount())] == [window.by_id["q01"]["pk"]]
+    assert [model.pk_at(r) for r in range(model.rowCount())] == [window.session.by_id["q01"]["pk"]]
     assert window.current_question_id() == "q01"
     # Both values side by side, with lee's note; the disputed role leaves the import standing.
-    assert window.dispute_box.isVisible()
-    disputes = window.dispute_model
+    assert window.evidence_panel.dispute_box.isVisible()
+    disputes = window.evidence_panel.dispute_model
     assert disputes.reviewers == ["kim", "lee"]
     assert disputes.index(0, DisputeModel.COL_WHAT).data() == "role · art-128"
     assert disputes.index(0, 1).data() == "core"
@@ -64,17 +64,19 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
         "supporting (disputed)"
     )
     # The agreement panel: kim and lee agree on one of the two roles both judged.
-    (pair,) = window.agreement_model.pairs
+    (pair,) = window.metrics_dock.agreement_model.pairs
     assert (pair["reviewers"], pair["kind"], pair["items"], pair["agreement"]) == (
         ["kim", "lee"],
         "role",
         2,
         0.5,
     )
-    assert "Open disagreements: 1" in window.agreement_label.text()
+    assert "Open disagreements: 1" in window.metrics_dock.agreement_label.text()
 
     before = panel_value(window, "BM25-Kiwi", "CoreRecall@5")
     assert before == core_recall(kim)
+    # The agreement reads the whole log: it follows the judgements while its tab is shown.
+    window.metrics_dock.tabs.setCurrentIndex(1)
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # take kim's
     (line,) = logged(kim, kind="adjudication")
     assert (line["reviewer"], line["settles"], line["passage_id"], line["value"]) == (
@@ -85,15 +87,15 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     )
     assert line["at"]
     assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == "core (adjud.)"
-    assert window.dispute_box.isHidden()
+    assert window.evidence_panel.dispute_box.isHidden()
     idle(qtbot, window)
     after = panel_value(window, "BM25-Kiwi", "CoreRecall@5")
     assert after != before  # q01 now has a core item missed at 5
     assert abs(after - core_recall(kim)) < 1e-12
-    assert "Open disagreements: 0" in window.agreement_label.text()
+    assert "Open disagreements: 0" in window.metrics_dock.agreement_label.text()
     # The filter is applied again: no question has an open disagreement any more.
-    window.only_disputed.setChecked(False)
-    window.only_disputed.setChecked(True)
+    window.question_panel.only_disputed.setChecked(False)
+    window.question_panel.only_disputed.setChecked(True)
     assert model.rowCount() == 0
 
 
@@ -125,35 +127,35 @@ def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_wi
         project.merge(lee)
     window = open_window(kim, reviewer="kim")
     window.show_question("q01")
-    assert window.dispute_box.isVisible()
-    assert "lee" in window.notes_view.text()
+    assert window.evidence_panel.dispute_box.isVisible()
+    assert "lee" in window.evidence_panel.notes_view.text()
 
     window.act_blind.trigger()
-    assert window.blind
+    assert window.session.blind
     idle(qtbot, window)
-    assert window.dispute_box.isHidden()
-    assert "lee" not in window.notes_view.text()
-    assert not window.only_disputed.isEnabled()
-    assert not window.metrics_tabs.isTabEnabled(1)  # the agreement panel
+    assert window.evidence_panel.dispute_box.isHidden()
+    assert "lee" not in window.evidence_panel.notes_view.text()
+    assert not window.question_panel.only_disputed.isEnabled()
+    assert not window.metrics_dock.tabs.isTabEnabled(1)  # the agreement panel
     row = [i.primary_id for i in window.view.items].index("art-128")
     item = window.view.items[row]
     assert set(item.votes) == {"kim"}  # lee's vote is not shown
     assert item.role == "core"  # kim's own change, as if no one else had judged
     tip = window.evidence_model.index(row, EvidenceModel.COL_ROLE).data(Qt.ItemDataRole.ToolTipRole)
     assert "lee" not in tip
-    assert window.question_model.summary(window.by_id["q01"]["pk"]).disputed == 0
+    assert window.question_model.summary(window.session.by_id["q01"]["pk"]).disputed == 0
     # Adjudication is not possible blind.
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     assert logged(kim, kind="adjudication") == []
     # The setting is kept.
     window.close()
     again = open_window(kim, reviewer="kim")
-    assert again.blind and again.act_blind.isChecked()
+    assert again.session.blind and again.act_blind.isChecked()
     again.act_blind.trigger()
     idle(qtbot, again)
-    assert not again.blind
+    assert not again.session.blind
     again.show_question("q01")
-    assert again.dispute_box.isVisible()
+    assert again.evidence_panel.dispute_box.isVisible()
 
 
 def test_a_second_reviewer_turns_single_into_pending(sample_db, open_window, qtbot):

@@ -24,13 +24,13 @@ def test_empty_database_offers_the_sample_and_loads_it(db_path, open_window, qtb
     qtbot.mouseClick(window.empty.sample, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.pages.currentIndex() == MainWindow.PAGE_REVIEW, timeout=20000)
     idle(qtbot, window)
-    assert len(window.questions) == 33
+    assert len(window.session.questions) == 33
     assert window.current_question_id() == "q01"
     assert window.ranking_panels[0].model.rowCount() == 5  # K = 5
     assert window.question_model.rowCount() == 33
     assert window.metrics_model.rowCount() == 3
     # The list's found/total column is filled by the worker: q01 finds 1 of 2 at K = 5.
-    row = window.question_model.row_of(window.by_id["q01"]["pk"])
+    row = window.question_model.row_of(window.session.by_id["q01"]["pk"])
     found = window.question_model.index(row, QuestionListModel.COL_FOUND).data()
     assert found == "1/2"
 
@@ -44,8 +44,8 @@ def test_navigation_keys(sample_db, open_window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_K)
     assert window.current_question_id() == "q02"
     # The list follows the shown question.
-    current = window.question_table.currentIndex()
-    assert window.question_model.pk_at(current.row()) == window.by_id["q02"]["pk"]
+    current = window.question_panel.table.currentIndex()
+    assert window.question_model.pk_at(current.row()) == window.session.by_id["q02"]["pk"]
     # q02 has no miss at K = 5 for BM25-Kiwi: M goes to q03, whose first item is missed.
     qtbot.keyClick(window, Qt.Key.Key_M)
     assert window.current_question_id() == "q03"
@@ -95,7 +95,7 @@ def test_triage_keys_write_committed_lines(sample_db, open_window, qtbot):
     ]
     assert "to abstain on" in window.question_header.text()
     idle(qtbot, window)
-    summary = window.question_model.summary(window.by_id["q03"]["pk"])
+    summary = window.question_model.summary(window.session.by_id["q03"]["pk"])
     assert summary.answerable is False
 
 
@@ -112,7 +112,7 @@ def test_alternative_moves_the_metrics_panel(sample_db, open_window, qtbot):
     after = panel_value(window, "BM25-Kiwi", "Recall@5")
     assert after > before
     assert abs(after - recall(sample_db, "BM25-Kiwi", "Recall@5")) < 1e-12
-    curve = window.curve.curves["BM25-Kiwi"]
+    curve = window.metrics_dock.curve.curves["BM25-Kiwi"]
     with Project(sample_db) as project:
         expected = project.recall_curves()["BM25-Kiwi"]
     assert all(abs(a - b) < 1e-12 for a, b in zip(curve, expected, strict=True))
@@ -145,18 +145,18 @@ def test_undo_and_redo_survive_a_restart(sample_db, open_window, qtbot):
     # Undo twice across the restart: the redo put core back; undoing it withdraws again.
     qtbot.keyClick(again, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [r["value"] for r in logged(sample_db, kind="role")] == ["core", None, "core", None]
-    assert not again.history.can_undo()
+    assert not again.session.history.can_undo()
 
 
 def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     window.show_question("q05")
     qtbot.keyClick(window, Qt.Key.Key_C)
-    assert window.compare_name == "BM25-Bigram"
+    assert window.session.compare_name == "BM25-Bigram"
     assert window.ranking_panels[1].isVisible()
     assert window.ranking_panels[1].model.rowCount() == 5
     model = window.evidence_model
-    assert model.columnCount() == EvidenceModel.COL_FIRST_SYSTEM + 2 + 1
+    assert model.columnCount() == EvidenceModel.COL_FIRST_SYSTEM + 2 + 2  # alternatives, text
     assert model.headerData(3, Qt.Orientation.Horizontal) == "BM25-Kiwi"
     assert model.headerData(4, Qt.Orientation.Horizontal) == "BM25-Bigram"
     # art-084: BM25-Kiwi never retrieves it, BM25-Bigram has it at rank 1.
@@ -169,7 +169,7 @@ def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open
     window.show_question("q02")
     assert window.evidence_model.index(0, 3).data(EvidenceModel.ContrastRole) is False
     qtbot.keyClick(window, Qt.Key.Key_C)
-    assert window.compare_name is None
+    assert window.session.compare_name is None
     assert not window.ranking_panels[1].isVisible()
 
 
@@ -179,17 +179,17 @@ def test_k_chooser_and_missed_but_found_later(sample_db, open_window, qtbot):
     row = item_row(window, "art-128")
     status = window.evidence_model.index(row, EvidenceModel.COL_FIRST_SYSTEM).data()
     assert status == "missed (found at 8)"  # a larger K would recover it
-    window.k_box.setCurrentText("10")
-    window.k_box.lineEdit().editingFinished.emit()
-    assert window.k == 10
+    window.toolbar.k_box.setCurrentText("10")
+    window.toolbar.k_box.lineEdit().editingFinished.emit()
+    assert window.session.k == 10
     assert window.ranking_panels[0].model.rowCount() == 10
     status = window.evidence_model.index(row, EvidenceModel.COL_FIRST_SYSTEM).data()
     assert status == "found at 8"
-    window.k_box.setCurrentText("7")
-    window.k_box.lineEdit().editingFinished.emit()
+    window.toolbar.k_box.setCurrentText("7")
+    window.toolbar.k_box.lineEdit().editingFinished.emit()
     assert window.ranking_panels[0].model.rowCount() == 7
     idle(qtbot, window)
-    assert "Recall@7" in window.board.labels
+    assert "Recall@7" in window.session.board.labels
     assert abs(panel_value(window, "RRF", "Recall@7") - _evaluate(sample_db, 7)) < 1e-12
 
 
@@ -203,12 +203,12 @@ def test_passage_viewer_shows_the_whole_passage_and_its_neighbours(sample_db, op
     window = open_window(sample_db)
     window.show_question("q02")
     window.select_passage(0)
-    text = window.viewer.toPlainText()
+    text = window.reader.viewer.toPlainText()
     with Project(sample_db) as project:
         passage = project.store.passage("art-067")
     assert passage["text"].split("\n")[0] in text
     assert "art-066" in text and "art-068" in text  # neighbours in corpus order
-    assert "background" in window.viewer.toHtml().lower()  # question terms are marked
+    assert "background" in window.reader.viewer.toHtml().lower()  # question terms are marked
 
 
 def test_corpus_search_adds_an_alternative(sample_db, open_window, qtbot):
@@ -269,7 +269,7 @@ def test_layout_and_last_question_are_restored(sample_db, open_window, qtbot):
     saved = window.settings.value("window/geometry")
     again = open_window(sample_db, size=(1200, 700))
     assert again.current_question_id() == "q07"
-    assert again.system_name == "RRF"
+    assert again.session.system_name == "RRF"
     assert again.main_split.sizes() == sizes
     # The offscreen screen is 800 px wide, so restoreGeometry clamps what it restores; the
     # saved geometry itself is what the window wrote.
@@ -302,7 +302,7 @@ def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
         "BM25-Kiwi",
         "8위에 있음: K = 10이면 찾음",
     )
-    assert "8위에 있음" in window.notes_view.text()
+    assert "8위에 있음" in window.evidence_panel.notes_view.text()
     # On a found item the note goes on the question.
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
@@ -321,20 +321,20 @@ def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
     window.note_dialog.editor.setPlainText("")
     window.note_dialog.accept()
     assert [n["value"] for n in logged(sample_db, kind="note")][-1] is None
-    assert "다시 볼 것" not in window.notes_view.text()
+    assert "다시 볼 것" not in window.evidence_panel.notes_view.text()
 
 
 def test_sorting_by_a_header_click_keeps_the_question_selected(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     window.show_question("q05")
-    header = window.question_table.horizontalHeader()
+    header = window.question_panel.table.horizontalHeader()
     x = header.sectionViewportPosition(QuestionListModel.COL_ID) + 5
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
     model = window.question_model
-    assert window.by_pk[model.pk_at(0)]["id"] == "q33"  # descending now
-    current = window.question_table.currentIndex()
-    assert window.by_pk[model.pk_at(current.row())]["id"] == "q05"
+    assert window.session.by_pk[model.pk_at(0)]["id"] == "q33"  # descending now
+    current = window.question_panel.table.currentIndex()
+    assert window.session.by_pk[model.pk_at(current.row())]["id"] == "q05"
     assert window.current_question_id() == "q05"
 
 

@@ -1,0 +1,303 @@
+"""The reviewer's commands on the current question: judgement keys, notes, the corpus search,
+adjudication, undo and redo, moving between questions. A part of MainWindow."""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import partial
+
+from PySide6.QtCore import QCoreApplication
+
+from db import StoreError
+from desktop.ui import operations, terms
+from desktop.ui.dialogs import CorpusSearchDialog, NoteDialog
+
+
+class ReviewCommands:
+    """Mixed into MainWindow: uses its session, panels, status bar and workers."""
+
+    def judge(
+        self,
+        kind: str,
+        value,
+        passage_id: str = "",
+        settles: str | None = None,
+        system: str | None = None,
+        question: dict | None = None,
+    ) -> dict | None:
+        """Append one judgement line (committed before this returns), then show it."""
+        question = question or self.session.question()
+        if question is None or self.project is None or not self.writable():
+            return None
+        self.metrics.worker.hold()  # a running pass waits while the judgement is shown
+        try:
+            row, new_reviewer = self.session.judge(
+                question, kind, value, passage_id=passage_id, settles=settles, system=system
+            )
+        except (ValueError, StoreError, sqlite3.Error) as error:
+            self.show_error(
+                QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
+            )
+            return None
+        self.metrics.after_judgement(question, new_reviewer)
+        self.update_undo_actions()
+        self.statusBar().showMessage(
+            QCoreApplication.translate(
+                "MainWindow", "Saved: {kind} {passage} → {value} ({question})"
+            ).format(
+                kind=terms.kind(settles or kind),
+                passage=passage_id,
+                value=terms.value_text(settles or kind, value),
+                question=question["id"],
+            ),
+            8000,
+        )
+        return row
+
+    def _say(self, text: str, msecs: int = 5000) -> None:
+        self.statusBar().showMessage(text, msecs)
+
+    def mark_role(self, role: str) -> None:
+        item = self.selected_item()
+        if item is None:
+            self._say(QCoreApplication.translate("MainWindow", "Select an evidence item first"))
+            return
+        if self.session.mine("role", item.primary_id) == role:
+            self._say(
+                QCoreApplication.translate(
+                    "MainWindow", "You already marked {passage} {role}"
+                ).format(passage=item.primary_id, role=terms.role(role))
+            )
+            return
+        self.judge("role", role, passage_id=item.primary_id, system=None)
+
+    def accept_alternative(self) -> None:
+        item, passage = self.selected_item(), self.selected_passage()
+        if item is None or passage is None:
+            self._say(
+                QCoreApplication.translate(
+                    "MainWindow", "Select an evidence item and a retrieved passage first"
+                )
+            )
+            return
+        self.add_alternative(passage.passage_id, item)
+
+    def add_alternative(self, passage_id: str, item) -> bool:
+        view = self.session.view
+        if view is None:
+            return False
+        if any(i.primary_id == passage_id for i in view.items):
+            self._say(
+                QCoreApplication.translate(
+                    "MainWindow", "{passage} is itself an evidence item"
+                ).format(passage=passage_id)
+            )
+            return False
+        if self.session.mine("alternative", passage_id) == item.primary_id:
+            # Pressing A again on your own alternative withdraws it.
+            return self.judge("alternative", None, passage_id=passage_id) is not None
+        return self.judge("alternative", item.primary_id, passage_id=passage_id) is not None
+
+    def mark_not_evidence(self) -> None:
+        passage, view = self.selected_passage(), self.session.view
+        if passage is None:
+            return
+        if view and any(i.primary_pk == passage.passage_pk for i in view.items):
+            self._say(
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "{passage} is an evidence item's primary passage and stays evidence; "
+                    "mark its role instead",
+                ).format(passage=passage.passage_id),
+                6000,
+            )
+            return
+        value = None if self.session.mine("not_evidence", passage.passage_id) else True
+        self.judge("not_evidence", value, passage_id=passage.passage_id)
+
+    def mark_answerable(self, answerable: bool) -> None:
+        if self.session.view is None:
+            return
+        if self.session.mine("answerable", "") is answerable:
+            self._say(QCoreApplication.translate("MainWindow", "Already recorded"), 4000)
+            return
+        self.judge("answerable", answerable)
+
+    def write_note(self) -> None:
+        view, session = self.session.view, self.session
+        if view is None:
+            return
+        on_item = self.evidence_panel.table.hasFocus() or self._note_on_item()
+        item = self.selected_item() if on_item else None
+        if item is not None:
+            target = QCoreApplication.translate(
+                "MainWindow", "Note on evidence item {passage} of {question} ({system})"
+            ).format(passage=item.primary_id, question=view.id, system=session.system_name or "–")
+            passage_id, system = item.primary_id, session.system_name
+        else:
+            target = QCoreApplication.translate("MainWindow", "Note on question {question}").format(
+                question=view.id
+            )
+            passage_id, system = "", None
+        existing = next(
+            (
+                n.text
+                for n in reversed(view.notes)
+                if n.reviewer == session.reviewer and n.passage_id == passage_id
+            ),
+            "",
+        )
+        dialog = NoteDialog(target, existing, self)
+        self.note_dialog = dialog
+        dialog.accepted.connect(
+            partial(self._save_note, dialog, session.question(), existing, passage_id, system)
+        )
+        dialog.open()  # window-modal, and the event loop keeps running
+
+    def _save_note(self, dialog, question, existing, passage_id, system) -> None:
+        text = dialog.text()
+        if text != existing:
+            self.judge(
+                "note", text or None, passage_id=passage_id, system=system, question=question
+            )
+
+    def _note_on_item(self) -> bool:
+        """A note goes on the selected item when it is missed at K (a miss note), else on
+        the question."""
+        item = self.selected_item()
+        if item is None or not self.session.system_name:
+            return False
+        return not self.evidence_model.found(item, self.session.system_name).at(self.session.k)
+
+    def search_dialog(self) -> None:
+        if self.session.view is None:
+            return
+        dialog = CorpusSearchDialog(
+            self.session.view.items,
+            self.search_corpus,
+            lambda passage, item: self.add_alternative(passage["id"], item),
+            max(self.evidence_panel.table.currentIndex().row(), 0),
+            self,
+        )
+        self.search = dialog
+        dialog.open()
+
+    def search_corpus(self, text: str, on_done):
+        """Search in the query worker: a LIKE scan over a million passages takes a while."""
+        self.queries.cancel("search")
+        return self.queries.start(
+            "search",
+            operations.search_op(text),
+            on_done=lambda done: on_done(done.result),
+            on_failed=lambda error: self.show_error(
+                QCoreApplication.translate("MainWindow", "Search failed"), str(error)
+            ),
+        )
+
+    def adjudicate(self, reviewer_index: int) -> None:
+        """Settle the selected disagreement with one reviewer's value (one key: Ctrl+n)."""
+        dispute = None if self.session.blind else self.evidence_panel.current_dispute()
+        if dispute is None:
+            self._say(
+                QCoreApplication.translate("MainWindow", "No open disagreement on this question")
+            )
+            return
+        reviewers = self.evidence_panel.dispute_model.reviewers
+        if reviewer_index >= len(reviewers) or reviewers[reviewer_index] not in dispute.values:
+            return
+        value = dispute.values[reviewers[reviewer_index]]
+        self.judge("adjudication", value, passage_id=dispute.passage_id, settles=dispute.kind)
+
+    def undo(self) -> None:
+        self._replay(
+            self.session.history.undo_line(),
+            QCoreApplication.translate("MainWindow", "Undone"),
+            QCoreApplication.translate("MainWindow", "Nothing to undo"),
+        )
+
+    def redo(self) -> None:
+        self._replay(
+            self.session.history.redo_line(),
+            QCoreApplication.translate("MainWindow", "Redone"),
+            QCoreApplication.translate("MainWindow", "Nothing to redo"),
+        )
+
+    def _replay(self, line: dict | None, what: str, nothing: str) -> None:
+        if line is None:
+            self._say(nothing, 4000)
+            return
+        question = self.session.by_id.get(line["question_id"])
+        if question is None:
+            return
+        if question["pk"] != self.session.current_pk:
+            self.show_question(question["id"])
+        kind = line["kind"]
+        row = self.judge(
+            kind,
+            line["value"],
+            passage_id=line["passage_id"],
+            settles=line["settles"],
+            system=line["system"],
+            question=question,
+        )
+        if row is not None:
+            self._say(
+                f"{what}: {terms.kind(line['settles'] or kind)} {line['passage_id']} "
+                f"({question['id']})",
+                8000,
+            )
+
+    def update_undo_actions(self) -> None:
+        writable = self.writable() and bool(self.session.questions)
+        self.act_undo.setEnabled(writable and self.session.history.can_undo())
+        self.act_redo.setEnabled(writable and self.session.history.can_redo())
+
+    # -- moving between questions ----------------------------------------------------------
+
+    def step_question(self, step: int) -> None:
+        order = self.question_panel.order()
+        if not order:
+            return
+        current = self.session.current_pk
+        i = order.index(current) + step if current in order else (0 if step > 0 else len(order) - 1)
+        if 0 <= i < len(order):
+            self.show_question(self.session.by_pk[order[i]]["id"])
+
+    def next_miss(self) -> None:
+        """The next evidence item missed at K by the chosen system: in this question after
+        the selected item, else the first miss of the next question that has one."""
+        session = self.session
+        if session.view is None or not session.system_name:
+            return
+        missed = session.view.missed(session.system_name)
+        later = [i for i in missed if i > self.evidence_panel.table.currentIndex().row()]
+        if later:
+            self.evidence_panel.select(later[0])
+            self.evidence_panel.focus_item()
+            return
+        order = self.question_panel.order()
+        start = order.index(session.current_pk) + 1 if session.current_pk in order else 0
+        for pk in order[start:] + order[:start]:
+            if pk == session.current_pk:
+                continue
+            found = session.found(pk)
+            if found is None and session.board is None:
+                found = self._found_now(pk)
+            if found and found[0] < found[1]:
+                self.show_question(session.by_pk[pk]["id"])
+                return
+        self._say(
+            QCoreApplication.translate(
+                "MainWindow", "No other question has a miss at K = {k}"
+            ).format(k=session.k)
+        )
+
+    def _found_now(self, pk: int):
+        session = self.session
+        view = session.view_of(session.by_pk[pk], session.shown_systems()[:1])
+        if not view.items or not session.system_name:
+            return None
+        return len(view.items) - len(view.missed(session.system_name)), len(view.items)
+
+    def focus_filter(self) -> None:
+        self.question_panel.focus_filter()

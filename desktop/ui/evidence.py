@@ -1,0 +1,250 @@
+"""The evidence panel: the question's gold items (role, where each shown system finds it, the
+passage text), the triage buttons, the notes and the open disagreements."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.review import QuestionView
+from desktop.session_state import item_texts
+from desktop.ui.common import review_table, shrinkable
+from desktop.ui.models import DisputeModel, EvidenceModel
+from desktop.ui.session import ReviewSession
+from desktop.ui.widgets import text_lines_height
+
+SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
+MIN_ROWS, MAX_ROWS = 3, 8  # the table's height in rows, so that most switches keep the layout
+
+
+def _label(rich: bool = False) -> QLabel:
+    label = shrinkable(QLabel())
+    label.setWordWrap(True)
+    if rich:
+        label.setTextFormat(Qt.TextFormat.RichText)
+    return label
+
+
+class EvidencePanel(QWidget):
+    itemChosen = Signal(int)  # the primary passage pk of the item the reviewer picked
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        buttons: Sequence[tuple[QAction, str]],
+        adjudicate: Callable[[int], None],
+        parent=None,
+    ):
+        super().__init__(parent)
+        self.session = session
+        self._adjudicate = adjudicate
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel(self.tr("<b>Gold evidence</b>")))
+        self.model = EvidenceModel(self)
+        self.table = self._table()
+        layout.addWidget(self.table)
+        self.note = _label()
+        self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        layout.addWidget(self.note)
+        layout.addLayout(self._buttons(buttons))
+        self.notes_view = _label(rich=True)
+        layout.addWidget(self.notes_view)
+        self.dispute_box = self._disputes()
+        layout.addWidget(self.dispute_box, 1)
+        self.dispute_box.hide()
+        self.stretch = QWidget()  # takes the room when there is no disagreement
+        layout.addWidget(self.stretch, 1)
+        legend = _label()
+        legend.setText(
+            self.tr(
+                "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
+                "◌ proposed alternative · × missed at K"
+            )
+        )
+        legend.setStyleSheet("color: #6b6b6b")  # muted, still readable
+        layout.addWidget(legend)
+        session.viewChanged.connect(self.show_view)
+
+    def _table(self):
+        # The mark, the role's status and where each system finds the item keep their colours.
+        coloured = (EvidenceModel.COL_MARK, EvidenceModel.COL_ROLE)
+        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
+        # in the middle by the model
+        table.setModel(self.model)
+        # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
+        table.setWordWrap(True)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        fm = self.fontMetrics()
+        rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
+        table.verticalHeader().setDefaultSectionSize(rows + 6)
+        header = table.horizontalHeader()
+        header.setStretchLastSection(True)
+        char = fm.averageCharWidth()
+        header.setMinimumSectionSize(char * 3)
+        header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
+        header.resizeSection(EvidenceModel.COL_ROLE, char * 9 + 8)
+        header.resizeSection(EvidenceModel.COL_PASSAGE, char * 9 + 8)
+        header.setDefaultSectionSize(char * 12 + 8)
+        table.selectionModel().currentRowChanged.connect(self._clicked)
+        table.clicked.connect(self.focus_item)
+        return table
+
+    def _buttons(self, buttons: Sequence[tuple[QAction, str]]) -> QGridLayout:
+        grid = QGridLayout()
+        for i, (action, short) in enumerate(buttons):
+            button = QToolButton()
+            button.setDefaultAction(action)
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            # The button shows the action's icon text; setText would be undone the next time
+            # the action changes (enabled after a load, say).
+            action.setIconText(f"{keys}  {short}")
+            button.setToolTip(action.text())
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            button.setMinimumWidth(self.fontMetrics().averageCharWidth() * 6)
+            grid.addWidget(button, i // 4, i % 4)
+        return grid
+
+    def _disputes(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel(self.tr("<b>Open disagreements</b>")))
+        self.dispute_model = DisputeModel(self)
+        self.dispute_table = review_table(box)
+        self.dispute_table.setWordWrap(True)
+        self.dispute_table.setModel(self.dispute_model)
+        self.dispute_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.dispute_table.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        layout.addWidget(self.dispute_table)
+        self.dispute_buttons = QHBoxLayout()
+        layout.addLayout(self.dispute_buttons)
+        hint = _label()
+        hint.setText(self.tr("Ctrl+1, Ctrl+2 … write an adjudication with that reviewer's value."))
+        layout.addWidget(hint)
+        return box
+
+    # -- showing a question ----------------------------------------------------------------
+
+    def show_view(self, view: QuestionView, keep: bool) -> None:
+        row = self.table.currentIndex().row() if keep else -1
+        names = [s["name"] for s in self.session.shown_systems()]
+        texts = item_texts(self.session.project, view.items)
+        self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+        header = self.table.horizontalHeader()
+        fm = self.table.fontMetrics()
+        for i, name in enumerate(names):
+            width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
+            header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
+        # The room goes to the passage text unless some item has alternatives to show.
+        alternatives = any(i.alternatives or i.proposed for i in view.items)
+        for column in range(self.model.columnCount()):  # hidden sections outlive a reset
+            self.table.setColumnHidden(
+                column, column == self.model.col_alternatives and not alternatives
+            )
+        self.note.setText(self._summary(view, names))
+        self._fit()
+        self._show_notes(view)
+        self._show_disputes(view)
+        # Select the evidence item to act on: the first miss, else the first item.
+        if row < 0 or row >= len(view.items):
+            missed = view.missed(names[0]) if names else []
+            row = missed[0] if missed else (0 if view.items else -1)
+        if row >= 0:
+            self.table.selectRow(row)
+
+    def _summary(self, view: QuestionView, names: list[str]) -> str:
+        if not view.items:
+            if view.answerable:
+                return self.tr(
+                    "No evidence items for this question: it is reported apart, not averaged in."
+                )
+            return self.tr(
+                "No evidence: this question should be abstained on "
+                "(reported apart, not averaged in)."
+            )
+        if not names:
+            return ""
+        return self.tr("{missed} of {n} items missed at K = {k} by {system}.").format(
+            missed=len(view.missed(names[0])), n=len(view.items), k=view.k, system=names[0]
+        )
+
+    def _fit(self) -> None:
+        rows = max(MIN_ROWS, min(self.model.rowCount(), MAX_ROWS))
+        table = self.table
+        height = (
+            table.horizontalHeader().height()
+            + rows * table.verticalHeader().defaultSectionSize()
+            + 2 * table.frameWidth()
+        )
+        table.setFixedHeight(height)
+
+    def _show_notes(self, view: QuestionView) -> None:
+        if not view.notes:
+            self.notes_view.setText("")
+            return
+        lines = []
+        for note in view.notes[-6:]:
+            where = f" · {html.escape(note.passage_id)}" if note.passage_id else ""
+            system = f" · {html.escape(note.system)}" if note.system else ""
+            lines.append(
+                f"<b>{html.escape(note.reviewer)}</b>{where}{system}: {html.escape(note.text)}"
+            )
+        self.notes_view.setText(self.tr("<b>Notes</b>") + "<br>" + "<br>".join(lines))
+
+    def _show_disputes(self, view: QuestionView) -> None:
+        disputes = [] if self.session.blind else view.disputes
+        self.dispute_model.set_disputes(disputes)
+        while self.dispute_buttons.count():
+            widget = self.dispute_buttons.takeAt(0).widget()
+            if widget is not None:
+                widget.deleteLater()
+        for n, who in enumerate(self.dispute_model.reviewers[:4], 1):
+            button = QPushButton(self.tr("Take {name}'s value (Ctrl+{n})").format(name=who, n=n))
+            button.setObjectName(f"adjudicate-{n}")
+            button.clicked.connect(partial(self._adjudicate, n - 1))
+            self.dispute_buttons.addWidget(button)
+        self.dispute_box.setVisible(bool(disputes))
+        self.stretch.setVisible(not disputes)
+        if disputes:
+            self.dispute_table.selectRow(0)
+
+    # -- selections ------------------------------------------------------------------------
+
+    def _clicked(self, current, _previous=None) -> None:
+        if current.isValid() and self.table.hasFocus():
+            self.focus_item()
+
+    def focus_item(self, _index=None) -> None:
+        item = self.selected()
+        if item is not None:
+            self.itemChosen.emit(item.primary_pk)
+
+    def selected(self):
+        return self.model.item(self.table.currentIndex().row())
+
+    def select(self, row: int) -> None:
+        self.table.selectRow(row)
+
+    def current_dispute(self):
+        if not self.dispute_model.disputes:
+            return None
+        return self.dispute_model.disputes[max(self.dispute_table.currentIndex().row(), 0)]

@@ -1,0 +1,288 @@
+"""Imports, the sample, merge and export as operations with a progress dialog, and the
+databases' open and new dialogs. A part of MainWindow."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QProgressDialog
+
+from db import StoreError
+from desktop import review
+from desktop.formats import InputError
+from desktop.ui import operations, terms
+from desktop.ui.dialogs import ImportDialog, kind_name
+from desktop.ui.operations import CommittedError
+
+FILE_FILTERS = {
+    "corpus": "*.jsonl *.csv *.tsv",
+    "questions": "*.jsonl *.tsv",
+    "gold": "*.jsonl *.qrels *.tsv",
+    "run": "*.trec *.run *.jsonl *.csv",
+    "judgements": "*.jsonl",
+}
+
+
+class FileCommands:
+    """Mixed into MainWindow: uses its session, its `tasks` worker and its messages."""
+
+    def run_with_progress(self, label: str, work, on_done, name: str = "long"):
+        """Run an operation in the tasks worker behind a progress dialog; on success the
+        session takes its Changes, then on_done gets its result."""
+        dialog = QProgressDialog(
+            label, QCoreApplication.translate("MainWindow", "Cancel"), 0, 1000, self
+        )
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(300)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.setValue(0)
+        dialog.setMinimumWidth(self.fontMetrics().averageCharWidth() * 60)
+        self.progress_dialog = dialog
+
+        def finish() -> None:
+            dialog.reset()
+            dialog.close()
+            if self.progress_dialog is dialog:
+                self.progress_dialog = None
+
+        def done(outcome) -> None:
+            finish()
+            self.apply_changes(outcome.changes)
+            on_done(outcome.result)
+
+        def failed(error) -> None:
+            finish()
+            self._operation_failed(error)
+
+        def cancelled() -> None:
+            finish()
+            self.statusBar().showMessage(
+                QCoreApplication.translate("MainWindow", "Cancelled; nothing was changed"), 8000
+            )
+            self.last_message = "cancelled"
+
+        def progress(value: int, total: int, phase: str | None = None) -> None:
+            if total > 0:
+                dialog.setValue(min(999, value * 1000 // total))
+            if phase:
+                dialog.setLabelText(f"{label}\n{terms.phase(phase)}")
+
+        op = self.tasks.start(
+            name,
+            work,
+            on_done=done,
+            on_failed=failed,
+            on_progress=progress,
+            on_cancelled=cancelled,
+        )
+        dialog.canceled.connect(op.cancel)
+        return op
+
+    def _operation_failed(self, error) -> None:
+        if isinstance(error, CommittedError):
+            # It committed: never "nothing was changed", and the new data is shown.
+            self.apply_changes(error.changes)
+            self.show_error(
+                QCoreApplication.translate(
+                    "MainWindow", "Saved, but something went wrong afterwards"
+                ),
+                QCoreApplication.translate(
+                    "MainWindow", "The changes were saved. Then: {error}"
+                ).format(error=error.error),
+            )
+        elif isinstance(error, (InputError, StoreError)):
+            self.show_error(
+                QCoreApplication.translate("MainWindow", "Nothing was changed"), str(error)
+            )
+        else:
+            self.show_error(
+                QCoreApplication.translate(
+                    "MainWindow", "Something went wrong; nothing was changed"
+                ),
+                f"{type(error).__name__}: {error}",
+            )
+
+    def apply_changes(self, changes: operations.Changes) -> None:
+        if changes.data:
+            self.reload()
+
+    # -- imports ---------------------------------------------------------------------------
+
+    def import_dialog(self, kind: str) -> None:
+        if self.read_only:  # loading data needs no reviewer name, only the lock
+            self.show_read_only()
+            return
+        start = str(self.settings.value("last-import-folder", "") or "")
+        named = kind_name(kind)
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "Import {kind}").format(kind=named),
+            start,
+            QCoreApplication.translate("MainWindow", "{kind} files ({patterns})").format(
+                kind=named, patterns=FILE_FILTERS[kind]
+            )
+            + ";;"
+            + QCoreApplication.translate("MainWindow", "All files (*)"),
+        )
+        if not path:
+            return
+        self.settings.setValue("last-import-folder", str(Path(path).parent))
+        has_corpus = bool(self.project and review.has_corpus(self.project))
+        dialog = ImportDialog(kind, path, has_corpus, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.start_import(kind, path, **dialog.options())
+
+    def start_import(self, kind: str, path, **options):
+        return self.run_with_progress(
+            QCoreApplication.translate("MainWindow", "Importing {file}…").format(
+                file=Path(path).name
+            ),
+            operations.import_op(kind, path, options),
+            self._import_done,
+            name="import",
+        )
+
+    def _import_done(self, report) -> None:
+        self.show_info(
+            QCoreApplication.translate("MainWindow", "Imported"), "\n".join(report.lines())
+        )
+        self.statusBar().showMessage(report.lines()[0] if report.lines() else "", 8000)
+
+    def load_sample(self):
+        if self.read_only:  # loading data needs no reviewer name, only the lock
+            self.show_read_only()
+            return None
+
+        def done(lines) -> None:
+            self.statusBar().showMessage(
+                QCoreApplication.translate("MainWindow", "Sample project loaded"), 8000
+            )
+            self.last_message = "\n".join(lines)
+
+        return self.run_with_progress(
+            QCoreApplication.translate("MainWindow", "Loading the sample project…"),
+            operations.sample_op(),
+            done,
+            name="import",
+        )
+
+    # -- databases, merge, export ----------------------------------------------------------
+
+    def new_database_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "New database"),
+            str(self.db_path.parent),
+            "*.db",
+        )
+        if path:
+            if not path.endswith(".db"):
+                path += ".db"
+            self.open_database(path)
+
+    def open_database_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "Open database"),
+            str(self.db_path.parent),
+            "*.db;;*",
+        )
+        if path:
+            self.open_database(path)
+
+    def merge_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "Merge another reviewer's database"),
+            str(self.db_path.parent),
+            "*.db;;*",
+        )
+        if path:
+            self.start_merge(path)
+
+    def start_merge(self, path):
+        if self.read_only:  # loading data needs no reviewer name, only the lock
+            self.show_read_only()
+            return None
+        return self.run_with_progress(
+            QCoreApplication.translate("MainWindow", "Merging {file}…").format(
+                file=Path(path).name
+            ),
+            operations.merge_op(path),
+            lambda report: self.show_info(
+                QCoreApplication.translate("MainWindow", "Merged"), "\n".join(report.lines())
+            ),
+            name="merge",
+        )
+
+    def export_dialog(self) -> None:
+        if importlib.util.find_spec("desktop.report") is None:
+            self.show_error(
+                QCoreApplication.translate("MainWindow", "Export report"),
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "The Excel report is not part of this build (desktop.report is missing).",
+                ),
+            )
+            return
+        start = str(self.settings.value("last-export-folder", "") or self.db_path.parent)
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "Export report"),
+            str(Path(start) / "recall-report.xlsx"),
+            "*.xlsx",
+        )
+        if not path:
+            return
+        if not path.lower().endswith(".xlsx"):
+            path += ".xlsx"
+        self.settings.setValue("last-export-folder", str(Path(path).parent))
+        self.start_export(path)
+
+    def start_export(self, path, ks=None):
+        try:
+            work = operations.export_report_op(path, ks or self.session.window_ks())
+        except ImportError as error:
+            self.show_error(
+                QCoreApplication.translate("MainWindow", "Export report"),
+                QCoreApplication.translate(
+                    "MainWindow", "The Excel report is not available: {error}"
+                ).format(error=error),
+            )
+            return None
+        return self.run_with_progress(
+            QCoreApplication.translate("MainWindow", "Writing {file}…").format(
+                file=Path(path).name
+            ),
+            work,
+            lambda result: self.show_info(
+                QCoreApplication.translate("MainWindow", "Report written"), str(result or path)
+            ),
+            name="export",
+        )
+
+    def export_judgements_dialog(self) -> None:
+        reviewer = self.session.reviewer
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("MainWindow", "Export my judgements"),
+            str(self.db_path.parent / f"judgements-{reviewer}.jsonl"),
+            "*.jsonl",
+        )
+        if not path:
+            return
+        self.run_with_progress(
+            QCoreApplication.translate("MainWindow", "Exporting…"),
+            operations.export_judgements_op(path, reviewer),
+            lambda n: self.show_info(
+                QCoreApplication.translate("MainWindow", "Exported"),
+                QCoreApplication.translate("MainWindow", "Wrote {n} judgements to {path}").format(
+                    n=n, path=path
+                ),
+            ),
+            name="export",
+        )

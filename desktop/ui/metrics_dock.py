@@ -1,0 +1,172 @@
+"""The metrics dock: every system's means and Recall curve, and the reviewers' agreement.
+Closable and floatable; View → Metrics shows it again, and the window remembers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.ui.common import review_table, shrinkable
+from desktop.ui.models import AgreementModel, MetricsModel
+from desktop.ui.session import ReviewSession
+from desktop.ui.widgets import RecallCurve, system_colour
+
+AGREEMENT_TAB = 1
+
+
+class MetricsDock(QDockWidget):
+    agreementWanted = Signal()  # the agreement tab was opened: bring it up to date
+
+    def __init__(self, session: ReviewSession, parent=None):
+        super().__init__(self.tr("Metrics"), parent)
+        self.session = session
+        self.busy = False
+        self.setObjectName("metrics-dock")
+        self.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._metrics_page(), self.tr("Metrics"))
+        self.tabs.addTab(self._agreement_page(), self.tr("Agreement"))
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.setWidget(self.tabs)
+        self.toggleViewAction().setText(self.tr("&Metrics"))
+        session.scoresChanged.connect(self._scores_changed)
+        session.blindChanged.connect(self._blind_changed)
+
+    def _metrics_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.state = shrinkable(QLabel())
+        layout.addWidget(self.state)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setObjectName("metrics-split")
+        self.model = MetricsModel(self)
+        self.table = review_table(page)
+        self.table.setModel(self.model)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.split.addWidget(self.table)
+        self.curve = RecallCurve()
+        self.curve.title = self.tr("Recall@K, K = 1 … depth")
+        self.curve.empty_text = self.tr("No runs yet")
+        self.split.addWidget(self.curve)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        layout.addWidget(self.split, 1)
+        return page
+
+    def _agreement_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        self.agreement_label = shrinkable(QLabel())
+        self.agreement_label.setWordWrap(True)
+        layout.addWidget(self.agreement_label)
+        self.agreement_model = AgreementModel(self)
+        self.agreement_table = review_table(page)
+        self.agreement_table.setModel(self.agreement_model)
+        self.agreement_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.agreement_table)
+        policy = shrinkable(QLabel())
+        policy.setWordWrap(True)
+        policy.setText(
+            self.tr(
+                "Policy: a judgement counts at once while it is the only reviewer's in the "
+                "database (marked “single”); with two or more reviewers a change counts "
+                "when everyone who judged it agrees, or after an adjudication. Until then the "
+                "imported gold stands."
+            )
+        )
+        layout.addWidget(policy)
+        return page
+
+    def agreement_shown(self) -> bool:
+        return self.isVisible() and self.tabs.currentIndex() == AGREEMENT_TAB
+
+    def _tab_changed(self, index: int) -> None:
+        if index == AGREEMENT_TAB:
+            self.agreementWanted.emit()
+
+    # -- following the session -------------------------------------------------------------
+
+    def clear(self) -> None:
+        self.model.set_board(None)
+
+    def _scores_changed(self, pk: int) -> None:
+        session = self.session
+        if session.board is None:
+            return
+        if pk < 0:
+            self.model.set_board(session.board)
+        else:
+            self.model.refresh()
+        if session.overview is not None:
+            self.agreement_model.set_agreement(session.overview.agreement)
+        self.show_scores()
+
+    def set_agreement(self, agreement: dict) -> None:
+        if self.session.overview is not None:
+            self.session.overview.agreement = agreement
+        self.agreement_model.set_agreement(agreement)
+        self.show_scores()
+
+    def show_scores(self) -> None:
+        board, overview = self.session.board, self.session.overview
+        if board is None:
+            return
+        colours = {s: system_colour(i) for i, s in enumerate(board.systems)}
+        self.curve.set_curves(
+            {s: board.curve(s) for s in board.systems}, colours, self.session.window_ks()
+        )
+        if overview is None:
+            return
+        self.show_state()
+        if self.session.blind:
+            self.agreement_label.setText(
+                self.tr("Blind mode: agreement is hidden until you leave it.")
+            )
+        else:
+            self.agreement_label.setText(
+                self.tr("Reviewers: {names}. Open disagreements: {n}.").format(
+                    names=", ".join(overview.reviewers) or "–",
+                    n=overview.agreement.get("disagreements", 0),
+                )
+            )
+
+    def show_state(self) -> None:
+        overview = self.session.overview
+        if overview is None:
+            return
+        text = self.tr(
+            "Mean over {n} questions with evidence; {m} without evidence are reported apart."
+        ).format(n=overview.evaluated, m=overview.without_evidence)
+        if self.session.blind:
+            text += " " + self.tr("Blind mode: only your own judgements are applied.")
+        if self.busy:
+            text = self.tr("Updating metrics…") + " " + text
+        self.state.setText(text)
+
+    def set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        if not busy:
+            self.show_state()
+
+    def show_progress(self, done: int, total: int, _phase=None) -> None:
+        if total:
+            self.state.setText(self.tr("Updating metrics… {p}%").format(p=done * 100 // total))
+
+    def show_failure(self, error) -> None:
+        self.state.setText(self.tr("Metrics could not be computed: {error}").format(error=error))
+
+    def _blind_changed(self, blind: bool) -> None:
+        self.tabs.setTabEnabled(AGREEMENT_TAB, not blind)

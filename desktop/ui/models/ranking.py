@@ -1,0 +1,170 @@
+"""One system's top K for the current question."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QAbstractTableModel, Qt
+from PySide6.QtGui import QBrush, QFont
+
+from desktop import review
+from desktop.review import ItemState, RankedRow
+from desktop.ui.models.base import (
+    AMBER,
+    GREEN,
+    GREY,
+    ROOT,
+    USER,
+)
+from desktop.ui.widgets import HIT, highlighted_html
+
+
+class RankingModel(QAbstractTableModel):
+    """One system's top K. The passage cell has two lines: its id (with the evidence item it
+    stands for when it hits one through an alternative) and where it comes from."""
+
+    COL_RANK, COL_MARK, COL_SCORE, COL_PASSAGE, COL_TEXT = range(5)
+    COLUMNS = 5
+    RowRole = USER
+    HtmlRole = USER + 1
+    RIGHT_ALIGNED = (0, 1, 2)  # rank, mark, score
+    ROLES = frozenset(  # the roles served; a paint asks for many more
+        (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.ForegroundRole,
+            Qt.ItemDataRole.BackgroundRole,
+            Qt.ItemDataRole.FontRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            RowRole,
+            HtmlRole,
+        )
+    )
+    SNIPPET = 320  # characters of passage text in a row; the viewer below shows it whole
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[RankedRow] = []
+        self.items: list[ItemState] = []
+        self._html: list[str] = []
+        self._terms: list[str] = []
+
+    def set_rows(
+        self, rows: Sequence[RankedRow], items: Sequence[ItemState], terms_: Sequence[str]
+    ) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.items = list(items)
+        self._terms = list(terms_)
+        self._html = [""] * len(self.rows)
+        self.endResetModel()
+
+    def row(self, index: int) -> RankedRow | None:
+        return self.rows[index] if 0 <= index < len(self.rows) else None
+
+    def rowCount(self, parent=ROOT) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=ROOT) -> int:
+        return 0 if parent.isValid() else self.COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return {
+            self.COL_RANK: self.tr("Rank"),
+            self.COL_MARK: "",
+            self.COL_SCORE: self.tr("Score"),
+            self.COL_PASSAGE: self.tr("Passage"),
+            self.COL_TEXT: self.tr("Text"),
+        }.get(section)
+
+    def mark(self, r: RankedRow) -> str:
+        if r.items:
+            return "●" if r.primary else "◐"
+        if r.proposed_for:
+            return "◌"
+        return "○"
+
+    def evidence_text(self, r: RankedRow) -> str:
+        """The evidence items a row finds: their ids, '→ id' through an alternative."""
+        parts = []
+        for i in r.items:
+            item = self.items[i]
+            parts.append(
+                item.primary_id if item.primary_pk == r.passage_pk else f"→ {item.primary_id}"
+            )
+        if r.proposed_for and not r.items:
+            parts.append(f"→ {r.proposed_for}?")
+        return ", ".join(parts)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role not in self.ROLES or not index.isValid() or index.row() >= len(self.rows):
+            return None
+        r = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, column)
+        if role == self.HtmlRole and column == self.COL_TEXT:
+            return self._markup(index.row(), r)
+        if role == self.RowRole:
+            return r
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, column)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column == self.COL_MARK:
+                return QBrush(GREEN if r.items else AMBER if r.proposed_for else GREY)
+            return QBrush(GREY) if r.not_evidence else None
+        if role == Qt.ItemDataRole.BackgroundRole and r.items:
+            return QBrush(HIT)
+        if role == Qt.ItemDataRole.FontRole and r.not_evidence and column == self.COL_PASSAGE:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.RIGHT_ALIGNED:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, r: RankedRow, column: int):
+        if column == self.COL_RANK:
+            return r.rank
+        if column == self.COL_MARK:
+            return self.mark(r)
+        if column == self.COL_SCORE:
+            return "" if r.score is None else f"{r.score:.2f}"
+        if column == self.COL_PASSAGE:
+            evidence = self.evidence_text(r)
+            first = r.passage_id
+            if evidence and evidence != r.passage_id:
+                first += " " + evidence.replace(r.passage_id, "").strip(" ,")
+            return f"{first}\n{review.source_label(r.title, r.meta)}"
+        if column == self.COL_TEXT:
+            return r.text.replace("\n", " ")[: self.SNIPPET]
+        return None
+
+    def _markup(self, row: int, r: RankedRow) -> str:
+        # Prepared once per row and kept: the delegate asks on every paint.
+        if not self._html[row]:
+            self._html[row] = highlighted_html(r.text.replace("\n", " "), self._terms, self.SNIPPET)
+        return self._html[row]
+
+    def _tooltip(self, r: RankedRow, column: int):
+        if column == self.COL_MARK:
+            if r.items:
+                return self.tr("Evidence") if r.primary else self.tr("Alternative evidence")
+            if r.proposed_for:
+                return self.tr("Proposed as an alternative for {passage}; not in force yet").format(
+                    passage=r.proposed_for
+                )
+            if r.not_evidence:
+                return self.tr("Judged not evidence")
+            return self.tr("Not evidence")
+        if column == self.COL_PASSAGE:
+            parts = [r.passage_id, r.title or ""]
+            if r.score is not None:
+                parts.append(self.tr("score {score:.3f}").format(score=r.score))
+            parts += [f"{k}: {v}" for k, v in r.meta.items()]
+            return "\n".join(p for p in parts if p)
+        if column == self.COL_TEXT:
+            return r.text[:2000]
+        return None

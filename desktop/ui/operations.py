@@ -1,0 +1,360 @@
+"""Slow work as named operations, each run on a long-lived worker thread.
+
+Modelled on Anki's qt/aqt/operations (CollectionOp for changes, QueryOp for reads): an
+operation is a function of a Project that returns its result together with a `Changes` saying
+what it changed (a judgement on question q, an import of kind X, a merge), and the review
+session refreshes the panels from that. A `Worker` is one thread that keeps one Project open
+for as long as the window uses the database (SQLite connections belong to the thread that
+opened them; opening a Project per task would repeat the backup and migration checks).
+
+`progress(done, total, phase=None)` raises `Cancelled` once the operation is cancelled, which
+rolls back an import's transaction.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from desktop import review
+from desktop.formats import Cancelled
+
+IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What an operation changed, for the panels to refresh from."""
+
+    kind: str  # "judgement", "import", "merge", "export", "metrics", "query"
+    what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
+    question: int | None = None  # the question's pk, for a judgement
+    data: bool = False  # the database's content changed: questions and systems are read again
+
+
+@dataclass
+class Done:
+    result: object
+    changes: Changes
+
+
+class CommittedError(Exception):
+    """An operation failed after its changes were committed: the window must not say that
+    nothing was changed, and must show the new data."""
+
+    def __init__(self, error: Exception, changes: Changes):
+        super().__init__(str(error))
+        self.error = error
+        self.changes = changes
+
+
+class Operation:
+    def __init__(self, name: str, work: Callable, give_way: threading.Event | None = None):
+        self.name = name
+        self.work = work
+        self._give_way = give_way  # set by the GUI while the reviewer is busy
+        self._cancel = threading.Event()
+        self._last_tick = 0.0
+        self._phase: str | None = None
+        self.on_done: Callable | None = None
+        self.on_failed: Callable | None = None
+        self.on_progress: Callable | None = None
+        self.on_cancelled: Callable | None = None
+        self.signals: _Signals | None = None
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def progress(self, done: int, total: int, phase: str | None = None) -> None:
+        if self._cancel.is_set():
+            raise Cancelled()
+        # Pause here while the GUI asks: Python code in this thread would slow every
+        # question switch down by competing for the GIL.
+        waited = 0.0
+        while self._give_way is not None and self._give_way.is_set() and waited < 5.0:
+            if self._cancel.wait(0.01):
+                raise Cancelled()
+            waited += 0.01
+        now = time.monotonic()
+        if now - self._last_tick >= 0.05 or done >= total or phase != self._phase:
+            self._last_tick, self._phase = now, phase  # a new phase shows at once
+            self.signals.progress.emit(self, int(done), int(total), phase or "")
+
+
+class _Signals(QObject):
+    progress = Signal(object, int, int, str)
+    finished = Signal(object, object)
+    failed = Signal(object, object)
+    cancelled = Signal(object)
+
+
+# While a worker runs Python code, the GUI thread waits up to the interpreter's switch
+# interval (5 ms by default) each time it takes the GIL back. Shorter keeps a switch fast.
+SWITCH_INTERVAL = 0.0005
+
+
+class Worker(QObject):
+    """One long-lived thread with its own Project, running operations in the order they were
+    started, and handing their results to callbacks on the GUI thread."""
+
+    changed = Signal()  # an operation started or ended
+
+    def __init__(self, db_path, parent=None, name: str = "worker"):
+        super().__init__(parent)
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        self.db_path = Path(db_path)
+        self.give_way = threading.Event()
+        self._resume = QTimer(self)
+        self._resume.setSingleShot(True)
+        self._resume.timeout.connect(self.give_way.clear)
+        self.signals = _Signals(self)
+        self.signals.finished.connect(self._finished)
+        self.signals.failed.connect(self._failed)
+        self.signals.progress.connect(self._progress)
+        self.signals.cancelled.connect(self._cancelled)
+        self.operations: list[Operation] = []
+        self._queue: queue.Queue = queue.Queue()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._loop, name=f"rr-{name}", daemon=True)
+        self._thread.start()
+
+    def set_database(self, path) -> None:
+        """Later operations use this database (the worker reopens its Project)."""
+        self.db_path = Path(path)
+
+    def start(
+        self,
+        name: str,
+        work: Callable,
+        *,
+        on_done: Callable | None = None,
+        on_failed: Callable | None = None,
+        on_progress: Callable | None = None,
+        on_cancelled: Callable | None = None,
+    ) -> Operation:
+        op = Operation(name, work, self.give_way)
+        op.signals = self.signals
+        op.on_done, op.on_failed = on_done, on_failed
+        op.on_progress, op.on_cancelled = on_progress, on_cancelled
+        self.operations.append(op)
+        self._idle.clear()
+        self._queue.put((op, self.db_path))
+        self.changed.emit()
+        return op
+
+    def hold(self, msecs: int = 150) -> None:
+        """Ask running operations to pause at their next progress call until the GUI has
+        been quiet for msecs."""
+        self.give_way.set()
+        self._resume.start(msecs)
+
+    def busy(self, name: str | None = None) -> bool:
+        return any(name is None or op.name == name for op in self.operations)
+
+    def cancel(self, name: str | None = None) -> None:
+        for op in self.operations:
+            if name is None or op.name == name:
+                op.cancel()
+
+    def wait(self, msecs: int = 30000) -> bool:
+        return self._idle.wait(msecs / 1000)
+
+    def stop(self, msecs: int = 30000) -> None:
+        """Cancel what runs, close the worker's Project and end its thread."""
+        self.cancel()
+        self._queue.put(None)
+        self._thread.join(msecs / 1000)
+
+    # -- the worker thread -----------------------------------------------------------------
+
+    def _loop(self) -> None:
+        project, path = None, None
+        while True:
+            entry = self._queue.get()
+            if entry is None:
+                break
+            op, wanted = entry
+            try:
+                if op.is_cancelled:
+                    raise Cancelled()
+                if project is None or path != wanted:
+                    project = _reopen(project, wanted)
+                    path = wanted
+                result = op.work(project, op.progress)
+            except Cancelled:
+                self.signals.cancelled.emit(op)
+            except Exception as error:  # shown to the user by whoever started it
+                # The connection may be in any state after a failure: start afresh.
+                project = _reopen(project, None)
+                path = None
+                self.signals.failed.emit(op, error)
+            else:
+                self.signals.finished.emit(op, result)
+            _end_read(project)
+            if self._queue.empty():
+                self._idle.set()
+        _reopen(project, None)
+
+    # -- back on the GUI thread ------------------------------------------------------------
+
+    def _end(self, op: Operation) -> None:
+        if op in self.operations:
+            self.operations.remove(op)
+        self.changed.emit()
+
+    @Slot(object, object)
+    def _finished(self, op: Operation, result) -> None:
+        self._end(op)
+        if op.is_cancelled:
+            if op.on_cancelled:
+                op.on_cancelled()
+        elif op.on_done:
+            op.on_done(result)
+
+    @Slot(object, object)
+    def _failed(self, op: Operation, error) -> None:
+        self._end(op)
+        if op.on_failed:
+            op.on_failed(error)
+
+    @Slot(object, int, int, str)
+    def _progress(self, op: Operation, done: int, total: int, phase: str) -> None:
+        if op.on_progress and op in self.operations:
+            op.on_progress(done, total, phase or None)
+
+    @Slot(object)
+    def _cancelled(self, op: Operation) -> None:
+        self._end(op)
+        if op.on_cancelled:
+            op.on_cancelled()
+
+
+def _end_read(project) -> None:
+    """End what an operation left open (a scratch table's implicit transaction): a long-lived
+    connection would otherwise keep reading the snapshot it started. What an operation meant
+    to keep it has committed; a Project per task dropped the rest the same way."""
+    if project is not None:
+        project.store.end_read()
+
+
+def _reopen(project, path):
+    from desktop.project import Project
+
+    if project is not None:
+        project.close()
+    return Project(path) if path is not None else None
+
+
+# -- the operations --------------------------------------------------------------------------
+
+
+def import_file(project, kind: str, path, options: dict, progress):
+    """The window's imports go through the one import entry the command line uses."""
+    return project.import_file(kind, path, progress=progress, **options)
+
+
+def _changing(changes: Changes, work: Callable) -> Callable:
+    """Run work; a failure after something was committed becomes CommittedError."""
+
+    def run(project, progress) -> Done:
+        before = project.store.change_stamp()
+        try:
+            return Done(work(project, progress), changes)
+        except Cancelled:
+            raise
+        except Exception as error:
+            try:
+                committed = project.store.change_stamp() != before
+            except Exception:  # the connection itself is gone: say what failed first
+                committed = False
+            if committed:
+                raise CommittedError(error, changes) from error
+            raise
+
+    return run
+
+
+def import_op(kind: str, path, options: dict) -> Callable:
+    path = str(path)
+    return _changing(
+        Changes("import", what=kind, data=True),
+        lambda project, progress: import_file(project, kind, path, options, progress),
+    )
+
+
+def sample_op() -> Callable:
+    from desktop.sample import load_sample
+
+    return _changing(
+        Changes("import", what="sample", data=True),
+        lambda project, progress: list(load_sample(project, progress)),
+    )
+
+
+def merge_op(path) -> Callable:
+    path = str(path)
+    return _changing(Changes("merge", data=True), lambda project, _: project.merge(path))
+
+
+def export_report_op(path, ks: Sequence[int]) -> Callable:
+    from desktop.report import write_report
+
+    path, ks = str(path), list(ks)
+    return lambda project, progress: Done(
+        write_report(project, path, ks, progress=progress), Changes("export")
+    )
+
+
+def export_judgements_op(path, reviewer: str) -> Callable:
+    path = str(path)
+    return lambda project, _: Done(project.export_judgements(path, reviewer), Changes("export"))
+
+
+def search_op(text: str) -> Callable:
+    return lambda project, _: Done(review.search_corpus(project, text), Changes("query"))
+
+
+def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:
+    ks = list(ks)
+    return lambda project, progress: Done(
+        review.overview(project, reviewer, blind, ks, progress), Changes("metrics")
+    )
+
+
+def rescore_op(
+    question: dict,
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int],
+    reviewers: Sequence[str],
+    agreement: bool,
+) -> Callable:
+    """One question scored again after a judgement on it; the agreement (which reads the whole
+    log) only when it is shown."""
+    ks, reviewers = list(ks), list(reviewers)
+
+    def work(project, _progress) -> Done:
+        summary, entries = review.refresh_question(
+            project, question, reviewer, blind, ks, reviewers
+        )
+        shared = project.agreement() if agreement and not blind else None
+        return Done((summary, entries, shared), Changes("judgement", question=question["pk"]))
+
+    return work
+
+
+def agreement_op() -> Callable:
+    return lambda project, _: Done(project.agreement(), Changes("query"))

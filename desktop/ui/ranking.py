@@ -1,0 +1,135 @@
+"""The rankings: one panel per system shown, each a title and its top K. In compare mode the
+two are stacked, so that each keeps the whole width for the passage text."""
+
+from __future__ import annotations
+
+import html
+from functools import partial
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+from desktop.review import QuestionView
+from desktop.ui.common import review_table, shrinkable, size_columns
+from desktop.ui.models import RankingModel
+from desktop.ui.session import ReviewSession
+from desktop.ui.widgets import HtmlDelegate, system_colour, text_lines_height
+
+TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
+
+
+class RankingPanel(QWidget):
+    """One system's top K: a title and a table."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = shrinkable(QLabel())
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.title)
+        self.model = RankingModel(self)
+        # The mark keeps its colour (a hit's green) when its row is selected.
+        self.table = review_table(self, coloured=(RankingModel.COL_MARK,))
+        self.table.setModel(self.model)
+        self.table.setItemDelegateForColumn(
+            RankingModel.COL_TEXT, HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
+        )
+        rows = max(text_lines_height(self.font(), TEXT_LINES), self.fontMetrics().lineSpacing() * 2)
+        self.table.verticalHeader().setDefaultSectionSize(rows + 6)
+        size_columns(
+            self.table,
+            RankingModel.COL_TEXT,
+            {
+                RankingModel.COL_RANK: 3,
+                RankingModel.COL_MARK: 2,
+                RankingModel.COL_SCORE: 5,
+                RankingModel.COL_PASSAGE: 12,
+            },
+        )
+        layout.addWidget(self.table)
+
+    def current_row(self):
+        return self.model.row(self.table.currentIndex().row())
+
+
+class RankingsArea(QSplitter):
+    """The shown systems' rankings; says which passage the reviewer is looking at."""
+
+    passageChosen = Signal(int)  # passage pk
+    nothingChosen = Signal()  # no row to show: the reader falls back to the evidence
+
+    def __init__(self, session: ReviewSession, parent=None):
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setObjectName("rankings-split")
+        self.session = session
+        self.active = 0  # the panel last used
+        self.panels = [RankingPanel(self), RankingPanel(self)]
+        for i, panel in enumerate(self.panels):
+            panel.table.selectionModel().currentRowChanged.connect(partial(self._row_changed, i))
+            panel.table.clicked.connect(partial(self.focus_panel, i))
+            self.addWidget(panel)
+        self.panels[1].hide()
+        self.panels[1].setObjectName("compare-panel")
+        session.viewChanged.connect(self.show_view)
+
+    def show_view(self, view: QuestionView, keep: bool) -> None:
+        rows = [p.table.currentIndex().row() if keep else -1 for p in self.panels]
+        names = [s["name"] for s in self.session.shown_systems()]
+        for i, panel in enumerate(self.panels):
+            self._fill(panel, i, names[i] if i < len(names) else None, view)
+        for panel, row in zip(self.panels, rows, strict=True):
+            if panel.model.rowCount():
+                panel.table.selectRow(min(max(row, 0), panel.model.rowCount() - 1))
+        if self.active >= max(len(names), 1):
+            self.active = 0
+
+    def _fill(self, panel: RankingPanel, i: int, name: str | None, view: QuestionView) -> None:
+        if name is None:
+            panel.model.set_rows([], [], [])
+            panel.setVisible(i == 0)
+            if i == 0:
+                panel.title.setText(self.tr("<b>No runs imported yet</b>"))
+            return
+        panel.model.set_rows(view.rankings.get(name, []), view.items, self.session.terms)
+        colour = system_colour(self.session.system_index(name)).name()
+        panel.title.setText(
+            self.tr(
+                "<b>Top {k}</b> — <span style='color:{colour}'>■</span> {system} ({depth} results)"
+            ).format(
+                k=self.session.k,
+                colour=colour,
+                system=html.escape(name),
+                depth=view.depth.get(name, 0),
+            )
+        )
+        panel.setVisible(True)
+
+    def focus_panel(self, i: int, _index=None) -> None:
+        self.active = i
+        self.show_current(i)
+
+    def _row_changed(self, i: int, current, _previous=None) -> None:
+        if current.isValid() and self.panels[i].table.hasFocus():
+            self.active = i
+            self.show_current(i)
+
+    def show_current(self, i: int) -> None:
+        row = self.panels[i].current_row()
+        if row is not None:
+            self.passageChosen.emit(row.passage_pk)
+        else:
+            self.nothingChosen.emit()
+
+    def select(self, row: int, panel: int = 0) -> None:
+        self.active = panel
+        self.panels[panel].table.selectRow(row)
+        self.show_current(panel)
+
+    def selected(self):
+        """The retrieved passage to act on: the current row of the ranking last used."""
+        panels = [p for p in self.panels if p.isVisible() and p.model.rowCount()]
+        if not panels:
+            return None
+        panel = self.panels[self.active] if self.panels[self.active] in panels else panels[0]
+        return panel.current_row()

@@ -1,0 +1,78 @@
+"""The passage reader: the whole passage with the question's terms marked, between its
+neighbours (greyed, each a link to read it)."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from desktop import review
+from desktop.ui.common import shrinkable
+from desktop.ui.session import ReviewSession
+from desktop.ui.widgets import highlighted_html
+
+NEIGHBOUR_CHARS = 600
+
+
+class PassageReader(QWidget):
+    def __init__(self, session: ReviewSession, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.passage_pk: int | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = shrinkable(QLabel())
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.title)
+        self.viewer = QTextBrowser()
+        self.viewer.setOpenLinks(False)
+        self.viewer.anchorClicked.connect(self._link)
+        layout.addWidget(self.viewer)
+
+    def clear(self) -> None:
+        self.viewer.clear()
+        self.title.clear()
+        self.passage_pk = None
+
+    def show_passage(self, passage_pk: int) -> None:
+        passage, before, after = review.passage_context(self.session.project, passage_pk, 1)
+        if passage is None:
+            self.clear()
+            return
+        meta = json.loads(passage["meta"]) if passage["meta"] else {}
+        source = review.source_label(passage["title"], meta, limit=6)
+        self.title.setText(
+            self.tr("<b>{passage}</b> {source} — whole passage, its neighbours greyed").format(
+                passage=html.escape(passage["id"]), source=html.escape(source)
+            )
+        )
+        self.title.setToolTip(passage["id"])
+        parts = [self._neighbour(p) for p in before]
+        parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
+        parts += [self._neighbour(p) for p in after]
+        self.viewer.setHtml("".join(parts))
+        if before:
+            # Start at the passage itself, not at the neighbour above it.
+            QTimer.singleShot(0, self._scroll)
+        self.passage_pk = passage_pk
+
+    @staticmethod
+    def _neighbour(p: dict) -> str:
+        return (
+            f"<p style='color:#808080'><a href='passage:{p['pk']}'>{html.escape(p['id'])}</a> "
+            f"{highlighted_html(p['text'], [], NEIGHBOUR_CHARS)}</p>"
+        )
+
+    def _scroll(self) -> None:
+        block = self.viewer.document().findBlockByNumber(1)
+        if block.isValid():
+            layout = self.viewer.document().documentLayout()
+            self.viewer.verticalScrollBar().setValue(int(layout.blockBoundingRect(block).top()))
+
+    def _link(self, url) -> None:
+        text = url.toString()
+        if text.startswith("passage:"):
+            self.show_passage(int(text.split(":", 1)[1]))

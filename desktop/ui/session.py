@@ -1,0 +1,224 @@
+"""One review session: who reviews, how (blind or not, K), which system(s) are shown and
+which question is current. Panels listen to its signals instead of the window calling each
+of them by hand; the view of the current question is built here, once per change."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from desktop import review
+from desktop.review import QuestionView, UndoHistory
+
+
+class ReviewSession(QObject):
+    questionChanged = Signal(int)  # pk of the question now current
+    viewChanged = Signal(object, bool)  # (QuestionView, keep the panels' selections)
+    judgementsChanged = Signal(int)  # pk of the question a judgement was written on
+    kChanged = Signal(int)
+    systemsChanged = Signal()  # the shown system or the compared one changed
+    blindChanged = Signal(bool)
+    reviewerChanged = Signal(str)
+    dataReloaded = Signal()  # questions and systems were read again
+    scoresChanged = Signal(int)  # a question's scores (its pk) or, for -1, every question's
+
+    def __init__(self, settings: QSettings, reviewer: str, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.reviewer = reviewer
+        self.blind = settings.value("blind", False, bool)
+        self.k = int(settings.value("k", 5) or 5)
+        self.project = None
+        self.db_key = ""
+        self.questions: list[dict] = []
+        self.by_id: dict[str, dict] = {}
+        self.by_pk: dict[int, dict] = {}
+        self.systems: list[dict] = []
+        self.system_name: str | None = None
+        self.compare_name: str | None = None
+        self.reviewers: list[str] = []
+        self.history = UndoHistory()
+        self.current_pk: int | None = None
+        self.view: QuestionView | None = None
+        self.terms: list[str] = []
+        self.overview: review.Overview | None = None
+        self.board: review.Scoreboard | None = None
+
+    # -- data ------------------------------------------------------------------------------
+
+    def load(self, project, db_key: str, opened: bool = False) -> None:
+        """Read questions, systems and reviewers again (after opening, an import, a merge or
+        a change by another program)."""
+        if opened:
+            # The reviewer's earlier lines, so undo survives a restart; lines another window
+            # writes later are never added, so undo only undoes what this window wrote.
+            self.history = review.history(project, self.reviewer)
+        self.project = project
+        self.db_key = db_key
+        self.questions = project.questions()
+        self.by_id = {q["id"]: q for q in self.questions}
+        self.by_pk = {q["pk"]: q for q in self.questions}
+        self.systems = project.systems()
+        self.reviewers = review.reviewers(project)
+        names = [s["name"] for s in self.systems]
+        wanted = self.system_name or str(self.settings.value(f"system/{db_key}", "") or "")
+        self.system_name = wanted if wanted in names else (names[0] if names else None)
+        if self.compare_name not in names or self.compare_name == self.system_name:
+            self.compare_name = None
+        self.board = None
+        self.overview = None
+        if self.current_pk not in self.by_pk:
+            self.current_pk = None
+            self.view = None
+        self.dataReloaded.emit()
+
+    def question(self, pk: int | None = None) -> dict | None:
+        return self.by_pk.get(self.current_pk if pk is None else pk)
+
+    def current_id(self) -> str | None:
+        question = self.question()
+        return question["id"] if question else None
+
+    def system_names(self) -> list[str]:
+        return [s["name"] for s in self.systems]
+
+    def shown_systems(self) -> list[dict]:
+        by_name = {s["name"]: s for s in self.systems}
+        shown = [by_name[self.system_name]] if self.system_name in by_name else []
+        if self.compare_name in by_name and self.compare_name != self.system_name:
+            shown.append(by_name[self.compare_name])
+        return shown
+
+    def system_index(self, name: str) -> int:
+        return next((i for i, s in enumerate(self.systems) if s["name"] == name), 0)
+
+    # -- the current question ----------------------------------------------------------------
+
+    def show(self, pk: int, keep_selection: bool = False) -> bool:
+        question = self.by_pk.get(pk)
+        if question is None or self.project is None:
+            return False
+        same = pk == self.current_pk
+        self.current_pk = pk
+        self.view = self.view_of(question, self.shown_systems())
+        self.terms = review.question_terms(question["text"])
+        if not same:
+            self.questionChanged.emit(pk)
+        self.viewChanged.emit(self.view, keep_selection and same)
+        return True
+
+    def view_of(self, question: dict, systems: list[dict]) -> QuestionView:
+        return review.question_view(
+            self.project, question, systems, self.k, self.reviewer, self.blind, self.reviewers
+        )
+
+    def refresh(self) -> None:
+        """The current question again, keeping what the reviewer selected."""
+        if self.current_pk is not None:
+            self.show(self.current_pk, keep_selection=True)
+
+    def found(self, pk: int):
+        """(items found at K, items) of the shown system on question pk, from the board."""
+        if self.board is None or self.system_name is None:
+            return None
+        return self.board.found(self.system_name, pk, self.k)
+
+    # -- modes -----------------------------------------------------------------------------
+
+    def set_k(self, k: int) -> bool:
+        if k == self.k or k < 1:
+            return False
+        self.k = k
+        self.settings.setValue("k", k)
+        self.kChanged.emit(k)
+        self.refresh()
+        return True
+
+    def set_system(self, name: str) -> bool:
+        if name not in self.system_names():
+            return False
+        self.system_name = name
+        self.settings.setValue(f"system/{self.db_key}", name)
+        if self.compare_name == name:
+            self.compare_name = None
+        self.systemsChanged.emit()
+        self.refresh()
+        return True
+
+    def set_compare(self, name: str | None) -> None:
+        names = self.system_names()
+        self.compare_name = name if name in names and name != self.system_name else None
+        if self.compare_name:
+            self.settings.setValue("compare", self.compare_name)
+        self.systemsChanged.emit()
+        self.refresh()
+
+    def compare_candidate(self) -> str | None:
+        """The system to compare with when compare mode is switched on."""
+        others = [n for n in self.system_names() if n != self.system_name]
+        remembered = str(self.settings.value("compare", "") or "")
+        return remembered if remembered in others else (others[0] if others else None)
+
+    def set_blind(self, blind: bool) -> None:
+        self.blind = blind
+        self.settings.setValue("blind", blind)
+        self.blindChanged.emit(blind)
+        self.refresh()
+
+    def set_reviewer(self, name: str) -> None:
+        self.reviewer = name
+        self.settings.setValue("reviewer", name)
+        if self.project is not None:
+            self.reviewers = review.reviewers(self.project)
+            self.history = review.history(self.project, name)
+        self.reviewerChanged.emit(name)
+        self.refresh()
+
+    # -- judgements ------------------------------------------------------------------------
+
+    def judge(self, question: dict, kind: str, value, **line) -> tuple[dict, bool]:
+        """Append one judgement line (committed before this returns) and show it. Returns the
+        row and whether this reviewer is new to the database (which changes what counts
+        everywhere). Raises ValueError or StoreError when it was not saved."""
+        row = self.project.add_judgement(
+            self.reviewer,
+            question["id"],
+            kind,
+            value,
+            at=review.next_at(self.history.last_at),
+            **line,
+        )
+        self.history.record(row)
+        new_reviewer = self.reviewer not in self.reviewers
+        if new_reviewer:
+            self.reviewers = sorted({*self.reviewers, self.reviewer})
+        if question["pk"] == self.current_pk:
+            self.refresh()
+        self.judgementsChanged.emit(question["pk"])
+        return row, new_reviewer
+
+    def mine(self, kind: str, passage_id: str):
+        return self.view.mine.get((kind, passage_id)) if self.view else None
+
+    # -- scores ----------------------------------------------------------------------------
+
+    def set_overview(self, result: review.Overview) -> None:
+        self.overview = result
+        self.board = result.board
+        self.reviewers = result.reviewers
+        self.scoresChanged.emit(-1)
+
+    def set_question_scores(self, pk: int, summary, entries: dict, agreement) -> bool:
+        if self.board is None:
+            return False
+        for system, entry in entries.items():
+            if system in self.board.entries:
+                self.board.set(system, pk, entry)
+        if self.overview is not None:
+            self.overview.summaries[pk] = summary
+            if agreement is not None:
+                self.overview.agreement = agreement
+        self.scoresChanged.emit(pk)
+        return True
+
+    def window_ks(self) -> list[int]:
+        return sorted({*review.WINDOW_KS, self.k})
