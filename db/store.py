@@ -608,6 +608,33 @@ class Store:
             (max_rank,),
         )
 
+    def scored_heads(self, system_pks: Sequence[int], depth: int) -> list[tuple]:
+        """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
+        rank `depth`, and beyond it those with the same score as the result at `depth` (the
+        rest of a tie group that straddles it), in system, question, rank order."""
+        marks = ",".join("?" * len(system_pks))
+        # Seek each list by its key prefix, as result_rows does, rather than scan every rank.
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE s.pk IN "
+            f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
+            "UNION ALL "
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result c CROSS JOIN result r WHERE s.pk IN "
+            f"({marks}) AND c.system_pk = s.pk AND c.question_pk = q.pk AND c.rank = ? "
+            "AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank > ? "
+            "AND r.score = c.score ORDER BY 1, 2, 3",
+            (*system_pks, depth, *system_pks, depth, depth),
+        ).fetchall()
+
+    def top_scores(self) -> list[tuple[int, int, float | None]]:
+        """(system_pk, question_pk, score) of every stored list's first result."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank = 1"
+        ).fetchall()
+
     def max_rank(self) -> int:
         return self._scalar("SELECT max(rank) FROM result") or 0
 
