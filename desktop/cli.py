@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     met.add_argument("--json", action="store_true")
     met.add_argument("--per-question", action="store_true")
 
+    cmp_ = sub.add_parser(
+        "compare", help="win/tie/loss, corrected significance, unique hits, ties, abstention"
+    )
+    cmp_.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
+    cmp_.add_argument("--json", action="store_true")
+
     exp = sub.add_parser("export", help="REPORT.xlsx, or: judgements FILE [--reviewer NAME]")
     exp.add_argument("target", nargs="+", metavar="REPORT.xlsx | judgements FILE")
     exp.add_argument("--k", default="5,10")
@@ -203,6 +209,108 @@ def cmd_metrics(args, db_path) -> int:
     return 0
 
 
+def cmd_compare(args, db_path) -> int:
+    from desktop.compare import compare
+    from desktop.metrics import parse_ks
+
+    try:
+        ks = parse_ks(args.k)
+    except ValueError as error:
+        return fail(str(error))
+    with _open(db_path) as project:
+        data = compare(project, ks).as_json()
+    if args.json:
+        return print_json(data)
+    if not data["pairs"] and not data["unique"]:
+        print("compare needs at least one run; two for pairs")
+        return 0
+    print(
+        f"paired randomization tests: {data['family']} (every pair, measure and K); "
+        "p_holm is Holm-Bonferroni adjusted over all of them"
+    )
+    rows = [
+        [
+            p["a"],
+            p["b"],
+            p["metric"],
+            str(p["wins"]),
+            str(p["ties"]),
+            str(p["losses"]),
+            _num(p["p"]),
+            _num(p["p_holm"]),
+        ]
+        for p in data["pairs"]
+    ]
+    print(format_table(["A", "B", "metric", "wins", "ties", "losses", "p", "p_holm"], rows))
+    print()
+    print("evidence items only this system finds")
+    print(
+        format_table(
+            ["system", "K", "items"],
+            [[u["system"], str(u["k"]), str(u["items"])] for u in data["unique"]],
+        )
+    )
+    print()
+    print("evidence items A finds and B misses")
+    print(
+        format_table(
+            ["A", "B", "K", "items"],
+            [[m["a"], m["b"], str(m["k"]), str(m["items"])] for m in data["a_finds_b_misses"]],
+        )
+    )
+    print()
+    print("union Recall@K (what a perfect fusion could reach)")
+    print(
+        format_table(
+            ["systems", "K", "Recall"],
+            [[" + ".join(u["systems"]), str(u["k"]), _num(u["Recall"])] for u in data["union"]],
+        )
+    )
+    print()
+    if data["ties"]:
+        print("ties at the cutoff (TREC runs): trec_eval order and the range over tie orders")
+        print(
+            format_table(
+                ["system", "metric", "value", "low", "high", "questions"],
+                [
+                    [
+                        t["system"],
+                        t["metric"],
+                        _num(t["value"]),
+                        _num(t["low"]),
+                        _num(t["high"]),
+                        str(t["questions"]),
+                    ]
+                    for t in data["ties"]
+                ],
+            )
+        )
+    else:
+        print("ties at the cutoff: no TREC runs")
+    print()
+    if data["abstain"]:
+        print("abstention: top-1 score separating answerable questions from abstain ones")
+        print(
+            format_table(
+                ["system", "AUROC", "threshold", "accuracy", "answerable", "abstain"],
+                [
+                    [
+                        a["system"],
+                        _num(a["auroc"]),
+                        "never answer" if a["threshold"] is None else f"{a['threshold']:g}",
+                        f"{a['accuracy']:.1%}",
+                        str(a["answerable"]),
+                        str(a["abstain"]),
+                    ]
+                    for a in data["abstain"]
+                ],
+            )
+        )
+    else:
+        print("abstention: needs scored runs and both answerable and abstain questions")
+    return 0
+
+
 def cmd_export(args, db_path) -> int:
     target = args.target
     if target[0] == "judgements":
@@ -293,6 +401,7 @@ COMMANDS = {
     "init": cmd_init,
     "import": cmd_import,
     "metrics": cmd_metrics,
+    "compare": cmd_compare,
     "export": cmd_export,
     "info": cmd_info,
     "merge": cmd_merge,
