@@ -205,7 +205,10 @@ def test_hand_computed_case(project, tmp_path):
         ("A", "q2", 2, "p5", "core", 4),
         ("B", "q1", 2, "p3", "unassigned", 4),
         ("B", "q2", 2, "p5", "core", None),
+        ("B", "q2", 4, "p5", "core", None),  # misses at every K asked, not only the smallest
     ]
+    assert rows["A"]["misses@4"] == 0 and rows["B"]["misses@4"] == 1
+    assert rows["B"]["core misses@4"] == 1
     unassigned = misses[3]
     assert unassigned["역할"] == "미지정" and unassigned["found via"] == "p4"
     assert unassigned["alternatives"] == "p4"
@@ -273,11 +276,20 @@ def test_numbers_match_project_evaluate(sample, tmp_path):
             round((1 - values["Recall@5"]) * len(items[q]))
             for q, values in scores.per_question.items()
         )
-        mine = [m for m in misses if m["system"] == scores.system]
+        mine = [m for m in misses if m["system"] == scores.system and m["K"] == 5]
         assert len(mine) == expected_misses == row["misses@5"]
         assert row["core misses@5"] == sum(1 for m in mine if m["role"] == "core")
         assert row["supporting misses@5"] == sum(1 for m in mine if m["role"] == "supporting")
         assert all(m["found at rank"] is None or m["found at rank"] > 5 for m in mine)
+        at_10 = [m for m in misses if m["system"] == scores.system and m["K"] == 10]
+        assert (
+            len(at_10)
+            == row["misses@10"]
+            == sum(
+                round((1 - values["Recall@10"]) * len(items[q]))
+                for q, values in scores.per_question.items()
+            )
+        )
     curve_ws = wb["Charts"]
     curve = table(curve_ws, find_row(curve_ws, "rank"))
     for name, values in sample.recall_curves().items():
@@ -306,6 +318,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "Summary",
         "Per question",
         "Misses 누락",
+        "Comparison 비교",
         "Reviewers",
         "Settings",
         "Charts",
@@ -358,7 +371,8 @@ def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
     for pair in pairs:
         assert 0 < pair["p-value"] <= 1
         assert pair["A − B"] == pytest.approx(pair["Recall@K A"] - pair["Recall@K B"])
-        significant = pair["p-value"] < 0.05
+        assert pair["p-value"] <= pair["p (Holm)"] <= 1
+        significant = pair["p (Holm)"] < 0.05  # corrected over every pair, measure and K
         assert (pair["★ (α = 0.05)"] == "★") == significant
         winner, loser = (
             (pair["system A"], pair["system B"])
@@ -679,7 +693,7 @@ def test_project_without_runs_or_gold(project, tmp_path):
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "x"}])
     project.import_corpus(tmp_path / "c.jsonl")
     wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5]))
-    assert len(wb.sheetnames) == 6
+    assert len(wb.sheetnames) == 7
     assert table(wb["Summary"]) == []
     assert wb["Charts"]._charts == []
 
