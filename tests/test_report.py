@@ -759,3 +759,133 @@ def test_randomization_test_approaches_the_exact_p_value():
     assert got[2] == got[0]  # two-sided: the order of a pair does not matter
     far = stats.randomization_p_values([[1] * 30, [0] * 30], [1] * 30, [(0, 1)], seed=1)
     assert far == [pytest.approx(1 / 1001)]  # never reached by chance: the floor of 1/(R+1)
+
+
+# -- the Comparison sheet and the workbook as LibreOffice shows it --------------------------------
+
+
+def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tmp_path):
+    from desktop import compare
+
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
+    expected = compare.compare(sample, [5, 10], permutations=200, seed=rp.SEED)
+    ws = wb[rp.COMPARISON]
+    title = find_row(ws, "Win / tie / loss")
+    assert f"family of {expected.family} tests" in ws.cell(title, 1).value
+    assert expected.family == 3 * 5 * 2  # three pairs, five measures, two K
+    rows = table(ws, title + 1)
+    assert len(rows) == len(expected.pairs) == 2 * expected.family
+    for row, pair in zip(rows, expected.pairs, strict=True):
+        assert (row["system A"], row["system B"], row["metric"]) == (pair.a, pair.b, pair.metric)
+        assert (row["A wins"], row["ties"], row["A loses"]) == (pair.wins, pair.ties, pair.losses)
+        assert row["p-value"] == pytest.approx(pair.p, rel=1e-12)
+        assert row["p (Holm)"] == pytest.approx(pair.p_holm, rel=1e-12)
+        assert (row["★ (α = 0.05)"] == "★") == (pair.p_holm < 0.05)
+    union = table(ws, find_row(ws, "systems"))
+    assert union[0]["systems"].startswith("all systems") and union[0]["how many"] == 3
+    assert union[0]["Recall@5"] == pytest.approx(expected.union[0]["Recall"])
+    only = {r["system"]: r for r in table(ws, find_row(ws, "Evidence items only") + 1)}
+    for u in expected.unique:
+        assert only[u["system"]][f"only@{u['k']}"] == u["items"]
+    ties = table(ws, find_row(ws, "Ties at the cutoff") + 1)
+    assert [(t["system"], t["metric"]) for t in ties] == [
+        (t.system, t.metric) for t in expected.ties
+    ]
+    got = [v for t in ties for v in (t["lowest"], t["highest"])]
+    assert got == pytest.approx([v for t in expected.ties for v in (t.low, t.high)], rel=1e-12)
+    abstain = table(ws, find_row(ws, "Abstention") + 1)
+    assert [a["AUROC"] for a in abstain] == pytest.approx([a.auroc for a in expected.abstain])
+
+    # The Summary's p-values are the randomization test it always ran on Recall@K (same
+    # columns, pairs and seed), and its ★ the Holm-adjusted ones over the whole family.
+    evaluation = sample.evaluate([5, 10])
+    names = [s.system for s in evaluation.systems]
+    questions = [q for q, items in evaluation.items.items() if items]
+    denominators = [len(evaluation.items[q]) for q in questions]
+    columns = [
+        [
+            round(s.per_question[q][f"Recall@{k}"] * d)
+            for q, d in zip(questions, denominators, strict=True)
+        ]
+        for s in evaluation.systems
+        for k in (5, 10)
+    ]
+    pairs = [(a, b) for a in range(3) for b in range(a + 1, 3)]
+    direct = stats.randomization_p_values(
+        columns,
+        denominators,
+        [(a * 2 + k, b * 2 + k) for a, b in pairs for k in range(2)],
+        permutations=200,
+        seed=rp.SEED,
+    )
+    summary = wb["Summary"]
+    tests = table(summary, find_row(summary, "system A"))
+    assert [t["p-value"] for t in tests] == pytest.approx(direct, rel=1e-12)
+    for t in tests:
+        pair = expected.pair(t["system A"], t["system B"], f"Recall@{t['K']}")
+        assert t["p (Holm)"] == pytest.approx(pair.p_holm, rel=1e-12)
+    assert {t["system A"] for t in tests} <= set(names)
+
+
+def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    wb = load_workbook(path)
+    for ws in wb.worksheets:
+        first = 1 if ws.title not in ("Reviewers", rp.COMPARISON) else None
+        if first:
+            height = ws.row_dimensions[first].height
+            lines = max(str(c.value).count("\n") + 1 for c in ws[first] if c.value)
+            assert height and height >= rp.LINE_POINTS * lines, ws.title
+    misses = misses_sheet(wb)
+    head = [english(c.value) for c in misses[1]]
+    text_col = head.index("passage text") + 1
+    tall = 0
+    for row in range(2, misses.max_row + 1):
+        cell = misses.cell(row, text_col)
+        assert cell.alignment.wrap_text
+        if cell.value and len(cell.value) > 200:
+            assert misses.row_dimensions[row].height > 3 * rp.LINE_POINTS
+            tall += 1
+    assert tall, "the sample has long passages"
+    assert {m["K"] for m in table(misses)} == {5, 10}
+    with zipfile.ZipFile(path) as z:
+        charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
+        line = [z.read(n).decode() for n in charts if "lineChart>" in z.read(n).decode()]
+    assert len(line) == 1
+    # One <smooth val="0"/> per system's series, none smoothed.
+    assert re.findall(r'<(?:c:)?smooth val="(\d)"', line[0]) == ["0"] * 3
+
+
+def test_libreoffice_converts_the_workbook(sample, tmp_path):
+    """The conversion the issue asks to look at; skipped where LibreOffice is missing."""
+    import shutil
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    profile = (tmp_path / "lo-profile").as_uri()  # its own profile: no clash with a running one
+    done = subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path / "pdf"),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    pdf = tmp_path / "pdf" / "r.pdf"
+    assert pdf.exists() and pdf.read_bytes()[:5] == b"%PDF-"
+    if shutil.which("pdftotext"):
+        text = subprocess.run(
+            ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        for words in ("Paired randomization test", "Comparison of 3 systems", "Recall@K curve"):
+            assert words in text
