@@ -89,12 +89,12 @@ class Comparison:
     seed: int = SEED
     # question key -> system -> per K the indexes of the evidence items only it found
     only_found: dict[Hashable, dict[str, list[list[int]]]] = field(default_factory=dict)
+    _by_key: dict = field(default_factory=dict, repr=False, compare=False)
 
     def pair(self, a: str, b: str, metric: str) -> PairResult | None:
-        for row in self.pairs:
-            if row.a == a and row.b == b and row.metric == metric:
-                return row
-        return None
+        if len(self._by_key) != len(self.pairs):
+            self._by_key = {(r.a, r.b, r.metric): r for r in self.pairs}
+        return self._by_key.get((a, b, metric))
 
     def as_json(self) -> dict:
         return {
@@ -217,31 +217,32 @@ def _denominator(measure: str, k: int, n_items: int, n_core: int) -> int:
 
 
 def tie_extremes(
-    items: Sequence[metrics.Item], ranked: Sequence[tuple[Hashable, float | None]], k: int
+    prep: metrics.Prepared, ranked: Sequence[tuple[Hashable, float | None]]
 ) -> tuple[dict[str, float | None], dict[str, float | None], bool] | None:
-    """(low, high, exact) per measure at k over every order of the passages that share a
-    score, for one stored ranked list of (passage, score); None when no order changes any
-    measure. Computed without trying every order: passages no evidence item owns are
-    interchangeable, and for a given relative order of the relevant ones, packing them to the
-    front of their tie group gives every measure its highest value and packing them to the
-    back its lowest (earlier ranks only raise each credited gain and never change which item
-    a passage credits). So only the orders of the relevant passages within each group are
-    tried, and only for groups that start within the top k."""
-    prep = metrics.Prepared(items, [k])
+    """(low, high, exact) of every measure at the K values ``prep`` was made for, over every
+    order of the passages that share a score in one stored ranked list of (passage, score);
+    None when no order can change any of them. Computed without trying every order: passages
+    no evidence item owns are interchangeable, and for a given relative order of the evidence
+    passages, packing them to the front of their tie groups gives every measure its highest
+    value and packing them to the back its lowest (an earlier rank only raises the discount of
+    the gain a passage credits, and never changes which item it credits). So only the orders
+    of the evidence passages within each tie group that starts within the top K are tried."""
     owners = prep.owners
+    depth = prep.ks[-1]
     groups: list[list[Hashable]] = []
+    variable: list[int] = []
     start = 0
-    for _score, group in groupby(ranked, key=itemgetter(1)):
-        if start >= k:
+    for score, group in groupby(ranked, key=itemgetter(1)):
+        if start >= depth:
             break
         passages = [p for p, _ in group]
-        groups.append(passages)
         start += len(passages)
-        if _score is None:
-            groups[-1:] = [[p] for p in passages]  # no score: the order is the file's
-    variable = [
-        g for g in range(len(groups)) if len(groups[g]) > 1 and any(p in owners for p in groups[g])
-    ]
+        if score is None:  # no score: the order is the file's
+            groups.extend([p] for p in passages)
+            continue
+        if len(passages) > 1 and any(p in owners for p in passages):
+            variable.append(len(groups))
+        groups.append(passages)
     if not variable:
         return None
     relevant = {g: [p for p in groups[g] if p in owners] for g in variable}
@@ -274,10 +275,11 @@ def tie_extremes(
             for key, value in prep.score(arranged).items():
                 if value is None:
                     low[key] = high[key] = None
-                    continue
-                if key not in low or value < low[key]:
+                elif key not in low:
+                    low[key] = high[key] = value
+                elif value < low[key]:
                     low[key] = value
-                if key not in high or value > high[key]:
+                elif value > high[key]:
                     high[key] = value
     if all(low[key] == high[key] for key in low):
         return None
@@ -294,36 +296,34 @@ def tie_ranges(
     """Per TREC system and measure at every K: the mean in the stored order and the means of
     the per-question lowest and highest values over tie orders (each question's order is free
     on its own, so these are the extremes of the mean)."""
+    prepared = {q: metrics.Prepared(items, ks) for q, items in gold.items() if items}
+    n_core = sum(1 for p in prepared.values() if p.n_core)
     out = []
-    evaluated = [q for q, items in gold.items() if items]
-    core = [q for q in evaluated if any(i.role == "core" for i in gold[q])]
     for system, lists in scored.items():
+        shift_low: dict[str, float] = {}
+        shift_high: dict[str, float] = {}
+        changed: dict[str, int] = {}
+        inexact: dict[str, int] = {}
+        for q, prep in prepared.items():
+            ranked = lists.get(q)
+            found = tie_extremes(prep, ranked) if ranked else None
+            if found is None:
+                continue
+            low, high, exact = found
+            stored = per_question[system][q]
+            for key, lowest in low.items():
+                if lowest is None or lowest == high[key]:
+                    continue
+                shift_low[key] = shift_low.get(key, 0.0) + lowest - stored[key]
+                shift_high[key] = shift_high.get(key, 0.0) + high[key] - stored[key]
+                changed[key] = changed.get(key, 0) + 1
+                if not exact:
+                    inexact[key] = inexact.get(key, 0) + 1
         for k in ks:
-            shift_low: dict[str, float] = {}
-            shift_high: dict[str, float] = {}
-            changed: dict[str, int] = {}
-            inexact: dict[str, int] = {}
-            for q in evaluated:
-                ranked = lists.get(q)
-                if not ranked:
-                    continue
-                found = tie_extremes(gold[q], ranked, k)
-                if found is None:
-                    continue
-                low, high, exact = found
-                stored = per_question[system][q]
-                for key in low:
-                    if low[key] is None or low[key] == high[key]:
-                        continue
-                    shift_low[key] = shift_low.get(key, 0.0) + low[key] - stored[key]
-                    shift_high[key] = shift_high.get(key, 0.0) + high[key] - stored[key]
-                    changed[key] = changed.get(key, 0) + 1
-                    if not exact:
-                        inexact[key] = inexact.get(key, 0) + 1
             for measure in metrics.MEASURES:
                 key = metrics.label(measure, k)
                 mean = evaluation_means[system].get(key)
-                n = len(core) if measure == "CoreRecall" else len(evaluated)
+                n = n_core if measure == "CoreRecall" else len(prepared)
                 if mean is None or not n:
                     out.append(TieRange(system, key, None, None, None, 0))
                     continue
@@ -540,7 +540,8 @@ def compare(
             progress(done, total, phase)
 
     step(0, "scoring")
-    evaluation = project.evaluate(ks)
+    runs = project.runs(max(ks))
+    evaluation = project.evaluate(ks, runs=runs)
     gold = evaluation.items
     names = [s.system for s in evaluation.systems]
     per_question = {s.system: s.per_question for s in evaluation.systems}
@@ -555,7 +556,6 @@ def compare(
         tick=lambda d, t: step(1 + d, "testing"),
     )
     step(6, "comparing hits")
-    runs = project.runs(max(ks))
     masks = {name: found_masks(gold, runs.get(name, {}), ks) for name in names}
     unique, missed, union, only_found = coverage(gold, masks, ks)
     step(7, "checking ties")

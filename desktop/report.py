@@ -12,7 +12,8 @@
 - **Per question** — one row per system and question: every measure at every K (blank for a
   question without evidence, which is never averaged in), the answerable flag in force, the
   number of evidence items and the question's review status.
-- **Misses 누락** — one row per system, K, question and evidence item missed at that K:
+- **Misses 누락** — one row per system, question and evidence item missed at the smallest K,
+  with a yes/no column per K (``missed@5``, ``missed@10``: still missed at that K):
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
@@ -486,7 +487,7 @@ class _Report:
         miss_head = [
             h("system", "시스템"),
             h("question", "질문"),
-            "K",
+            *(h(f"missed@{k}", f"상위 {k} 누락") for k in ks),
             h("passage", "문단"),
             h("role", "역할"),
             "역할\nrole",
@@ -498,7 +499,10 @@ class _Report:
             h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
             h("reviewer notes", "검수 메모"),
         ]
-        misses = Sheet(wb, MISSES, [22, 12, 5, 14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2")
+        n_ks = len(ks)
+        misses = Sheet(
+            wb, MISSES, [22, 12] + [9] * n_ks + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2"
+        )
         comparing = Sheet(wb, COMPARISON, [24, 24, 14] + [11] * 10, None)
         reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
         settings = Sheet(wb, SETTINGS, [34, 100], "A2")
@@ -511,7 +515,7 @@ class _Report:
         misses.header(miss_head)
         per_q_styles = [None] * 8 + ["num"] * len(labels)
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
-        miss_styles = [None] * 11 + ["wrap", "wrap"]
+        miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
         status = self._review_status()
         notes = self._notes()
@@ -577,32 +581,38 @@ class _Report:
                             increments[rank] += 1 / n_items
                     for index, k in enumerate(ks):
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
-                    for k_index, k in enumerate(ks):
-                        for index, item in enumerate(items):
-                            rank = first[index]
-                            if rank and rank <= k:
-                                continue
-                            missed[k_index][item.role] += 1
-                            title, text = passages.get(item.primary_pk, (None, ""))
-                            role_en, role_ko = ROLE_WORDS[item.role]
-                            row_values = [
-                                name,
-                                qid,
-                                k,
-                                item.primary_id,
-                                role_en,
-                                role_ko,
-                                self._role_set_by(qid, item),
-                                rank or None,
-                                _passage_id(item, via[index]) if rank else None,
-                                ", ".join(sorted(item.alternatives.values())),
-                                title,
-                                excerpt(text),
-                                _notes_for(notes.get(qid, ()), item, name),
-                            ]
-                            misses.append(
-                                row_values, miss_styles, misses.lines(row_values, (11, 12))
-                            )
+                    for index, item in enumerate(items):
+                        rank = first[index]
+                        if rank and rank <= ks[0]:
+                            continue
+                        # Missed at the smallest K, and at every larger K it is still beyond:
+                        # one row says at which K, rather than a copy of it per K.
+                        at = [not rank or rank > k for k in ks]
+                        for k_index, missed_here in enumerate(at):
+                            if missed_here:
+                                missed[k_index][item.role] += 1
+                        title, text = passages.get(item.primary_pk, (None, ""))
+                        role_en, role_ko = ROLE_WORDS[item.role]
+                        row_values = [
+                            name,
+                            qid,
+                            *at,
+                            item.primary_id,
+                            role_en,
+                            role_ko,
+                            self._role_set_by(qid, item),
+                            rank or None,
+                            _passage_id(item, via[index]) if rank else None,
+                            ", ".join(sorted(item.alternatives.values())),
+                            title,
+                            excerpt(text),
+                            _notes_for(notes.get(qid, ()), item, name),
+                        ]
+                        misses.append(
+                            row_values,
+                            miss_styles,
+                            misses.lines(row_values, (10 + n_ks, 11 + n_ks)),
+                        )
                 done += 1
                 if done % 500 == 0:
                     self.tick(done)

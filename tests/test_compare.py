@@ -315,11 +315,12 @@ def tied_case(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(tied_case(), st.integers(1, 7))
-def test_tie_extremes_against_every_order(case, k):
+@given(tied_case(), st.lists(st.integers(1, 7), min_size=1, max_size=2, unique=True))
+def test_tie_extremes_against_every_order(case, ks):
     items, ranked = case
-    values = [metrics.score_question(items, order, [k]) for order in every_tie_order(ranked)]
-    found = cp.tie_extremes(items, ranked, k)
+    ks = sorted(ks)
+    values = [metrics.score_question(items, order, ks) for order in every_tie_order(ranked)]
+    found = cp.tie_extremes(metrics.Prepared(items, ks), ranked)
     labels = list(values[0])
     if found is None:
         for label in labels:

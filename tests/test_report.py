@@ -196,16 +196,24 @@ def test_hand_computed_case(project, tmp_path):
 
     misses = table(misses_sheet(wb))
     got = [
-        (m["system"], m["question"], m["K"], m["passage"], m["role"], m["found at rank"])
+        (
+            m["system"],
+            m["question"],
+            m["missed@2"],
+            m["missed@4"],
+            m["passage"],
+            m["role"],
+            m["found at rank"],
+        )
         for m in misses
     ]
+    # Misses at every K asked: a row per item missed at the smallest, saying at which K.
     assert got == [
-        ("A", "q1", 2, "p1", "core", 3),
-        ("A", "q1", 2, "p2", "supporting", 4),
-        ("A", "q2", 2, "p5", "core", 4),
-        ("B", "q1", 2, "p3", "unassigned", 4),
-        ("B", "q2", 2, "p5", "core", None),
-        ("B", "q2", 4, "p5", "core", None),  # misses at every K asked, not only the smallest
+        ("A", "q1", True, False, "p1", "core", 3),
+        ("A", "q1", True, False, "p2", "supporting", 4),
+        ("A", "q2", True, False, "p5", "core", 4),
+        ("B", "q1", True, False, "p3", "unassigned", 4),
+        ("B", "q2", True, True, "p5", "core", None),
     ]
     assert rows["A"]["misses@4"] == 0 and rows["B"]["misses@4"] == 1
     assert rows["B"]["core misses@4"] == 1
@@ -276,12 +284,12 @@ def test_numbers_match_project_evaluate(sample, tmp_path):
             round((1 - values["Recall@5"]) * len(items[q]))
             for q, values in scores.per_question.items()
         )
-        mine = [m for m in misses if m["system"] == scores.system and m["K"] == 5]
+        mine = [m for m in misses if m["system"] == scores.system and m["missed@5"]]
         assert len(mine) == expected_misses == row["misses@5"]
         assert row["core misses@5"] == sum(1 for m in mine if m["role"] == "core")
         assert row["supporting misses@5"] == sum(1 for m in mine if m["role"] == "supporting")
         assert all(m["found at rank"] is None or m["found at rank"] > 5 for m in mine)
-        at_10 = [m for m in misses if m["system"] == scores.system and m["K"] == 10]
+        at_10 = [m for m in misses if m["system"] == scores.system and m["missed@10"]]
         assert (
             len(at_10)
             == row["misses@10"]
@@ -342,7 +350,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
     assert isinstance(metric.value, float) and metric.number_format == "0.000"
     assert wb["Per question"].cell(2, 9).number_format == "0.000"
     assert summary.column_dimensions["A"].width >= 15
-    assert misses_sheet(wb).column_dimensions["L"].width >= 40
+    assert misses_sheet(wb).column_dimensions["M"].width >= 40  # the excerpt, after two K
     assert summary["A1"].font.b and summary["A2"].font.name == rp.FONT_NAME
     per_q_head = [english(c.value) for c in wb["Per question"][1]]
     assert per_q_head[:8] == [
@@ -847,7 +855,7 @@ def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
             assert misses.row_dimensions[row].height > 3 * rp.LINE_POINTS
             tall += 1
     assert tall, "the sample has long passages"
-    assert {m["K"] for m in table(misses)} == {5, 10}
+    assert {(m["missed@5"], m["missed@10"]) for m in table(misses)} == {(True, True), (True, False)}
     with zipfile.ZipFile(path) as z:
         charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
         line = [z.read(n).decode() for n in charts if "lineChart>" in z.read(n).decode()]
