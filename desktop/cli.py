@@ -98,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return COMMANDS[args.command](args, db_path)
+    except UsageError as error:
+        return fail(str(error))
     except InputError as error:
         print(error, file=sys.stderr)
         return 2
@@ -169,17 +171,25 @@ def format_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+class UsageError(Exception):
+    """A command line argument that cannot be used; main() prints it and exits with 2."""
+
+
+def _ks(text: str) -> list[int]:
+    from desktop.metrics import parse_ks
+
+    try:
+        return parse_ks(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 def _num(value) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
 def cmd_metrics(args, db_path) -> int:
-    from desktop.metrics import parse_ks
-
-    try:
-        ks = parse_ks(args.k)
-    except ValueError as error:
-        return fail(str(error))
+    ks = _ks(args.k)
     with _open(db_path) as project:
         evaluation = project.evaluate(ks)
     data = evaluation.as_json(args.per_question)
@@ -211,12 +221,8 @@ def cmd_metrics(args, db_path) -> int:
 
 def cmd_compare(args, db_path) -> int:
     from desktop.compare import compare
-    from desktop.metrics import parse_ks
 
-    try:
-        ks = parse_ks(args.k)
-    except ValueError as error:
-        return fail(str(error))
+    ks = _ks(args.k)
     with _open(db_path) as project:
         data = compare(project, ks).as_json()
     if args.json:
@@ -322,12 +328,7 @@ def cmd_export(args, db_path) -> int:
         return 0
     if len(target) != 1:
         return fail("usage: export REPORT.xlsx [--k 5,10]")
-    from desktop.metrics import parse_ks
-
-    try:
-        ks = parse_ks(args.k)
-    except ValueError as error:
-        return fail(str(error))
+    ks = _ks(args.k)
     if not target[0].lower().endswith(".xlsx"):
         return fail(f"{target[0]}: the report is an Excel file; name it REPORT.xlsx")
     from desktop.report import write_report

@@ -28,8 +28,9 @@ from desktop import metrics, stats
 PERMUTATIONS = 1000
 SEED = 42
 # Per-question values that are not a fraction with a small denominator (MRR at large K, nDCG)
-# are tested in units of 2**-40: far finer than any difference a report shows.
-FIXED_POINT = 1 << 40
+# are tested in units of 2**-24: far finer than any difference a report shows, and the
+# narrower the units, the faster the packed sums of desktop.stats.
+FIXED_POINT = 1 << 24
 # Beyond this many orders of the tied relevant passages of one list, only the orders that
 # pack them by gain are tried, and the question is counted as inexact.
 MAX_ORDERS = 40_320
@@ -209,7 +210,7 @@ def _denominator(measure: str, k: int, n_items: int, n_core: int) -> int:
         return 1
     if measure == "MRR":
         scale = math.lcm(*range(1, k + 1))
-        return scale if scale.bit_length() <= 40 else FIXED_POINT
+        return scale if scale.bit_length() <= 24 else FIXED_POINT
     return FIXED_POINT
 
 
