@@ -374,6 +374,8 @@ def coverage(
 ) -> tuple[list[dict], list[dict], list[dict], dict]:
     """(unique, a_finds_b_misses, union, only_found) from the found masks of every system."""
     names = list(masks)
+    if not names:
+        return [], [], [], {}
     questions = [q for q, items in gold.items() if items]
     n = len(questions)
     unique, missed, union = [], [], []
@@ -567,6 +569,7 @@ def compare(
     rows = store.scored_heads(list(trec), max(ks)) if trec else []
     for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
         scored[trec[system_pk]][question_pk] = [(r[3], r[4]) for r in group]
+    del rows, runs, masks  # the largest structures, no longer needed
     means = {s.system: s.means for s in evaluation.systems}
     ties = tie_ranges(gold, scored, ks, means, per_question)
     by_pk = {s["pk"]: s["name"] for s in systems}
