@@ -219,6 +219,81 @@ def cmd_metrics(args, db_path) -> int:
     return 0
 
 
+# What `compare` prints without --json: per JSON list, a title, what to say when it is empty,
+# and its columns as (header, key).
+COMPARE_TABLES = (
+    (
+        "pairs",
+        "win/tie/loss per question; p_holm: Holm-Bonferroni over all {family} tests "
+        "(every pair, measure and K)",
+        "needs two systems",
+        (
+            ("A", "a"),
+            ("B", "b"),
+            ("metric", "metric"),
+            ("wins", "wins"),
+            ("ties", "ties"),
+            ("losses", "losses"),
+            ("p", "p"),
+            ("p_holm", "p_holm"),
+        ),
+    ),
+    (
+        "unique",
+        "evidence items only this system finds",
+        "no runs",
+        (("system", "system"), ("K", "k"), ("items", "items")),
+    ),
+    (
+        "a_finds_b_misses",
+        "evidence items A finds and B misses",
+        "needs two systems",
+        (("A", "a"), ("B", "b"), ("K", "k"), ("items", "items")),
+    ),
+    (
+        "union",
+        "union Recall@K (what a perfect fusion could reach)",
+        "no runs",
+        (("systems", "systems"), ("K", "k"), ("Recall", "Recall")),
+    ),
+    (
+        "ties",
+        "ties at the cutoff: trec_eval order and the range over tie orders",
+        "no TREC runs",
+        (
+            ("system", "system"),
+            ("metric", "metric"),
+            ("value", "value"),
+            ("low", "low"),
+            ("high", "high"),
+            ("questions", "questions"),
+        ),
+    ),
+    (
+        "abstain",
+        "abstention: top-1 score separating answerable from abstain questions "
+        "(answer when score >= threshold; -: never answer)",
+        "needs runs with scores and both answerable and abstain questions",
+        (
+            ("system", "system"),
+            ("AUROC", "auroc"),
+            ("threshold", "threshold"),
+            ("accuracy", "accuracy"),
+            ("answerable", "answerable"),
+            ("abstain", "abstain"),
+        ),
+    ),
+)
+
+
+def _cell(value) -> str:
+    if isinstance(value, list):
+        return " + ".join(value)
+    if value is None or isinstance(value, float):
+        return _num(value)
+    return str(value)
+
+
 def cmd_compare(args, db_path) -> int:
     from desktop.compare import compare
 
@@ -227,93 +302,14 @@ def cmd_compare(args, db_path) -> int:
         data = compare(project, ks).as_json()
     if args.json:
         return print_json(data)
-    if not data["pairs"] and not data["unique"]:
-        print("compare needs at least one run; two for pairs")
-        return 0
-    print(
-        f"paired randomization tests: {data['family']} (every pair, measure and K); "
-        "p_holm is Holm-Bonferroni adjusted over all of them"
-    )
-    rows = [
-        [
-            p["a"],
-            p["b"],
-            p["metric"],
-            str(p["wins"]),
-            str(p["ties"]),
-            str(p["losses"]),
-            _num(p["p"]),
-            _num(p["p_holm"]),
-        ]
-        for p in data["pairs"]
-    ]
-    print(format_table(["A", "B", "metric", "wins", "ties", "losses", "p", "p_holm"], rows))
-    print()
-    print("evidence items only this system finds")
-    print(
-        format_table(
-            ["system", "K", "items"],
-            [[u["system"], str(u["k"]), str(u["items"])] for u in data["unique"]],
-        )
-    )
-    print()
-    print("evidence items A finds and B misses")
-    print(
-        format_table(
-            ["A", "B", "K", "items"],
-            [[m["a"], m["b"], str(m["k"]), str(m["items"])] for m in data["a_finds_b_misses"]],
-        )
-    )
-    print()
-    print("union Recall@K (what a perfect fusion could reach)")
-    print(
-        format_table(
-            ["systems", "K", "Recall"],
-            [[" + ".join(u["systems"]), str(u["k"]), _num(u["Recall"])] for u in data["union"]],
-        )
-    )
-    print()
-    if data["ties"]:
-        print("ties at the cutoff (TREC runs): trec_eval order and the range over tie orders")
-        print(
-            format_table(
-                ["system", "metric", "value", "low", "high", "questions"],
-                [
-                    [
-                        t["system"],
-                        t["metric"],
-                        _num(t["value"]),
-                        _num(t["low"]),
-                        _num(t["high"]),
-                        str(t["questions"]),
-                    ]
-                    for t in data["ties"]
-                ],
-            )
-        )
-    else:
-        print("ties at the cutoff: no TREC runs")
-    print()
-    if data["abstain"]:
-        print("abstention: top-1 score separating answerable questions from abstain ones")
-        print(
-            format_table(
-                ["system", "AUROC", "threshold", "accuracy", "answerable", "abstain"],
-                [
-                    [
-                        a["system"],
-                        _num(a["auroc"]),
-                        "never answer" if a["threshold"] is None else f"{a['threshold']:g}",
-                        f"{a['accuracy']:.1%}",
-                        str(a["answerable"]),
-                        str(a["abstain"]),
-                    ]
-                    for a in data["abstain"]
-                ],
-            )
-        )
-    else:
-        print("abstention: needs scored runs and both answerable and abstain questions")
+    for key, title, empty, columns in COMPARE_TABLES:
+        print(title.format(family=data["family"]))
+        if not data[key]:
+            print(f"  ({empty})")
+        else:
+            rows = [[_cell(row[name]) for _, name in columns] for row in data[key]]
+            print(format_table([header for header, _ in columns], rows))
+        print()
     return 0
 
 
