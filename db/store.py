@@ -892,6 +892,39 @@ class Store:
             (max_rank,),
         )
 
+    def scored_heads(self, system_pks: Sequence[int], depth: int) -> list[tuple]:
+        """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
+        rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
+        `depth` with its score), in system, question, rank order. For lists ordered by score
+        (TREC runs), where a tie group is a run of consecutive ranks."""
+        marks = ",".join("?" * len(system_pks))
+        # Seek each list by its key prefix, as result_rows does, and follow a tie group past
+        # `depth` one rank at a time rather than scan the rest of every list.
+        return self.conn.execute(
+            "WITH RECURSIVE tail(system_pk, question_pk, rank, passage_pk, score) AS ("
+            "SELECT d.system_pk, d.question_pk, d.rank, d.passage_pk, d.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result c CROSS JOIN result d WHERE s.pk IN "
+            f"({marks}) AND c.system_pk = s.pk AND c.question_pk = q.pk AND c.rank = ? "
+            "AND d.system_pk = s.pk AND d.question_pk = q.pk AND d.rank = ? + 1 "
+            "AND d.score = c.score "
+            "UNION ALL SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score "
+            "FROM tail t CROSS JOIN result r WHERE r.system_pk = t.system_pk "
+            "AND r.question_pk = t.question_pk AND r.rank = t.rank + 1 AND r.score = t.score) "
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE s.pk IN "
+            f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
+            "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
+            (*system_pks, depth, depth, *system_pks, depth),
+        ).fetchall()
+
+    def top_scores(self) -> list[tuple[int, int, float | None]]:
+        """(system_pk, question_pk, score) of every stored list's first result."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank = 1"
+        ).fetchall()
+
     def max_rank(self) -> int:
         return self._scalar("SELECT max(rank) FROM result") or 0
 

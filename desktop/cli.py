@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     met.add_argument("--json", action="store_true")
     met.add_argument("--per-question", action="store_true")
 
+    cmp_ = sub.add_parser(
+        "compare", help="win/tie/loss, corrected significance, unique hits, ties, abstention"
+    )
+    cmp_.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
+    cmp_.add_argument("--json", action="store_true")
+
     exp = sub.add_parser("export", help="REPORT.xlsx, or: judgements FILE [--reviewer NAME]")
     exp.add_argument("target", nargs="+", metavar="REPORT.xlsx | judgements FILE")
     exp.add_argument("--k", default="5,10")
@@ -127,6 +133,8 @@ def _run(args, db_path: Path) -> int:
     _wait["seconds"] = max(0.0, args.wait)
     try:
         return COMMANDS[args.command](args, db_path)
+    except UsageError as error:
+        return fail(str(error))
     except InputError as error:
         print(error, file=sys.stderr)
         return 2
@@ -233,17 +241,25 @@ def format_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
+class UsageError(Exception):
+    """A command line argument that cannot be used; main() prints it and exits with 2."""
+
+
+def _ks(text: str) -> list[int]:
+    from desktop.metrics import parse_ks
+
+    try:
+        return parse_ks(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 def _num(value) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
 def cmd_metrics(args, db_path) -> int:
-    from desktop.metrics import parse_ks
-
-    try:
-        ks = parse_ks(args.k)
-    except ValueError as error:
-        return fail(str(error))
+    ks = _ks(args.k)
     with _open(db_path) as project:
         evaluation = project.evaluate(ks)
     data = evaluation.as_json(args.per_question)
@@ -273,6 +289,100 @@ def cmd_metrics(args, db_path) -> int:
     return 0
 
 
+# What `compare` prints without --json: per JSON list, a title, what to say when it is empty,
+# and its columns as (header, key).
+COMPARE_TABLES = (
+    (
+        "pairs",
+        "win/tie/loss per question; p_holm: Holm-Bonferroni over all {family} tests "
+        "(every pair, measure and K)",
+        "needs two systems",
+        (
+            ("A", "a"),
+            ("B", "b"),
+            ("metric", "metric"),
+            ("wins", "wins"),
+            ("ties", "ties"),
+            ("losses", "losses"),
+            ("p", "p"),
+            ("p_holm", "p_holm"),
+        ),
+    ),
+    (
+        "unique",
+        "evidence items only this system finds",
+        "no runs",
+        (("system", "system"), ("K", "k"), ("items", "items")),
+    ),
+    (
+        "a_finds_b_misses",
+        "evidence items A finds and B misses",
+        "needs two systems",
+        (("A", "a"), ("B", "b"), ("K", "k"), ("items", "items")),
+    ),
+    (
+        "union",
+        "union Recall@K (what a perfect fusion could reach)",
+        "no runs",
+        (("systems", "systems"), ("K", "k"), ("Recall", "Recall")),
+    ),
+    (
+        "ties",
+        "ties at the cutoff: trec_eval order and the range over tie orders",
+        "no TREC runs",
+        (
+            ("system", "system"),
+            ("metric", "metric"),
+            ("value", "value"),
+            ("low", "low"),
+            ("high", "high"),
+            ("questions", "questions"),
+        ),
+    ),
+    (
+        "abstain",
+        "abstention: top-1 score separating answerable from abstain questions "
+        "(answer when score >= threshold; -: never answer)",
+        "needs runs with scores and both answerable and abstain questions",
+        (
+            ("system", "system"),
+            ("AUROC", "auroc"),
+            ("threshold", "threshold"),
+            ("accuracy", "accuracy"),
+            ("answerable", "answerable"),
+            ("abstain", "abstain"),
+        ),
+    ),
+)
+
+
+def _cell(value) -> str:
+    if isinstance(value, list):
+        return " + ".join(value)
+    if value is None or isinstance(value, float):
+        return _num(value)
+    return str(value)
+
+
+def cmd_compare(args, db_path) -> int:
+    from desktop.compare import compare
+
+    ks = _ks(args.k)
+    with _open(db_path) as project:
+        data = compare(project, ks).as_json()
+    if args.json:
+        return print_json(data)
+    for key, title, empty, columns in COMPARE_TABLES:
+        print(title.format(family=data["family"]))
+        if not data[key]:
+            print(f"  ({empty})")
+        else:
+            rows = [[_cell(row[name]) for _, name in columns] for row in data[key]]
+            print(format_table([header for header, _ in columns], rows))
+        print()
+    return 0
+
+
 def cmd_export(args, db_path) -> int:
     target = args.target
     if target[0] == "judgements":
@@ -284,12 +394,7 @@ def cmd_export(args, db_path) -> int:
         return 0
     if len(target) != 1:
         return fail("usage: export REPORT.xlsx [--k 5,10]")
-    from desktop.metrics import parse_ks
-
-    try:
-        ks = parse_ks(args.k)
-    except ValueError as error:
-        return fail(str(error))
+    ks = _ks(args.k)
     if not target[0].lower().endswith(".xlsx"):
         return fail(f"{target[0]}: the report is an Excel file; name it REPORT.xlsx")
     from desktop.report import write_report
@@ -390,6 +495,7 @@ COMMANDS = {
     "init": cmd_init,
     "import": cmd_import,
     "metrics": cmd_metrics,
+    "compare": cmd_compare,
     "export": cmd_export,
     "info": cmd_info,
     "merge": cmd_merge,

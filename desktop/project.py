@@ -425,11 +425,12 @@ class Project(Reads):
             runs[names[system_pk]][question_pk] = [row[2] for row in group]
         return runs
 
-    def evaluate(self, ks, systems: list[str] | None = None) -> Evaluation:
+    def evaluate(self, ks, systems: list[str] | None = None, runs=None) -> Evaluation:
+        """``runs``: the ranked lists of self.runs(max K), when the caller has them already."""
         ks = metrics.parse_ks(ks)
         effective = self.effective_gold()
         items = effective.metric_items()
-        runs = self.runs(max(ks))
+        runs = self.runs(max(ks)) if runs is None else runs
         if systems is not None:
             runs = {name: runs[name] for name in systems if name in runs}
         scores = metrics.evaluate(items, runs, ks)

@@ -6,15 +6,21 @@
   every K under the design's labels (``Recall@5``, ``CoreRecall@5``, ``Hit@5``, ``MRR@5``,
   ``nDCG@5``, …) at full precision shown with three decimals, a 95% percentile-bootstrap
   interval for each Recall@K, the systems each one beats on Recall@K in a paired randomization
-  test (letters, as ranx's comparison table marks them), and its core / supporting /
-  unassigned misses at the smallest K; below, every pair of systems with its p-value and ★.
+  test with Holm–Bonferroni adjusted p-values (letters, as ranx's comparison table marks them),
+  and its core / supporting / unassigned misses at every K; below, every pair of systems with
+  its p-value, adjusted p-value and ★.
 - **Per question** — one row per system and question: every measure at every K (blank for a
   question without evidence, which is never averaged in), the answerable flag in force, the
   number of evidence items and the question's review status.
-- **Misses 누락** — one row per system, question and evidence item missed at the smallest K:
+- **Misses 누락** — one row per system, question and evidence item missed at the smallest K,
+  with a yes/no column per K (``missed@5``, ``missed@10``: still missed at that K):
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
+- **Comparison 비교** — desktop.compare: union Recall@K of all systems and of each pair, the
+  evidence items only one system finds and those A finds and B misses, the range of every
+  measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and
+  win/tie/loss with p and Holm-adjusted p for every ordered pair, measure and K.
 - **Reviewers** — lines per reviewer and kind, agreement per pair and kind (percent, Cohen's
   κ), open disagreements, single-reviewed changes, changes waiting for a second review,
   questions whose answerability is disputed, and every decision with its status.
@@ -43,6 +49,7 @@ nothing behind.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -56,12 +63,15 @@ from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.dimensions import RowDimension
+from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, gold, metrics, review, scratch, stats
+from desktop import __version__, compare, gold, metrics, review, scratch, stats
 
 Progress = Callable[[int, int], None]
 
 SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses 누락"
+COMPARISON = "Comparison 비교"
 REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
@@ -156,6 +166,23 @@ STYLES = {
 }
 
 
+LINE_POINTS = 13.0  # one line of 10 pt text, in points
+
+
+def text_lines(text, width: float) -> int:
+    """About how many lines a text takes wrapped in a column ``width`` characters wide: Hangul
+    and other wide characters count two (three UTF-8 bytes each against one), and a tenth more
+    for breaking at spaces rather than anywhere."""
+    if not isinstance(text, str):
+        return 1
+    room = max(int(width) - 1, 1)
+    total = 0
+    for line in text.split("\n"):
+        shown = len(line) + (len(line.encode("utf-8")) - len(line)) // 2
+        total += max(1, math.ceil(shown * 1.1 / room))
+    return total
+
+
 def h(english: str, korean: str = "") -> str:
     """A header: English, and Korean on a second line."""
     return f"{english}\n{korean}" if korean else english
@@ -170,6 +197,7 @@ class Sheet:
     def __init__(self, wb: Workbook, title: str, widths: Sequence[float], freeze: str | None):
         self.ws = wb.create_sheet(sheet_title(title))
         self.title = self.ws.title
+        self.widths = list(widths)
         for index, width in enumerate(widths, 1):
             self.ws.column_dimensions[get_column_letter(index)].width = width
         if freeze:
@@ -189,9 +217,21 @@ class Sheet:
             self._pool[key] = cell
         return cell
 
-    def append(self, values: Sequence, styles: Sequence[str | None] | str | None = None) -> int:
-        """Write one row; ``styles`` is one style name per column (or one for all). Returns
-        the row's number."""
+    def append(
+        self,
+        values: Sequence,
+        styles: Sequence[str | None] | str | None = None,
+        lines: int | None = None,
+    ) -> int:
+        """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
+        the lines of text the row must show (its height). Returns the row's number."""
+        if lines is not None and lines > 1:
+            # A write-only row takes its height before its cells, and LibreOffice does not
+            # grow rows to wrapped text by itself: without one, a row shows a single line.
+            index = self.rows + 1
+            self.ws.row_dimensions[index] = RowDimension(
+                self.ws, index=index, ht=LINE_POINTS * lines + 3
+            )
         row = []
         for column, value in enumerate(values):
             style = styles if isinstance(styles, str) or styles is None else styles[column]
@@ -222,7 +262,16 @@ class Sheet:
         return self.rows
 
     def header(self, labels: Sequence[str]) -> int:
-        return self.append(labels, "header")
+        # Without a height a two-line header covers the row below it in LibreOffice.
+        return self.append(labels, "header", self.lines(labels))
+
+    def lines(self, values: Sequence, columns: Sequence[int] | None = None) -> int:
+        """Lines the tallest of these cells (all, or those in ``columns``) takes wrapped."""
+        picked = range(len(values)) if columns is None else columns
+        return max((text_lines(values[i], self._width(i)) for i in picked if values[i]), default=1)
+
+    def _width(self, column: int) -> float:
+        return self.widths[column] if column < len(self.widths) else 8.43  # Excel's default
 
     def blank(self) -> int:
         return self.append([])
@@ -299,7 +348,6 @@ class _Report:
     def __init__(self, project, ks, progress, resamples, permutations, seed, alpha):
         self.project = project
         self.ks = ks
-        self.kmin = ks[0]
         self.progress = progress
         self.resamples, self.permutations, self.seed, self.alpha = (
             resamples,
@@ -410,13 +458,14 @@ class _Report:
             *labels,
             *(f"Recall@{k} CI95 {end}" for k in ks for end in ("low", "high")),
             *(f"Recall@{k} better than ★" for k in ks),
-            f"core misses@{self.kmin}",
-            f"supporting misses@{self.kmin}",
-            f"unassigned misses@{self.kmin}",
-            f"misses@{self.kmin}",
+            *(
+                f"{kind}misses@{k}"
+                for k in ks
+                for kind in ("core ", "supporting ", "unassigned ", "")
+            ),
         ]
         summary = Sheet(
-            wb, SUMMARY, [22, 7, 10, 10, 10, 10] + [10.5] * (len(summary_head) - 6), "B2"
+            wb, SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (len(summary_head) - 6), "B2"
         )
         per_q_head = [
             h("system", "시스템"),
@@ -433,7 +482,7 @@ class _Report:
         miss_head = [
             h("system", "시스템"),
             h("question", "질문"),
-            "K",
+            *(h(f"missed@{k}", f"상위 {k} 누락") for k in ks),
             h("passage", "문단"),
             h("role", "역할"),
             "역할\nrole",
@@ -445,14 +494,23 @@ class _Report:
             h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
             h("reviewer notes", "검수 메모"),
         ]
-        misses = Sheet(wb, MISSES, [22, 12, 5, 14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2")
+        n_ks = len(ks)
+        misses = Sheet(
+            wb, MISSES, [22, 12] + [9] * n_ks + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2"
+        )
+        comparing = Sheet(wb, COMPARISON, [24, 24, 14] + [11] * 10, None)
         reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
         settings = Sheet(wb, SETTINGS, [34, 100], "A2")
         charts = Sheet(wb, CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
+        # Printed (or converted to PDF) one page wide, so that no chart is cut in two.
+        charts.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        charts.ws.page_setup.fitToWidth, charts.ws.page_setup.fitToHeight = 1, 0
 
         per_q.header(per_q_head)
         misses.header(miss_head)
         per_q_styles = [None] * 8 + ["num"] * len(labels)
+        # Excerpts and notes wrap inside their own columns instead of spilling over the next.
+        miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
         status = self._review_status()
         notes = self._notes()
@@ -466,7 +524,7 @@ class _Report:
         # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
         found_counts: list[list[list[int]]] = []
-        miss_counts: list[Counter] = []
+        miss_counts: list[list[Counter]] = []
         missing_from_run: list[int] = []
         curves: list[list[float]] = []
         results = self._result_groups()
@@ -476,7 +534,7 @@ class _Report:
             name = system["name"]
             tally = metrics.Means(ks, self.depth)
             counts = [[] for _ in ks]
-            missed = Counter()
+            missed = [Counter() for _ in ks]
             absent = 0
             for question in self.questions:
                 key = (system["pk"], question["pk"])
@@ -513,27 +571,35 @@ class _Report:
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
                     for index, item in enumerate(items):
                         rank = first[index]
-                        if rank and rank <= self.kmin:
+                        if rank and rank <= ks[0]:
                             continue
-                        missed[item.role] += 1
+                        # Missed at the smallest K, and at every larger K it is still beyond:
+                        # one row says at which K, rather than a copy of it per K.
+                        at = [not rank or rank > k for k in ks]
+                        for k_index, missed_here in enumerate(at):
+                            if missed_here:
+                                missed[k_index][item.role] += 1
                         title, text = passages.get(item.primary_pk, (None, ""))
                         role_en, role_ko = ROLE_WORDS[item.role]
+                        row_values = [
+                            name,
+                            qid,
+                            *at,
+                            item.primary_id,
+                            role_en,
+                            role_ko,
+                            self._role_set_by(qid, item),
+                            rank or None,
+                            _passage_id(item, via[index]) if rank else None,
+                            ", ".join(sorted(item.alternatives.values())),
+                            title,
+                            excerpt(text),
+                            _notes_for(notes.get(qid, ()), item, name),
+                        ]
                         misses.append(
-                            [
-                                name,
-                                qid,
-                                self.kmin,
-                                item.primary_id,
-                                role_en,
-                                role_ko,
-                                self._role_set_by(qid, item),
-                                rank or None,
-                                _passage_id(item, via[index]) if rank else None,
-                                ", ".join(sorted(item.alternatives.values())),
-                                title,
-                                excerpt(text),
-                                _notes_for(notes.get(qid, ()), item, name),
-                            ]
+                            row_values,
+                            miss_styles,
+                            misses.lines(row_values, (10 + n_ks, 11 + n_ks)),
                         )
                 done += 1
                 if done % 500 == 0:
@@ -560,27 +626,21 @@ class _Report:
             tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
         )
         pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
-        tested = [(a * len(ks) + k, b * len(ks) + k) for a, b in pairs for k in range(len(ks))]
-        p_values = stats.randomization_p_values(
-            columns,
-            denominators,
-            tested,
-            permutations=self.permutations,
-            seed=self.seed,
-            tick=lambda d, t: self.tick(base + self.step + self.step * d // max(t, 1)),
-        )
-        self.tick(base + 2 * self.step)
+        comparison = self._compare(base + self.step)
         better: list[list[list[str]]] = [[[] for _ in ks] for _ in range(n_systems)]
         comparisons = []
-        for (a, b), chunk in zip(pairs, _chunked(p_values, len(ks)), strict=True):
-            for k_index, p in enumerate(chunk):
-                label = f"Recall@{ks[k_index]}"
+        for a, b in pairs:
+            for k_index, k in enumerate(ks):
+                label = f"Recall@{k}"
+                tested = comparison.pair(self.systems[a]["name"], self.systems[b]["name"], label)
+                # no p where nothing could be tested (no question with evidence)
+                p, p_holm = (tested.p, tested.p_holm) if tested else (None, None)
                 mean_a, mean_b = means[a][label], means[b][label]
-                significant = p < self.alpha and mean_a != mean_b
+                significant = p_holm is not None and p_holm < self.alpha and mean_a != mean_b
                 if significant:
                     winner, loser = (a, b) if mean_a > mean_b else (b, a)
                     better[winner][k_index].append(letters[loser])
-                comparisons.append((a, b, ks[k_index], mean_a, mean_b, p, significant))
+                comparisons.append((a, b, k, mean_a, mean_b, p, p_holm, significant))
 
         # -- Summary ---------------------------------------------------------------------------
         summary.header(summary_head)
@@ -589,7 +649,7 @@ class _Report:
             + ["num"] * len(labels)
             + ["num"] * (2 * len(ks))
             + [None] * len(ks)
-            + [None] * 4
+            + [None] * (4 * len(ks))
         )
         without = len(self.questions) - len(self.evaluated)
         for s, system in enumerate(self.systems):
@@ -605,10 +665,16 @@ class _Report:
                     *(means[s][label] for label in labels),
                     *(end for interval in ci for end in interval),
                     *(" ".join(sorted(b)) for b in better[s]),
-                    miss_counts[s]["core"],
-                    miss_counts[s]["supporting"],
-                    miss_counts[s][None],
-                    sum(miss_counts[s].values()),
+                    *(
+                        value
+                        for counted in miss_counts[s]
+                        for value in (
+                            counted["core"],
+                            counted["supporting"],
+                            counted[None],
+                            sum(counted.values()),
+                        )
+                    ),
                 ],
                 summary_styles,
             )
@@ -620,7 +686,9 @@ class _Report:
         summary.append(
             [
                 f"Paired randomization test on per-question Recall@K (two-sided, "
-                f"{self.permutations} sign flips, seed {self.seed}); ★ p < {self.alpha:g}"
+                f"{self.permutations} sign flips, seed {self.seed}); ★ Holm-adjusted p < "
+                f"{self.alpha:g} over the family of {comparison.family} tests (every pair, "
+                f"measure and K; all of them on sheet '{COMPARISON}')"
             ],
             "bold",
         )
@@ -633,10 +701,11 @@ class _Report:
                 "Recall@K B",
                 "A − B",
                 "p-value",
+                h("p (Holm)", "보정 p"),
                 f"★ (α = {self.alpha:g})",
             ]
         )
-        for a, b, k, mean_a, mean_b, p, significant in comparisons:
+        for a, b, k, mean_a, mean_b, p, p_holm, significant in comparisons:
             summary.append(
                 [
                     self.systems[a]["name"],
@@ -646,14 +715,28 @@ class _Report:
                     mean_b,
                     None if mean_a is None or mean_b is None else mean_a - mean_b,
                     p,
+                    p_holm,
                     "★" if significant else "",
                 ],
-                [None, None, None, "num", "num", "num", "p", None],
+                [None, None, None, "num", "num", "num", "p", "p", None],
             )
 
+        comparison_sheet(comparing, comparison, self.alpha)
         self._reviewers(reviewers)
         self._settings(settings, target, without)
         self._charts(charts, means, curves)
+
+    def _compare(self, start: int) -> compare.Comparison:
+        """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks."""
+        result = compare.compare(
+            self.project,
+            self.ks,
+            permutations=self.permutations,
+            seed=self.seed,
+            progress=lambda d, t, phase=None: self.tick(start + self.step * d // max(t, 1)),
+        )
+        self.tick(start + self.step)
+        return result
 
     def _summary_notes(self, without: int) -> list[str]:
         evaluated = len(self.evaluated)
@@ -665,9 +748,9 @@ class _Report:
             f"CI95: percentile bootstrap over questions, {self.resamples} resamples, seed "
             f"{self.seed}.",
             f"Letters under 'better than ★': the systems (by their letter) this one beats on "
-            f"Recall@K, two-sided paired randomization test, p < {self.alpha:g}, no correction "
-            "for multiple comparisons.",
-            f"Misses are counted at K = {self.kmin}, the smallest K reported (sheet '{MISSES}').",
+            f"Recall@K, two-sided paired randomization test, Holm–Bonferroni adjusted p < "
+            f"{self.alpha:g} over every pair, measure and K (sheet '{COMPARISON}').",
+            f"Misses are counted at every K reported (sheet '{MISSES}').",
         ]
 
     # -- Reviewers ---------------------------------------------------------------------------
@@ -888,7 +971,7 @@ class _Report:
             )
         rows += [
             ("K", ", ".join(str(k) for k in self.ks)),
-            ("misses counted at K", self.kmin),
+            ("misses counted at K", ", ".join(str(k) for k in self.ks)),
             ("deepest stored rank (curve depth)", self.depth),
             (
                 "gold policy 정답 정책",
@@ -918,8 +1001,9 @@ class _Report:
             ("bootstrap resamples", self.resamples),
             (
                 "significance test",
-                "two-sided paired randomization (sign-flip) test on per-question Recall@K; "
-                "p = (1 + extreme permutations) / (1 + permutations)",
+                "two-sided paired randomization (sign-flip) test on per-question values, for "
+                "every pair of systems, measure and K; p = (1 + extreme permutations) / "
+                "(1 + permutations); ★ from Holm–Bonferroni adjusted p over that whole family",
             ),
             ("permutations", self.permutations),
             ("random seed", self.seed),
@@ -932,7 +1016,7 @@ class _Report:
             ("written at 작성 시각", datetime.now().astimezone().isoformat(timespec="seconds")),
         ]
         for key, value in rows:
-            sheet.append([key, value], [None, "wrap"])
+            sheet.append([key, value], [None, "wrap"], sheet.lines([key, value], (1,)))
         sheet.autofilter(1, 2)
 
     # -- Charts ------------------------------------------------------------------------------
@@ -979,6 +1063,8 @@ class _Report:
             ws, min_col=2, max_col=n + 1, min_row=curve_head, max_row=curve_head + self.depth
         )
         line.add_data(data, titles_from_data=True)
+        for series in line.series:
+            series.smooth = False  # straight segments: a smoothed curve dips between points
         line.set_categories(
             Reference(ws, min_col=1, min_row=curve_head + 1, max_row=curve_head + self.depth)
         )
@@ -986,13 +1072,155 @@ class _Report:
         ws.add_chart(line, f"{anchor_col}{1 + len(self.ks) * 16}")
 
 
+# -- Comparison -------------------------------------------------------------------------------
+
+
+def comparison_sheet(sheet: Sheet, c: compare.Comparison, alpha: float) -> None:
+    """The Comparison sheet: union recall, what each system alone finds, ties at the cutoff,
+    abstention, and last (under the autofilter) win/tie/loss with corrected p-values."""
+    names, ks = c.systems, c.ks
+    sheet.append(
+        [
+            f"Comparison of {len(names)} systems over {c.evaluated} evaluated questions at "
+            f"K = {', '.join(map(str, ks))} 시스템 비교"
+        ],
+        "title",
+    )
+    recall = [f"Recall@{k}" for k in ks]
+    sheet.blank()
+    sheet.append(["Union Recall@K: what a perfect fusion could reach 합집합 재현율"], "bold")
+    sheet.header([h("systems", "시스템"), h("how many", "수"), *recall])
+    union: dict[tuple, dict[int, float | None]] = {}
+    for u in c.union:
+        union.setdefault(tuple(u["systems"]), {})[u["k"]] = u["Recall"]
+    for systems, values in union.items():
+        label = "all systems 전체" if len(systems) == len(names) else " + ".join(systems)
+        sheet.append(
+            [label, len(systems), *(values[k] for k in ks)], [None, None] + ["num"] * len(ks)
+        )
+
+    sheet.blank()
+    sheet.append(["Evidence items only this system finds 이 시스템만 찾은 근거"], "bold")
+    sheet.header([h("system", "시스템"), *(f"only@{k}" for k in ks)])
+    unique = {(u["system"], u["k"]): u["items"] for u in c.unique}
+    for name in names:
+        sheet.append([name, *(unique[(name, k)] for k in ks)])
+
+    missed = {(m["a"], m["b"], m["k"]): m["items"] for m in c.a_finds_b_misses}
+    for k in ks:
+        sheet.blank()
+        sheet.append(
+            [
+                f"Evidence items the row's system finds in its top {k} and the column's misses "
+                f"행 시스템만 찾은 근거 (K = {k})"
+            ],
+            "bold",
+        )
+        sheet.header([h("A finds, B misses", "A 찾음, B 놓침"), *names])
+        for a in names:
+            sheet.append([a, *(None if a == b else missed[(a, b, k)] for b in names)])
+
+    sheet.blank()
+    sheet.append(
+        [
+            "Ties at the cutoff (TREC runs): the trec_eval order and the range over every order "
+            "of passages with equal scores 동점 순위"
+        ],
+        "bold",
+    )
+    if c.ties:
+        sheet.header(
+            [
+                h("system", "시스템"),
+                h("metric", "지표"),
+                h("trec_eval order", "trec_eval 순서"),
+                h("lowest", "최저"),
+                h("highest", "최고"),
+                h("questions", "질문 수"),
+            ]
+        )
+        for t in c.ties:
+            sheet.append(
+                [t.system, t.metric, t.value, t.low, t.high, t.questions],
+                [None, None, "num", "num", "num", None],
+            )
+    else:
+        sheet.append(["no TREC runs TREC 결과 없음"])
+
+    sheet.blank()
+    sheet.append(
+        [
+            "Abstention: the top-1 score separating answerable questions (with evidence) from "
+            "those to abstain on 답변 불가 판별"
+        ],
+        "bold",
+    )
+    if c.abstain:
+        sheet.header(
+            [
+                h("system", "시스템"),
+                "AUROC",
+                h("answer when score ≥", "임계값"),
+                h("accuracy", "정확도"),
+                h("answerable", "답변 가능"),
+                h("abstain", "답변 불가"),
+            ]
+        )
+        for a in c.abstain:
+            threshold = "never answer" if a.threshold is None else a.threshold
+            sheet.append(
+                [a.system, a.auroc, threshold, a.accuracy, a.answerable, a.abstain],
+                [None, "num", None, "pct", None, None],
+            )
+    else:
+        sheet.append(
+            [
+                "needs runs with scores and both answerable and abstain questions "
+                "점수와 두 종류의 질문이 필요"
+            ]
+        )
+
+    sheet.blank()
+    sheet.append(
+        [
+            f"Win / tie / loss per question and paired randomization test ({c.permutations} "
+            f"sign flips, seed {c.seed}); p (Holm): Holm–Bonferroni adjusted over the family "
+            f"of {c.family} tests (every pair × measure × K); ★ p (Holm) < {alpha:g} 승/무/패"
+        ],
+        "bold",
+    )
+    first = sheet.header(
+        [
+            h("system A", "시스템 A"),
+            h("system B", "시스템 B"),
+            h("metric", "지표"),
+            h("A wins", "A 승"),
+            h("ties", "무"),
+            h("A loses", "A 패"),
+            "p-value",
+            h("p (Holm)", "보정 p"),
+            f"★ (α = {alpha:g})",
+        ]
+    )
+    for r in c.pairs:
+        starred = r.p_holm is not None and r.p_holm < alpha
+        sheet.append(
+            [r.a, r.b, r.metric, r.wins, r.ties, r.losses, r.p, r.p_holm, "★" if starred else ""],
+            [None] * 6 + ["p", "p", None],
+        )
+    sheet.autofilter(first, 9)
+
+
 # -- small helpers ----------------------------------------------------------------------------
 
 
 def _show_axes(chart) -> None:
-    """openpyxl 3.1 leaves out the axes' <c:delete val="0"/>, and Excel then hides them."""
+    """openpyxl 3.1 leaves out the axes' <c:delete val="0"/>, and Excel then hides them.
+    Recall runs from 0 to 1: one decimal on the axis (the data's 0.000 did not fit)."""
     chart.x_axis.delete = False
     chart.y_axis.delete = False
+    chart.y_axis.number_format = "0.0"
+    chart.y_axis.majorUnit = 0.1
 
 
 def _letter(index: int) -> str:
@@ -1003,11 +1231,6 @@ def _letter(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         out = chr(ord("a") + rest) + out
     return out
-
-
-def _chunked(values: Sequence, size: int) -> Iterator[Sequence]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
 
 
 def _passage_id(item: gold.GoldItem, passage_pk) -> str:

@@ -196,16 +196,27 @@ def test_hand_computed_case(project, tmp_path):
 
     misses = table(misses_sheet(wb))
     got = [
-        (m["system"], m["question"], m["K"], m["passage"], m["role"], m["found at rank"])
+        (
+            m["system"],
+            m["question"],
+            m["missed@2"],
+            m["missed@4"],
+            m["passage"],
+            m["role"],
+            m["found at rank"],
+        )
         for m in misses
     ]
+    # Misses at every K asked: a row per item missed at the smallest, saying at which K.
     assert got == [
-        ("A", "q1", 2, "p1", "core", 3),
-        ("A", "q1", 2, "p2", "supporting", 4),
-        ("A", "q2", 2, "p5", "core", 4),
-        ("B", "q1", 2, "p3", "unassigned", 4),
-        ("B", "q2", 2, "p5", "core", None),
+        ("A", "q1", True, False, "p1", "core", 3),
+        ("A", "q1", True, False, "p2", "supporting", 4),
+        ("A", "q2", True, False, "p5", "core", 4),
+        ("B", "q1", True, False, "p3", "unassigned", 4),
+        ("B", "q2", True, True, "p5", "core", None),
     ]
+    assert rows["A"]["misses@4"] == 0 and rows["B"]["misses@4"] == 1
+    assert rows["B"]["core misses@4"] == 1
     unassigned = misses[3]
     assert unassigned["역할"] == "미지정" and unassigned["found via"] == "p4"
     assert unassigned["alternatives"] == "p4"
@@ -273,11 +284,20 @@ def test_numbers_match_project_evaluate(sample, tmp_path):
             round((1 - values["Recall@5"]) * len(items[q]))
             for q, values in scores.per_question.items()
         )
-        mine = [m for m in misses if m["system"] == scores.system]
+        mine = [m for m in misses if m["system"] == scores.system and m["missed@5"]]
         assert len(mine) == expected_misses == row["misses@5"]
         assert row["core misses@5"] == sum(1 for m in mine if m["role"] == "core")
         assert row["supporting misses@5"] == sum(1 for m in mine if m["role"] == "supporting")
         assert all(m["found at rank"] is None or m["found at rank"] > 5 for m in mine)
+        at_10 = [m for m in misses if m["system"] == scores.system and m["missed@10"]]
+        assert (
+            len(at_10)
+            == row["misses@10"]
+            == sum(
+                round((1 - values["Recall@10"]) * len(items[q]))
+                for q, values in scores.per_question.items()
+            )
+        )
     curve_ws = wb["Charts"]
     curve = table(curve_ws, find_row(curve_ws, "rank"))
     for name, values in sample.recall_curves().items():
@@ -306,6 +326,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "Summary",
         "Per question",
         "Misses 누락",
+        "Comparison 비교",
         "Reviewers",
         "Settings",
         "Charts",
@@ -329,7 +350,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
     assert isinstance(metric.value, float) and metric.number_format == "0.000"
     assert wb["Per question"].cell(2, 9).number_format == "0.000"
     assert summary.column_dimensions["A"].width >= 15
-    assert misses_sheet(wb).column_dimensions["L"].width >= 40
+    assert misses_sheet(wb).column_dimensions["M"].width >= 40  # the excerpt, after two K
     assert summary["A1"].font.b and summary["A2"].font.name == rp.FONT_NAME
     per_q_head = [english(c.value) for c in wb["Per question"][1]]
     assert per_q_head[:8] == [
@@ -358,7 +379,8 @@ def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
     for pair in pairs:
         assert 0 < pair["p-value"] <= 1
         assert pair["A − B"] == pytest.approx(pair["Recall@K A"] - pair["Recall@K B"])
-        significant = pair["p-value"] < 0.05
+        assert pair["p-value"] <= pair["p (Holm)"] <= 1
+        significant = pair["p (Holm)"] < 0.05  # corrected over every pair, measure and K
         assert (pair["★ (α = 0.05)"] == "★") == significant
         winner, loser = (
             (pair["system A"], pair["system B"])
@@ -679,7 +701,7 @@ def test_project_without_runs_or_gold(project, tmp_path):
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "x"}])
     project.import_corpus(tmp_path / "c.jsonl")
     wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5]))
-    assert len(wb.sheetnames) == 6
+    assert len(wb.sheetnames) == 7
     assert table(wb["Summary"]) == []
     assert wb["Charts"]._charts == []
 
@@ -745,3 +767,133 @@ def test_randomization_test_approaches_the_exact_p_value():
     assert got[2] == got[0]  # two-sided: the order of a pair does not matter
     far = stats.randomization_p_values([[1] * 30, [0] * 30], [1] * 30, [(0, 1)], seed=1)
     assert far == [pytest.approx(1 / 1001)]  # never reached by chance: the floor of 1/(R+1)
+
+
+# -- the Comparison sheet and the workbook as LibreOffice shows it --------------------------------
+
+
+def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tmp_path):
+    from desktop import compare
+
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
+    expected = compare.compare(sample, [5, 10], permutations=200, seed=rp.SEED)
+    ws = wb[rp.COMPARISON]
+    title = find_row(ws, "Win / tie / loss")
+    assert f"family of {expected.family} tests" in ws.cell(title, 1).value
+    assert expected.family == 3 * 5 * 2  # three pairs, five measures, two K
+    rows = table(ws, title + 1)
+    assert len(rows) == len(expected.pairs) == 2 * expected.family
+    for row, pair in zip(rows, expected.pairs, strict=True):
+        assert (row["system A"], row["system B"], row["metric"]) == (pair.a, pair.b, pair.metric)
+        assert (row["A wins"], row["ties"], row["A loses"]) == (pair.wins, pair.ties, pair.losses)
+        assert row["p-value"] == pytest.approx(pair.p, rel=1e-12)
+        assert row["p (Holm)"] == pytest.approx(pair.p_holm, rel=1e-12)
+        assert (row["★ (α = 0.05)"] == "★") == (pair.p_holm < 0.05)
+    union = table(ws, find_row(ws, "systems"))
+    assert union[0]["systems"].startswith("all systems") and union[0]["how many"] == 3
+    assert union[0]["Recall@5"] == pytest.approx(expected.union[0]["Recall"])
+    only = {r["system"]: r for r in table(ws, find_row(ws, "Evidence items only") + 1)}
+    for u in expected.unique:
+        assert only[u["system"]][f"only@{u['k']}"] == u["items"]
+    ties = table(ws, find_row(ws, "Ties at the cutoff") + 1)
+    assert [(t["system"], t["metric"]) for t in ties] == [
+        (t.system, t.metric) for t in expected.ties
+    ]
+    got = [v for t in ties for v in (t["lowest"], t["highest"])]
+    assert got == pytest.approx([v for t in expected.ties for v in (t.low, t.high)], rel=1e-12)
+    abstain = table(ws, find_row(ws, "Abstention") + 1)
+    assert [a["AUROC"] for a in abstain] == pytest.approx([a.auroc for a in expected.abstain])
+
+    # The Summary's p-values are the randomization test it always ran on Recall@K (same
+    # columns, pairs and seed), and its ★ the Holm-adjusted ones over the whole family.
+    evaluation = sample.evaluate([5, 10])
+    names = [s.system for s in evaluation.systems]
+    questions = [q for q, items in evaluation.items.items() if items]
+    denominators = [len(evaluation.items[q]) for q in questions]
+    columns = [
+        [
+            round(s.per_question[q][f"Recall@{k}"] * d)
+            for q, d in zip(questions, denominators, strict=True)
+        ]
+        for s in evaluation.systems
+        for k in (5, 10)
+    ]
+    pairs = [(a, b) for a in range(3) for b in range(a + 1, 3)]
+    direct = stats.randomization_p_values(
+        columns,
+        denominators,
+        [(a * 2 + k, b * 2 + k) for a, b in pairs for k in range(2)],
+        permutations=200,
+        seed=rp.SEED,
+    )
+    summary = wb["Summary"]
+    tests = table(summary, find_row(summary, "system A"))
+    assert [t["p-value"] for t in tests] == pytest.approx(direct, rel=1e-12)
+    for t in tests:
+        pair = expected.pair(t["system A"], t["system B"], f"Recall@{t['K']}")
+        assert t["p (Holm)"] == pytest.approx(pair.p_holm, rel=1e-12)
+    assert {t["system A"] for t in tests} <= set(names)
+
+
+def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    wb = load_workbook(path)
+    for ws in wb.worksheets:
+        first = 1 if ws.title not in ("Reviewers", rp.COMPARISON) else None
+        if first:
+            height = ws.row_dimensions[first].height
+            lines = max(str(c.value).count("\n") + 1 for c in ws[first] if c.value)
+            assert height and height >= rp.LINE_POINTS * lines, ws.title
+    misses = misses_sheet(wb)
+    head = [english(c.value) for c in misses[1]]
+    text_col = head.index("passage text") + 1
+    tall = 0
+    for row in range(2, misses.max_row + 1):
+        cell = misses.cell(row, text_col)
+        assert cell.alignment.wrap_text
+        if cell.value and len(cell.value) > 200:
+            assert misses.row_dimensions[row].height > 3 * rp.LINE_POINTS
+            tall += 1
+    assert tall, "the sample has long passages"
+    assert {(m["missed@5"], m["missed@10"]) for m in table(misses)} == {(True, True), (True, False)}
+    with zipfile.ZipFile(path) as z:
+        charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
+        line = [z.read(n).decode() for n in charts if "lineChart>" in z.read(n).decode()]
+    assert len(line) == 1
+    # One <smooth val="0"/> per system's series, none smoothed.
+    assert re.findall(r'<(?:c:)?smooth val="(\d)"', line[0]) == ["0"] * 3
+
+
+def test_libreoffice_converts_the_workbook(sample, tmp_path):
+    """The conversion the issue asks to look at; skipped where LibreOffice is missing."""
+    import shutil
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    profile = (tmp_path / "lo-profile").as_uri()  # its own profile: no clash with a running one
+    done = subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path / "pdf"),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    pdf = tmp_path / "pdf" / "r.pdf"
+    assert pdf.exists() and pdf.read_bytes()[:5] == b"%PDF-"
+    if shutil.which("pdftotext"):
+        text = subprocess.run(
+            ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        for words in ("Paired randomization test", "Comparison of 3 systems", "Recall@K curve"):
+            assert words in text

@@ -96,8 +96,11 @@ print(json.dumps({"s": wall,
 """
 
 
-def build(base: Path, questions: int, systems: int, depth: int, passages: int) -> Path:
-    """Files in the design's formats, imported with the command line as a user would."""
+def build(
+    base: Path, questions: int, systems: int, depth: int, passages: int, score=lambda r: 200 - r
+) -> Path:
+    """Files in the design's formats, imported with the command line as a user would;
+    ``score(rank)`` is the TREC score written at each rank."""
     rng = random.Random(11)
     corpus = write_corpus(base / "corpus.jsonl", passages, words=40, rng=rng)
     write_questions(base / "questions.jsonl", questions, rng, lambda q: q % 40 == 0)
@@ -139,7 +142,7 @@ def build(base: Path, questions: int, systems: int, depth: int, passages: int) -
                         if item.get("alternatives") and rng.random() < 0.5:
                             found = item["alternatives"][0]
                         ranked[min(depth - 1, int(rng.expovariate(1 / 5)))] = found
-                write_ranked(f, qid, ranked, f"sys{s}", lambda r: 200 - r)
+                write_ranked(f, qid, ranked, f"sys{s}", score)
         resource_run([*cli, "import", "run", str(path), "--system", f"system-{s}"])
         path.unlink()
     with open(base / "judgements.jsonl", "w", encoding="utf-8") as f:

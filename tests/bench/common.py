@@ -66,10 +66,10 @@ def write_ranked(handle, qid: str, ranked: list[str], tag: str, score) -> None:
         handle.write(f"{qid} Q0 {pid} {rank} {score(rank)} {tag}\n")
 
 
-def resource_run(args: list[str]) -> tuple[float, float, str]:
+def resource_run(args: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
     """Run a child: (wall seconds, the child's own peak RSS in MB, its stdout)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     out, err = proc.stdout.read(), proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
