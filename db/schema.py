@@ -8,6 +8,8 @@ before it writes anything, that a file was made by a newer one.
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from db import search
+
 MIGRATIONS = Migrations("recall_reviewer")
 
 
@@ -106,6 +108,17 @@ def _initial(db: Database) -> None:
         );
         """
     )
+
+
+@MIGRATIONS(name="0002_passage_bigram")
+def _passage_bigram(db: Database) -> None:
+    """The index that answers one- and two-character terms (db/search.py), built for the
+    passages already stored: in batches, inside the migration's one transaction."""
+    db.execute(search.BIGRAM_TABLE)
+    last = db.execute("SELECT max(pk) FROM passage").fetchone()[0] or 0
+    step = 50_000
+    for first in range(1, last + 1, step):
+        search.index_bigrams(db.conn, first, first + step - 1)
 
 
 SCHEMA_VERSION = len(MIGRATIONS._migrations)

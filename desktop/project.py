@@ -13,7 +13,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from db import DuplicateRow, Store, UnknownIds
-from desktop import backup, formats, gold, metrics
+from desktop import backup, formats, gold, metrics, search
 from desktop.formats import InputError, Progress
 
 
@@ -89,6 +89,11 @@ class Project:
 
     def systems(self) -> list[dict]:
         return self.store.systems()
+
+    def search(self, text: str, limit: int = 20, offset: int = 0) -> search.SearchPage:
+        """Passages holding every word of text: the exact total and one page in corpus order
+        (desktop/search.py). The window and the command line both ask here."""
+        return search.search(self.store, text, limit, offset)
 
     def questions(self) -> list[dict]:
         return self.store.questions()
