@@ -34,6 +34,7 @@ BIGRAM_TABLE = (
     "CREATE VIRTUAL TABLE passage_bigram USING fts5(text, content='', detail=none, "
     f'tokenize="{BIGRAM_TOKENIZE}")'
 )
+TRIGRAM_HASHSIZE = "INSERT INTO passage_fts (passage_fts, rank) VALUES ('hashsize', 16777216)"
 _NOT_IN_BIGRAMS = re.compile(r"[\s\u180e]")
 
 
