@@ -106,6 +106,8 @@ def main() -> None:
             three = draw_terms(sample, 3, args.terms, rng)
             out["two_characters"] = timed_searches(project, two)
             out["three_characters"] = timed_searches(project, three)
+            # not a target, for the record: a prefix query over every pair starting so
+            out["one_character"] = timed_searches(project, draw_terms(sample, 1, 20, rng))
             middle = sorted(two, key=lambda t: project.search(t, 1).total)[len(two) // 2]
         search = measure([*cli, "search", middle, "--json"], args.repeat)
         info = measure([*cli, "info", "--json"], args.repeat)
