@@ -113,16 +113,14 @@ def _initial(db: Database) -> None:
 @MIGRATIONS(name="0002_passage_bigram")
 def _passage_bigram(db: Database) -> None:
     """The index that answers one- and two-character terms (db/search.py), built for the
-    passages already stored: in batches, inside the migration's one transaction."""
+    passages already stored: in key ranges, inside the migration's one transaction."""
     db.execute(search.BIGRAM_TABLE)
+    db.execute(search.BIGRAM_COUNT_TABLE)
     # FTS5 flushes an index to disk each time its pending terms pass 1 MB, and merges the
     # pieces later; 16 MB pieces make the trigram build a third cheaper, which pays for part
     # of the second index at import (and costs at most 16 MB while importing).
     db.execute(search.TRIGRAM_HASHSIZE)
-    last = db.execute("SELECT max(pk) FROM passage").fetchone()[0] or 0
-    step = 50_000
-    for first in range(1, last + 1, step):
-        search.index_bigrams(db.conn, first, first + step - 1)
+    search.index_bigrams(db.conn, 1)
 
 
 SCHEMA_VERSION = len(MIGRATIONS._migrations)

@@ -274,6 +274,7 @@ class Store:
             "DELETE FROM gold_question",
             "INSERT INTO passage_fts(passage_fts) VALUES ('delete-all')",
             "INSERT INTO passage_bigram(passage_bigram) VALUES ('delete-all')",
+            "DELETE FROM passage_bigram_count",
             "DELETE FROM passage",
             "DELETE FROM corpus",
         ):
@@ -321,9 +322,10 @@ class Store:
         self._index_bigrams(first_pk)
         return n
 
-    def _index_bigrams(self, first_pk: int) -> None:
-        """Passages from first_pk on into the index of one- and two-character terms."""
-        search.index_bigrams(self.conn, first_pk)
+    def _index_bigrams(self, first_pk: int, progress=None) -> None:
+        """Passages from first_pk on into the index of one- and two-character terms;
+        progress(done, total, "building the search index") as it goes."""
+        search.index_bigrams(self.conn, first_pk, progress)
 
     def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
         # The offender is the first row whose id is repeated inside the batch or already stored.
@@ -385,7 +387,7 @@ class Store:
         """Passages containing every term (case folded as FTS5 folds it), in corpus order:
         the page of `limit` from `offset`. Terms of three characters or more are phrases of the
         trigram index, shorter ones tokens of the bigram index (db/search.py)."""
-        source = self._search_source(terms)
+        source = self._search_source(search.plan(terms))
         if source is None:
             return []
         sql, params = source
@@ -396,9 +398,15 @@ class Store:
 
     def search_count(self, terms: Sequence[str]) -> int:
         """How many passages search_passages(terms) finds in all."""
-        source = self._search_source(terms)
+        plan = search.plan(terms)
+        source = self._search_source(plan)
         if source is None:
             return 0
+        token = plan.counted
+        if token is not None:
+            kept = self._scalar("SELECT docs FROM passage_bigram_count WHERE term = ?", (token,))
+            if kept is not None:
+                return kept
         return self._scalar(f"SELECT count(*) FROM ({source[0]})", source[1])
 
     def search(self, terms: Sequence[str], limit: int, offset: int = 0) -> tuple[int, list[dict]]:
@@ -412,13 +420,11 @@ class Store:
             if began:
                 self.conn.execute("COMMIT")
 
-    def _search_source(self, terms: Sequence[str]) -> tuple[str, list] | None:
+    def _search_source(self, plan: search.TermPlan) -> tuple[str, list] | None:
         """SQL selecting the keys (as pk) of passages holding every term, and its parameters;
         None for no term."""
-        terms = list(dict.fromkeys(t for t in terms if t))
-        if not terms:
+        if plan.empty:
             return None
-        plan = search.plan(terms)
         params: list = []
         if plan.bigram:
             sql = "SELECT rowid AS pk FROM passage_bigram WHERE passage_bigram MATCH ?"

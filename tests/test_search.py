@@ -63,9 +63,11 @@ def corpus_and_terms(draw):
 @settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(corpus_and_terms())
-def test_search_finds_exactly_the_passages_holding_every_term(tmp_path, data):
+@given(corpus_and_terms(), st.booleans())
+def test_search_finds_exactly_the_passages_holding_every_term(tmp_path, monkeypatch, data, kept):
     texts, terms = data
+    # kept: every token's count is kept beside the index, as common ones are in a big corpus
+    monkeypatch.setattr(search, "COMMON_BIGRAM_DOCS", 1 if kept else 10**9)
     store = Store(tmp_path / "oracle.db")
     try:
         load(store, texts)
@@ -237,6 +239,38 @@ def snapshot_tables(path) -> set[str]:
         conn.close()
 
 
+def test_a_common_two_character_term_is_counted_from_the_kept_counts(
+    project, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(search, "COMMON_BIGRAM_DOCS", 3)
+    rows = [{"id": f"p{i}", "text": f"Ab 가정{i % 2}"} for i in range(7)]
+    project.import_corpus(write_jsonl(tmp_path / "c.jsonl", rows))
+    statements: list[str] = []
+    project.store.conn.set_trace_callback(statements.append)
+    assert project.search("가정").total == 7 and project.search("aB").total == 7
+    assert project.search("정1").total == 3  # kept too (3 passages), exact either way
+    project.store.conn.set_trace_callback(None)
+    assert not any("count(*)" in sql for sql in statements)
+    assert project.search("정0").total == 4 and project.search("가정 ab").total == 7
+    project.import_corpus(write_jsonl(tmp_path / "d.jsonl", rows[:2]), replace=True)
+    assert project.search("가정").total == 2  # the counts follow a replaced corpus
+
+
 def test_bigram_text_pairs_every_character():
     assert search.bigram_text("ab c") == "ab b   c c "
     assert search.plan(["가", "가정", "가정의", "a b"]).bigram == '"가"* AND "가정"'
+
+
+def test_the_bigram_build_reports_its_phase_between_key_ranges(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "RANGE", 2)
+    store = Store(tmp_path / "p.db")
+    try:
+        calls = []
+        with store.atomic():
+            store.insert_passages((i, f"p{i}", "가정 평화", None, None) for i in range(1, 6))
+            store.conn.execute("INSERT INTO passage_bigram(passage_bigram) VALUES ('delete-all')")
+            search.index_bigrams(store.conn, 1, lambda *a: calls.append(a))
+        assert calls == [(d, 5, "building the search index") for d in (0, 2, 4, 5)]
+        assert store.search(["평화"], 10)[0] == 5
+    finally:
+        store.close()
