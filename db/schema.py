@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from db import search
+
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
@@ -210,6 +212,19 @@ def _database_id_and_undo(db: Database) -> None:
         ) WITHOUT ROWID;
         """,
     )
+
+
+@MIGRATIONS(name="0003_passage_bigram")
+def _passage_bigram(db: Database) -> None:
+    """The index that answers one- and two-character terms (db/search.py), built for the
+    passages already stored: in key ranges, inside the migration's one transaction."""
+    db.execute(search.BIGRAM_TABLE)
+    db.execute(search.BIGRAM_COUNT_TABLE)
+    # FTS5 flushes an index to disk each time its pending terms pass 1 MB, and merges the
+    # pieces later; 16 MB pieces make the trigram build a third cheaper, which pays for part
+    # of the second index at import (and costs at most 16 MB while importing).
+    db.execute(search.TRIGRAM_HASHSIZE)
+    search.index_bigrams(db.conn, 1)
 
 
 SCHEMA_VERSION = len(MIGRATIONS.steps)

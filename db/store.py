@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from db import journal, undo
+from db import journal, search, undo
 from db.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -508,6 +508,8 @@ class Store:
             "DELETE FROM evidence_item",
             "DELETE FROM gold_question",
             "INSERT INTO passage_fts(passage_fts) VALUES ('delete-all')",
+            "INSERT INTO passage_bigram(passage_bigram) VALUES ('delete-all')",
+            "DELETE FROM passage_bigram_count",
             "DELETE FROM passage",
             "DELETE FROM corpus",
         ):
@@ -564,7 +566,13 @@ class Store:
             )
         if progress is not None:
             progress(span, span, "building the search index")
+        self._index_bigrams(first_pk, progress)
         return n
+
+    def _index_bigrams(self, first_pk: int, progress=None) -> None:
+        """Passages from first_pk on into the index of one- and two-character terms;
+        progress(done, total, "building the search index") as it goes."""
+        search.index_bigrams(self.conn, first_pk, progress)
 
     def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
         # The offender is the first row whose id is repeated inside the batch or already stored.
@@ -620,28 +628,70 @@ class Store:
         later = self._query(sql_after, [pk, after])
         return earlier + later
 
-    def search_passages(self, terms: Sequence[str], limit: int = 100) -> list[dict]:
-        """Passages containing every term. The trigram index cannot match terms under three
-        characters (many Korean words have two syllables), so those are matched with LIKE
-        against the rows the long terms leave, or against the whole corpus."""
-        terms = [t for t in terms if t]
-        if not terms:
+    def search_passages(
+        self, terms: Sequence[str], limit: int = 100, offset: int = 0
+    ) -> list[dict]:
+        """Passages containing every term (case folded as FTS5 folds it), in corpus order:
+        the page of `limit` from `offset`. Terms of three characters or more are phrases of the
+        trigram index, shorter ones tokens of the bigram index (db/search.py)."""
+        source = self._search_source(search.plan(terms))
+        if source is None:
             return []
-        long_terms = [t for t in terms if len(t) >= 3]
-        short_terms = [t for t in terms if len(t) < 3]
+        sql, params = source
+        return self._query(
+            f"SELECT * FROM passage WHERE pk IN ({sql} ORDER BY pk LIMIT ? OFFSET ?) ORDER BY pk",
+            [*params, limit, offset],
+        )
+
+    def search_count(self, terms: Sequence[str]) -> int:
+        """How many passages search_passages(terms) finds in all."""
+        plan = search.plan(terms)
+        source = self._search_source(plan)
+        if source is None:
+            return 0
+        token = plan.counted
+        if token is not None:
+            kept = self._scalar("SELECT docs FROM passage_bigram_count WHERE term = ?", (token,))
+            if kept is not None:
+                return kept
+        return self._scalar(f"SELECT count(*) FROM ({source[0]})", source[1])
+
+    def search(self, terms: Sequence[str], limit: int, offset: int = 0) -> tuple[int, list[dict]]:
+        """(total, one page) read from one snapshot, so the count fits the page."""
+        began = not self.conn.in_transaction
+        if began:
+            self.conn.execute("BEGIN")
+        try:
+            return self.search_count(terms), self.search_passages(terms, limit, offset)
+        finally:
+            if began:
+                self.conn.execute("COMMIT")
+
+    def _search_source(self, plan: search.TermPlan) -> tuple[str, list] | None:
+        """SQL selecting the keys (as pk) of passages holding every term, and its parameters;
+        None for no term."""
+        if plan.empty:
+            return None
         params: list = []
-        where = []
-        if long_terms:
-            match = " AND ".join('"' + t.replace('"', '""') + '"' for t in long_terms)
-            where.append("pk IN (SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?)")
-            params.append(match)
-        for term in short_terms:
-            escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where.append("text LIKE ? ESCAPE '\\'")
-            params.append(f"%{escaped}%")
-        sql = f"SELECT * FROM passage WHERE {' AND '.join(where)} ORDER BY pk LIMIT ?"
-        params.append(limit)
-        return self._query(sql, params)
+        if plan.bigram:
+            sql = "SELECT rowid AS pk FROM passage_bigram WHERE passage_bigram MATCH ?"
+            params.append(plan.bigram)
+            if plan.trigram:
+                sql += " AND rowid IN (SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?)"
+                params.append(plan.trigram)
+        elif plan.trigram:
+            sql = "SELECT rowid AS pk FROM passage_fts WHERE passage_fts MATCH ?"
+            params.append(plan.trigram)
+        else:
+            sql = None
+        if plan.like:
+            likes = " AND ".join("text LIKE ? ESCAPE '\\'" for _ in plan.like)
+            within = f"pk IN ({sql}) AND " if sql else ""
+            sql = f"SELECT pk FROM passage WHERE {within}{likes}"
+            for term in plan.like:
+                escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                params.append(f"%{escaped}%")
+        return sql, params
 
     # -- questions -------------------------------------------------------------------------
 

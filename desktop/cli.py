@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="counts of what the database holds")
     info.add_argument("--json", action="store_true")
 
+    find = sub.add_parser("search", help="passages holding every word of TEXT, one page")
+    find.add_argument("text", nargs="+", metavar="TEXT")
+    find.add_argument("--limit", type=int, default=20, help="passages per page (1..1000)")
+    find.add_argument("--offset", type=int, default=0, help="passages to skip first")
+    find.add_argument("--json", action="store_true")
+
     merge = sub.add_parser("merge", help="add another database's judgements")
     merge.add_argument("other")
 
@@ -427,6 +433,25 @@ def cmd_info(args, db_path) -> int:
     return 0
 
 
+def cmd_search(args, db_path) -> int:
+    from desktop.search import check_page
+    from desktop.terminal import printable
+
+    problem = check_page(args.limit, args.offset)
+    if problem:
+        return fail(problem)
+    with _open(db_path) as project:
+        page = project.search(" ".join(args.text), args.limit, args.offset)
+    if args.json:
+        return print_json(page.as_json())
+    last = args.offset + len(page.passages)
+    shown = f", {args.offset + 1}-{last} shown" if page.passages else ""
+    print(f"{page.total} passages hold every word of {printable(page.query)!r}{shown}")
+    for found in page.passages:
+        print(f"{printable(found.passage_id)}  {printable(found.excerpt)}")
+    return 0
+
+
 def cmd_merge(args, db_path) -> int:
     with _open(db_path) as project:
         report = project.merge(args.other)
@@ -498,6 +523,7 @@ COMMANDS = {
     "compare": cmd_compare,
     "export": cmd_export,
     "info": cmd_info,
+    "search": cmd_search,
     "merge": cmd_merge,
     "agreement": cmd_agreement,
     "demo": cmd_demo,

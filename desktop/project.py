@@ -15,7 +15,7 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, metrics, scratch, targets
+from desktop import backup, formats, gold, metrics, scratch, search, targets
 from desktop.formats import InputError, Progress
 from desktop.reads import Reads
 
@@ -148,6 +148,11 @@ class Project(Reads):
 
     def systems(self) -> list[dict]:
         return self.store.systems()
+
+    def search(self, text: str, limit: int = 20, offset: int = 0) -> search.SearchPage:
+        """Passages holding every word of text: the exact total and one page in corpus order
+        (desktop/search.py). The window and the command line both ask here."""
+        return search.search(self.store, text, limit, offset)
 
     def questions(self) -> list[dict]:
         return self.store.questions()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -241,6 +242,8 @@ def main() -> None:
     )
     results = []
     with tempfile.TemporaryDirectory() as tmp:
+        # backups of every import go to this data folder, removed with the rest
+        os.environ["RECALL_REVIEWER_HOME"] = str(Path(tmp) / "home")
         for questions in sizes:
             base = Path(args.keep or tmp) / f"q{questions}-s{args.systems}-d{args.depth}"
             base.mkdir(parents=True, exist_ok=True)

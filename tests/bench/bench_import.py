@@ -1,6 +1,9 @@
 """Importing Korean passages (JSONL) as a whole process, against a bare sqlite3 script that
 parses the same file and inserts the same rows into a table plus an FTS5 trigram index with
-executemany (the reference, measured in the same run). Prints one JSON object.
+executemany (the reference, measured in the same run), and the same script building also
+the bigram index of one- and two-character terms (db/search.py) as a second reference
+(`ratio_median_with_bigram`): that index is what finds two-syllable Korean words, which a
+user needs. Prints one JSON object.
 
     python tests/bench/bench_import.py [--passages 200000] [--files 20] [--million]
 
@@ -35,7 +38,7 @@ batch = []
 def flush():
     conn.executemany("INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)", batch)
     batch.clear()
-for name in sys.argv[2:]:
+for name in sys.argv[3:]:
     with open(name, encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
@@ -45,6 +48,13 @@ for name in sys.argv[2:]:
                 flush()
 flush()
 conn.execute("INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage")
+if sys.argv[2] == "bigram":  # also the bigram index of short terms, as db/search.py makes it
+    sys.path.insert(0, ".")
+    from db.search import BIGRAM_TABLE, bigram_text
+    conn.execute(BIGRAM_TABLE)
+    rows = conn.execute("SELECT pk, text FROM passage").fetchall()
+    conn.executemany("INSERT INTO passage_bigram (rowid, text) VALUES (?, ?)",
+                     ((pk, bigram_text(t)) for pk, t in rows))
 conn.commit()
 """
 
@@ -64,11 +74,11 @@ def once(corpus: Path | list[Path], base: Path, tag: str) -> dict:
     return {"s": round(wall, 3), "peak_rss_mb": round(peak, 1), "db_mb": round(size / 2**20, 1)}
 
 
-def bare(corpus: Path | list[Path], base: Path, tag: str) -> dict:
+def bare(corpus: Path | list[Path], base: Path, tag: str, index: str = "plain") -> dict:
     script = base / "bare.py"
     script.write_text(BARE)
     db = base / f"bare-{tag}.db"
-    wall, peak, _ = resource_run([PY, str(script), str(db), *_files(corpus)])
+    wall, peak, _ = resource_run([PY, str(script), str(db), index, *_files(corpus)])
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     return {"s": round(wall, 3), "peak_rss_mb": round(peak, 1)}
@@ -89,16 +99,22 @@ def split(corpus: Path, folder: Path, n: int, passages: int) -> list[Path]:
 
 
 def compare(corpus: Path | list[Path], base: Path, repeat: int, tag: str) -> dict:
-    ours_runs, bare_runs = [], []
-    for i in range(repeat):  # interleaved, so both see the same machine state
+    ours_runs, bare_runs, bigram_runs = [], [], []
+    for i in range(repeat):  # interleaved, so all see the same machine state
         ours_runs.append(once(corpus, base, f"{tag}{i}"))
         bare_runs.append(bare(corpus, base, f"{tag}{i}"))
-    ours_s = sorted(r["s"] for r in ours_runs)[len(ours_runs) // 2]
-    bare_s = sorted(r["s"] for r in bare_runs)[len(bare_runs) // 2]
+        bigram_runs.append(bare(corpus, base, f"{tag}{i}", "bigram"))
+
+    def median(runs: list[dict]) -> float:
+        return sorted(r["s"] for r in runs)[len(runs) // 2]
+
+    ours_s, bare_s, bigram_s = median(ours_runs), median(bare_runs), median(bigram_runs)
     return {
         "recall_reviewer": {"median_s": ours_s, "runs": ours_runs},
         "bare_sqlite3": {"median_s": bare_s, "runs": bare_runs},
+        "bare_sqlite3_with_bigram": {"median_s": bigram_s, "runs": bigram_runs},
         "ratio_median": round(ours_s / bare_s, 3),
+        "ratio_median_with_bigram": round(ours_s / bigram_s, 3),
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -89,6 +90,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
+        # backups of every import go to this data folder, removed with the rest
+        os.environ["RECALL_REVIEWER_HOME"] = str(Path(tmp) / "home")
         db, qrels, runs = build(base, args.questions, args.systems, args.depth)
         ours = measure(
             [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"], args.repeat

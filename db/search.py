@@ -1,0 +1,131 @@
+"""The rules of corpus search: which index answers which term, and how the bigram index is fed.
+
+A term of three characters or more is a phrase of the trigram index (passage_fts). FTS5's
+trigram tokenizer cannot match shorter terms, and Python's sqlite3 cannot register a tokenizer,
+so a second, contentless FTS5 table (passage_bigram) holds every pair of adjacent characters
+of a passage as a token: the text is rewritten as its pairs joined by spaces, and the table's
+tokenizer splits only on whitespace, so a pair that holds a space falls apart into the single
+character beside it (the last character of a word, or the first). A two-character term is
+then one exact token, a one-character term the prefix of one. Both indexes fold case with
+FTS5's own folding (the same table for both), so short and long terms match alike.
+
+SQLite's Unicode tables are older than Python's: they still count U+180E (Mongolian vowel
+separator) as a space, so a short term holding it, or holding whitespace, is matched with LIKE.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import add
+
+# Every character is a token character except whitespace as Python's str.split() sees it:
+# the Z* categories (by default) and the control characters Python also splits on.
+_SEPARATORS = "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85"
+BIGRAM_TOKENIZE = (
+    f"unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S* C*' separators '{_SEPARATORS}'"
+)
+# detail=none: a search needs only which passages hold a token. (columnsize=0 would save a
+# few bytes a passage, but a contentless table without sizes cannot be scanned, and
+# sqlite3's iterdump scans every table.)
+BIGRAM_TABLE = (
+    "CREATE VIRTUAL TABLE passage_bigram USING fts5(text, content='', detail=none, "
+    f'tokenize="{BIGRAM_TOKENIZE}")'
+)
+# Document counts of the tokens in at least this many passages, kept beside the index: a
+# two-character Korean word is often in most passages, and counting a million matches one by
+# one takes longer than a search may. Rarer tokens are counted live (fast: they are rare).
+COMMON_BIGRAM_DOCS = 1000
+BIGRAM_COUNT_TABLE = (
+    "CREATE TABLE passage_bigram_count (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID"
+)
+TRIGRAM_HASHSIZE = "INSERT INTO passage_fts (passage_fts, rank) VALUES ('hashsize', 16777216)"
+RANGE = 50_000  # passages per pass of the index build
+_NOT_IN_BIGRAMS = re.compile(r"[\s\u180e]")
+
+
+def bigram_text(text: str) -> str:
+    """Adjacent character pairs of text, space-separated (see the module docstring)."""
+    return " ".join(map(add, text, text[1:] + " "))
+
+
+def index_bigrams(conn: sqlite3.Connection, first_pk: int, progress=None) -> None:
+    """Add the passages from first_pk on to the bigram index, one pass over the rows per key
+    range (as for the trigram index); progress(done, total, phase) between ranges, which is
+    where a cancel can stop it. Then recount the common tokens. Caller holds the
+    transaction."""
+    conn.create_function("bigram_text", 1, bigram_text, deterministic=True)
+    last_pk = conn.execute("SELECT max(pk) FROM passage").fetchone()[0] or 0
+    span = max(last_pk - first_pk + 1, 0)
+    for low in range(first_pk, last_pk + 1, RANGE):
+        if progress is not None:
+            progress(low - first_pk, span, "building the search index")
+        conn.execute(
+            "INSERT INTO passage_bigram (rowid, text) SELECT pk, bigram_text(text) FROM passage "
+            "WHERE pk BETWEEN ? AND ?",
+            (low, min(low + RANGE - 1, last_pk)),
+        )
+    if progress is not None:
+        progress(span, span, "building the search index")
+    count_common_bigrams(conn)
+
+
+def count_common_bigrams(conn: sqlite3.Connection) -> None:
+    """Recount passage_bigram_count from the whole index (a pass over it in C, a few seconds
+    for a million passages): after every change to passage_bigram, in its transaction."""
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_bigram_vocab "
+        "USING fts5vocab(main, passage_bigram, 'row')"
+    )
+    conn.execute("DELETE FROM passage_bigram_count")
+    conn.execute(
+        "INSERT INTO passage_bigram_count (term, docs) "
+        "SELECT term, doc FROM temp.passage_bigram_vocab WHERE doc >= ?",
+        (COMMON_BIGRAM_DOCS,),
+    )
+
+
+def stored_token(term: str) -> str | None:
+    """The token FTS5 stores for term, where Python surely folds alike: ASCII (FTS5 folds A-Z
+    only) or a term without cased characters (Hangul, digits, punctuation); else None."""
+    if term.isascii():
+        return term.lower()
+    return term if term.lower() == term == term.upper() else None
+
+
+def _phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+@dataclass
+class TermPlan:
+    """How each term of a search is answered: FTS5 match expressions (None when no term goes
+    to that index) and the terms left to LIKE."""
+
+    trigram: str | None = None
+    bigram: str | None = None
+    like: list[str] = field(default_factory=list)
+    # the stored token when the whole search is one two-character term: its count may be kept
+    counted: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.trigram or self.bigram or self.like)
+
+
+def plan(terms: Sequence[str]) -> TermPlan:
+    """Empty when no term is given: a search for nothing finds nothing."""
+    terms = list(dict.fromkeys(t for t in terms if t))
+    one = terms[0] if len(terms) == 1 and len(terms[0]) == 2 else None
+    long = [t for t in terms if len(t) >= 3]
+    short = [t for t in terms if len(t) < 3 and not _NOT_IN_BIGRAMS.search(t)]
+    like = [t for t in terms if len(t) < 3 and _NOT_IN_BIGRAMS.search(t)]
+    return TermPlan(
+        trigram=" AND ".join(map(_phrase, long)) or None,
+        # A one-character term is the first character of some token: a prefix query.
+        bigram=" AND ".join(_phrase(t) + ("*" if len(t) == 1 else "") for t in short) or None,
+        like=like,
+        counted=stored_token(one) if one and not like else None,
+    )

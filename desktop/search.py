@@ -1,0 +1,78 @@
+"""Corpus search as the window and the command line both show it: every word typed required,
+the exact number of passages found, and one page of them in corpus order (the order the
+corpus files gave), each with a one-line excerpt around the first word found. No Qt here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+LIMIT_MAX = 1000
+EXCERPT_CHARS = 160
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Found:
+    pk: int
+    passage_id: str
+    title: str | None
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    query: str
+    total: int  # every passage that holds all the words, not only this page
+    passages: list[Found]
+
+    def as_json(self) -> dict:
+        return {
+            "query": self.query,
+            "total": self.total,
+            "passages": [{"passage_id": p.passage_id, "excerpt": p.excerpt} for p in self.passages],
+        }
+
+
+def words(text: str) -> list[str]:
+    """The words of a search, each required; repeats once."""
+    return list(dict.fromkeys(text.split()))
+
+
+def check_page(limit: int, offset: int) -> str | None:
+    """What is wrong with a page request, or None."""
+    if not 1 <= limit <= LIMIT_MAX:
+        return f"--limit must be between 1 and {LIMIT_MAX}, not {limit}"
+    if offset < 0:
+        return f"--offset must be 0 or more, not {offset}"
+    return None
+
+
+def excerpt(text: str, terms: Sequence[str], width: int = EXCERPT_CHARS) -> str:
+    """About `width` characters of text on one line, starting a little before the first
+    term found (case folded), with … where it was cut."""
+    flat = _SPACES.sub(" ", text).strip()
+    start = 0
+    if terms:
+        pattern = re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE)
+        found = pattern.search(flat)
+        if found:
+            start = max(0, found.start() - width // 4)
+    piece = flat[start : start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+
+
+def search(store, text: str, limit: int = 20, offset: int = 0) -> SearchPage:
+    """One page of the passages holding every word of text, with the exact total. Raises
+    ValueError for a page outside 1..LIMIT_MAX from an offset below 0."""
+    problem = check_page(limit, offset)
+    if problem:
+        raise ValueError(problem)
+    terms = words(text)
+    total, rows = store.search(terms, limit, offset)
+    return SearchPage(
+        text,
+        total,
+        [Found(r["pk"], r["id"], r["title"], excerpt(r["text"], terms)) for r in rows],
+    )
