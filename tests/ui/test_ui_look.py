@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
@@ -58,11 +60,17 @@ def test_the_window_speaks_english_without_the_catalogue(sample_db, open_window)
     assert [a.text() for a in window.menuBar().actions()][0] == "&File"
 
 
+def _tool(name: str) -> str | None:
+    """A PySide6 tool beside this Python (a venv's bin is often not on PATH), else on PATH."""
+    beside = Path(sys.executable).with_name(name)
+    return str(beside) if beside.exists() else shutil.which(name)
+
+
 def test_every_string_is_translated_and_the_qm_is_current(tmp_path):
     ts = resources.path("i18n", "recall_reviewer_ko.ts")
     qm = resources.path("i18n", "recall_reviewer_ko.qm")
     assert qm.exists() and qm.stat().st_size > 0
-    lupdate = shutil.which("pyside6-lupdate")
+    lupdate = _tool("pyside6-lupdate")
     if lupdate is None:
         pytest.skip("pyside6-lupdate not installed")
     fresh = tmp_path / "fresh.ts"
@@ -91,7 +99,7 @@ def test_every_string_is_translated_and_the_qm_is_current(tmp_path):
         for name in ("{n}", "{k}", "{rank}", "{passage}", "{system}", "{name}"):
             if name in source and (context, source) in wanted:
                 assert name in translation.text, (context, source)
-    lrelease = shutil.which("pyside6-lrelease")
+    lrelease = _tool("pyside6-lrelease")
     if lrelease:
         built = tmp_path / "built.qm"
         subprocess.run([lrelease, "-silent", str(ts), "-qm", str(built)], check=True)
