@@ -707,17 +707,21 @@ class Store:
         questions: Iterable[tuple[int, str]],
         items: Iterable[tuple[int, str, str, str | None]],
         alternatives: Iterable[tuple[int, str, str, str]],
+        not_evidence: Iterable[tuple[int, str, str]] = (),
     ) -> dict[str, int]:
         """Replace the gold of every question named: questions (line, qid); items
-        (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id).
+        (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id);
+        passages judged not evidence (line, qid, passage_id: qrels level 0).
         Caller holds the transaction. Raises UnknownIds. The counts returned include what
         was removed: the questions whose gold is replaced, their items and alternatives."""
         self._stage("gold_q", "line, qid", questions)
         self._stage("gold_item", "line, qid, pid, role", items)
         self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
+        self._stage("gold_not", "line, qid, pid", not_evidence)
         self._check_ids("gold_q", "qid", [])
         self._check_ids("gold_item", "qid", ["pid"])
         self._check_ids("gold_alt", None, ["pid"])
+        self._check_ids("gold_not", None, ["pid"])
         kept = undo.keep_gold(self, source_file)
         run = self.conn.execute
         replaced = (
@@ -737,6 +741,15 @@ class Store:
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
             "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            "DELETE FROM judged_not_evidence WHERE question_pk IN "
+            "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            "INSERT OR IGNORE INTO judged_not_evidence (question_pk, passage_pk) "
+            "SELECT q.pk, p.pk FROM temp.gold_not s JOIN question q ON q.id = s.qid "
+            "JOIN passage p ON p.id = s.pid"
         )
         run(
             "INSERT OR REPLACE INTO gold_question (question_pk, source_file) "
@@ -762,7 +775,7 @@ class Store:
             "undo": kept,
             "removed": removed,
         }
-        for name in ("gold_q", "gold_item", "gold_alt"):
+        for name in ("gold_q", "gold_item", "gold_alt", "gold_not"):
             run(f"DROP TABLE temp.{name}")
         return counts
 
@@ -770,6 +783,12 @@ class Store:
         """(question_pk, item_pk, primary passage_pk, role) for every evidence item."""
         return self.conn.execute(
             "SELECT question_pk, pk, passage_pk, role FROM evidence_item ORDER BY question_pk, pk"
+        ).fetchall()
+
+    def not_evidence_rows(self) -> list[tuple[int, int]]:
+        """(question_pk, passage_pk) of every passage imported gold judges not evidence."""
+        return self.conn.execute(
+            "SELECT question_pk, passage_pk FROM judged_not_evidence"
         ).fetchall()
 
     def alternative_rows(self) -> list[tuple[int, int]]:

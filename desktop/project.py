@@ -303,10 +303,13 @@ class Project(Reads):
             for e in r.evidence
             for a in e.alternatives
         ]
+        judged_not = [(line, r.question_id, pid) for r in records for line, pid in r.not_evidence]
         with self.store.atomic():
             _phase(progress, "checking ids")
             try:
-                counts = self.store.replace_gold(os.path.abspath(path), questions, items, alts)
+                counts = self.store.replace_gold(
+                    os.path.abspath(path), questions, items, alts, judged_not
+                )
             except UnknownIds as error:
                 raise _unknown_message(path, error) from None
             self.store.log_import("gold", os.path.abspath(path), now(), len(items), 0)
