@@ -82,13 +82,14 @@ def _corpus_source(given: list, files: list[Path]) -> tuple[str, str]:
 
 
 def _alternative_problem(
-    kind: str, question_id: str, value, primaries: dict[str, set[str]]
+    kind: str, question_id: str, value, primaries: dict[str, set[str]], added=None
 ) -> str | None:
     """An alternative stands for an evidence item: its value must be the primary passage of
-    one of that question's imported items (or null, which withdraws it)."""
+    one of that question's imported items or of an item an evidence line added (or null,
+    which withdraws it)."""
     if kind != "alternative" or value is None:
         return None
-    these = primaries.get(question_id, set())
+    these = primaries.get(question_id, set()) | (added or {}).get(question_id, set())
     if value in these:
         return None
     named = ", ".join(repr(p) for p in sorted(these)[:5]) or "none"
@@ -96,6 +97,30 @@ def _alternative_problem(
         f"an alternative's value must be the primary passage of one of question "
         f"{question_id!r}'s evidence items ({named}), not {value!r}"
     )
+
+
+def _item_problem(
+    kind: str, question_id: str, passage_id: str, primaries: dict[str, set[str]], added
+) -> str | None:
+    """evidence adds a passage that is not already an imported item's primary; drop names
+    an item's primary, imported or added by an evidence line."""
+    imported = primaries.get(question_id, set())
+    if kind == "evidence" and passage_id in imported:
+        return (
+            f"passage {passage_id!r} is already the primary of one of question "
+            f"{question_id!r}'s imported evidence items (an evidence line adds a new one)"
+        )
+    if kind == "drop" and passage_id not in imported | added.get(question_id, set()):
+        return (
+            f"passage {passage_id!r} is not the primary of an evidence item of question "
+            f"{question_id!r}: nothing to drop"
+        )
+    return None
+
+
+def _record_added(added: dict[str, set[str]], kind: str, question_id: str, passage_id: str, value):
+    if kind == "evidence" and value is True:
+        added.setdefault(question_id, set()).add(passage_id)
 
 
 class Project(Reads):
@@ -417,6 +442,7 @@ class Project(Reads):
             passage_ids,
             passage_pks,
             judgements,
+            self.store.not_evidence_rows(),
         )
 
     def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
@@ -458,12 +484,52 @@ class Project(Reads):
     ) -> dict:
         """Append one line to the log, committed before this returns."""
         checked = settles if kind == "adjudication" else kind
-        problem = formats.check_judgement_value(checked, value) or _alternative_problem(
-            checked, question_id, value, self.store.evidence_primaries(question_id)
+        primaries = self.store.evidence_primaries(question_id)
+        added = self.added_evidence(question_id)
+        problem = (
+            formats.check_judgement_value(checked, value)
+            or _alternative_problem(checked, question_id, value, primaries, added)
+            or _item_problem(checked, question_id, passage_id, primaries, added)
         )
+        if not problem and checked == "evidence" and not self.store.passage_pks([passage_id]):
+            problem = f"unknown passage id {passage_id!r}: it is not in the corpus"
         if problem:
             raise ValueError(problem)
-        row = {
+        row = self._judgement_row(
+            reviewer, question_id, kind, value, passage_id, settles, system, at
+        )
+        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
+        return row
+
+    def add_evidence(
+        self, reviewer: str, question_id: str, passage_id: str, role: str, system=None
+    ) -> list[dict]:
+        """Add a passage as a new evidence item with its role (the window's "add as core" /
+        "add as supporting"): the evidence line and the role line in one transaction."""
+        if formats.check_judgement_value("role", role) or role is None:
+            raise ValueError("a role must be core or supporting")
+        with self.store.atomic():
+            rows = [self.add_judgement(reviewer, question_id, "evidence", True, passage_id)]
+            rows.append(
+                self.add_judgement(
+                    reviewer, question_id, "role", role, passage_id, system=system, at=rows[0]["at"]
+                )
+            )
+        return rows
+
+    def added_evidence(self, question_id: str | None = None) -> dict[str, set[str]]:
+        """Question id -> passages an evidence line (or an adjudication of one) in the log
+        adds as an item, whether or not that is in force."""
+        added: dict[str, set[str]] = {}
+        for row in self.store.judgements(question_id=question_id):
+            kind = row["settles"] if row["kind"] == "adjudication" else row["kind"]
+            value = json.loads(row["value"])
+            _record_added(added, kind, row["question_id"], row["passage_id"], value)
+        return added
+
+    @staticmethod
+    def _judgement_row(reviewer, question_id, kind, value, passage_id, settles, system, at):
+        return {
             "reviewer": reviewer,
             "at": at or now(),
             "question_id": question_id,
@@ -473,8 +539,6 @@ class Project(Reads):
             "settles": settles,
             "system": system,
         }
-        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
-        return row
 
     def import_judgements(
         self, path, encoding=None, progress: Progress | None = None
@@ -482,15 +546,18 @@ class Project(Reads):
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
+        added = self.added_evidence()
         rows = []
         for rec in formats.read_judgements(path, None, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
                 )
+            kind = rec.settles or rec.kind
             problem = _alternative_problem(
-                rec.settles or rec.kind, rec.question_id, rec.value, primaries
-            )
+                kind, rec.question_id, rec.value, primaries, added
+            ) or _item_problem(kind, rec.question_id, rec.passage_id, primaries, added)
+            _record_added(added, kind, rec.question_id, rec.passage_id, rec.value)
             if problem:
                 raise InputError(path, rec.line, f"{problem}; nothing was imported")
             try:
