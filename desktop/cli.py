@@ -263,6 +263,9 @@ def cmd_metrics(args, db_path) -> int:
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
+    note = evaluation.unsettled_note()
+    if note:
+        print(note)
     if args.per_question:
         print()
         rows = [

@@ -461,7 +461,8 @@ class Project(Reads):
         runs = self.runs(max(ks))
         if systems is not None:
             runs = {name: runs[name] for name in systems if name in runs}
-        scores = metrics.evaluate(items, runs, ks)
+        judged = {q: effective.judged(q) for q, these in items.items() if these}
+        scores = metrics.evaluate(items, runs, ks, judged)
         return Evaluation(ks, self.store.questions(), items, scores, effective)
 
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
@@ -700,7 +701,28 @@ class Evaluation:
         return sum(1 for q in self.questions if self.items.get(q["pk"]))
 
     def labels(self) -> list[str]:
-        return [metrics.label(m, k) for k in self.ks for m in metrics.MEASURES]
+        return metrics.labels(self.ks, metrics.ALL_MEASURES)
+
+    def unsettled(self) -> list[tuple[str, int, float]]:
+        """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
+        what the system retrieved is judged, so its numbers may still move."""
+        return [
+            (s.system, k, s.means[f"Judged@{k}"])
+            for s in self.systems
+            for k in self.ks
+            if s.evaluated and (s.means.get(f"Judged@{k}") or 0.0) < metrics.JUDGED_ENOUGH
+        ]
+
+    def unsettled_note(self) -> str | None:
+        """One line saying which systems' numbers may still move, or None."""
+        shown = self.unsettled()
+        if not shown:
+            return None
+        parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+        return (
+            f"under {metrics.JUDGED_ENOUGH:.0%} of the top K is judged for {parts}: these "
+            "numbers may still move as the pool is judged (recall-reviewer pool)"
+        )
 
     def as_json(self, per_question: bool = False) -> dict:
         total = len(self.questions)

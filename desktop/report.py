@@ -307,7 +307,7 @@ class _Report:
             seed,
             alpha,
         )
-        self.labels = [metrics.label(m, k) for k in ks for m in metrics.MEASURES]
+        self.labels = metrics.labels(ks, metrics.ALL_MEASURES)
         self.questions = self.project.questions()
         self.question_pks = {q["id"]: q["pk"] for q in self.questions}
         self.systems = self.project.systems()
@@ -459,7 +459,9 @@ class _Report:
         primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
         passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
         prepared = {
-            q: metrics.Prepared(items, ks) for q, items in self.gold.metric_items().items() if items
+            q: metrics.Prepared(items, ks, self.gold.judged(q))
+            for q, items in self.gold.metric_items().items()
+            if items
         }
         empty: tuple = ()
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
@@ -474,7 +476,7 @@ class _Report:
         done = 0
         for system in self.systems:
             name = system["name"]
-            tally = metrics.Means(ks, self.depth)
+            tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
             counts = [[] for _ in ks]
             missed = Counter()
             absent = 0
@@ -614,7 +616,7 @@ class _Report:
             )
         summary.autofilter(1, len(summary_head))
         summary.blank()
-        for line in self._summary_notes(without):
+        for line in self._summary_notes(without) + self._unsettled_lines(means):
             summary.append([line])
         summary.blank()
         summary.append(
@@ -654,6 +656,24 @@ class _Report:
         self._reviewers(reviewers)
         self._settings(settings, target, without)
         self._charts(charts, means, curves)
+
+    def _unsettled_lines(self, means: list[dict]) -> list[str]:
+        """Where a system's Judged@K is under 0.8: its numbers may still move."""
+        out = []
+        for system, these in zip(self.systems, means, strict=True):
+            judged = [(k, these.get(f"Judged@{k}")) for k in self.ks]
+            low = [
+                f"Judged@{k} {value:.2f}"
+                for k, value in judged
+                if value is not None and value < metrics.JUDGED_ENOUGH
+            ]
+            if low:
+                out.append(
+                    f"{system['name']}: {', '.join(low)} — under {metrics.JUDGED_ENOUGH:.0%} of "
+                    "its top K is judged, so its numbers may still move as the pool is judged "
+                    "(아직 판정되지 않은 문단이 많아 수치가 바뀔 수 있음)."
+                )
+        return out
 
     def _summary_notes(self, without: int) -> list[str]:
         evaluated = len(self.evaluated)

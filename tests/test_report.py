@@ -312,7 +312,8 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
     ]
     summary = wb["Summary"]
     head = [c.value for c in summary[1]]
-    labels = [f"{m}@{k}" for k in (5, 10) for m in ("Recall", "CoreRecall", "Hit", "MRR", "nDCG")]
+    measures = ("Recall", "CoreRecall", "Hit", "MRR", "nDCG", "P", "Judged")
+    labels = [f"{m}@{k}" for k in (5, 10) for m in measures]
     assert head[6 : 6 + len(labels)] == labels
     for k in (5, 10):
         assert f"Recall@{k} CI95 low" in head and f"Recall@{k} CI95 high" in head
