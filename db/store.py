@@ -595,6 +595,17 @@ class Store:
                 out[row["pk"]] = row
         return out
 
+    def passage_ids_of(self, pks: Iterable[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for part in _chunks(((p,) for p in set(pks)), 500):
+            marks = ",".join("?" * len(part))
+            out.update(
+                self.conn.execute(
+                    f"SELECT pk, id FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
+                ).fetchall()
+            )
+        return out
+
     def passage_pks(self, ids: Iterable[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for part in _chunks(((i,) for i in set(ids)), 500):
@@ -903,6 +914,30 @@ class Store:
             "AND r.rank <= ? ORDER BY s.pk, q.pk, r.rank",
             (max_rank,),
         )
+
+    def top_results(self, depth: int) -> Iterator[tuple[int, int, int, int, str]]:
+        """(system_pk, question_pk, rank, passage_pk, passage_id) of every list's first
+        `depth` ranks (the unjudged pool)."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, p.id FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r JOIN passage p ON p.pk = r.passage_pk "
+            "WHERE r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ?",
+            (depth,),
+        )
+
+    def gold_question_pks(self) -> set[int]:
+        """Keys of the questions whose gold was imported (with or without evidence)."""
+        return {pk for (pk,) in self.conn.execute("SELECT question_pk FROM gold_question")}
+
+    def questions_with_results(self) -> set[int]:
+        """Keys of the questions some system ranked passages for."""
+        return {
+            pk
+            for (pk,) in self.conn.execute(
+                "SELECT q.pk FROM question q WHERE EXISTS "
+                "(SELECT 1 FROM result r WHERE r.question_pk = q.pk)"
+            )
+        }
 
     def max_rank(self) -> int:
         return self._scalar("SELECT max(rank) FROM result") or 0

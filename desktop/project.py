@@ -15,7 +15,8 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, metrics, scratch, targets
+from desktop import backup, formats, gold, gold_export, metrics, scratch, targets
+from desktop import pool as pool_module
 from desktop.formats import InputError, Progress
 from desktop.reads import Reads
 
@@ -470,6 +471,30 @@ class Project(Reads):
         depth = depth or self.store.max_rank() or 1
         return metrics.recall_curves(self.effective_gold().metric_items(), self.runs(depth), depth)
 
+    def pool(
+        self,
+        depth: int = pool_module.DEFAULT_DEPTH,
+        *,
+        shuffle_for: str | None = None,
+        blind: bool = False,
+    ) -> list[tuple[str, list[pool_module.PoolEntry]]]:
+        """The unjudged pool at depth D: (question id, unjudged passages in order) for every
+        question that has evidence or a ranked list, in question order."""
+        if depth < 1:
+            raise ValueError(f"the pool depth must be at least 1, not {depth}")
+        effective = self.effective_gold()
+        names = {s["pk"]: s["name"] for s in self.store.systems()}
+        top = ((names[system_pk], *rest) for system_pk, *rest in self.store.top_results(depth))
+        found = pool_module.collect(top, effective.judged, blind)
+        ranked = self.store.questions_with_results()
+        out = []
+        for question in self.store.questions():
+            pk = question["pk"]
+            if pk in found or effective.items.get(pk) or pk in ranked:
+                entries = pool_module.ordered(found.get(pk, []), shuffle_for, question["id"])
+                out.append((question["id"], entries))
+        return out
+
     # -- judgements ------------------------------------------------------------------------
 
     def add_judgement(
@@ -617,6 +642,24 @@ class Project(Reads):
                 for line in lines:
                     handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         return len(lines)
+
+    def export_gold(self, path, fmt: str = "jsonl") -> int:
+        """Write the effective gold (pending and disputed changes leave the imported state)
+        as gold JSONL, TREC qrels or BEIR qrels; returns the questions written."""
+        if fmt not in gold_export.FORMATS:
+            raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
+        target = self.export_target(path)
+        effective = self.effective_gold()
+        id_of = self.store.passage_ids_of(p for ps in effective.judged_out.values() for p in ps)
+        rows = list(
+            gold_export.questions(
+                effective, self.store.questions(), self.store.gold_question_pks(), id_of
+            )
+        )
+        with scratch.replacing(target) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.writelines(gold_export.lines(fmt, iter(rows)))
+        return len(rows)
 
     def merge(self, other_path) -> ImportReport:
         """Add the other database's judgement lines this one lacks; refuse a database that
