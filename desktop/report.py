@@ -63,6 +63,15 @@ Progress = Callable[[int, int], None]
 
 SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses 누락"
 REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
+GOLD_CHANGES = "정답 근거 변경"
+POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
+CHANGE_WORDS = {
+    "evidence": "added item 근거 추가",
+    "drop": "dropped item 근거 제외",
+    "role": "role 역할",
+    "alternative": "alternative 대체 근거",
+    "not_evidence": "not evidence 근거 아님",
+}
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 CUT_MARK = "… [잘림 cut]"
@@ -428,6 +437,7 @@ class _Report:
             h("review status", "검수 상태"),
             h("in run", "결과 있음"),
             *labels,
+            h(f"unjudged@{POOL_DEPTH}", f"미판정@{POOL_DEPTH}"),
         ]
         per_q = Sheet(wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(labels), "C2")
         miss_head = [
@@ -452,7 +462,8 @@ class _Report:
 
         per_q.header(per_q_head)
         misses.header(miss_head)
-        per_q_styles = [None] * 8 + ["num"] * len(labels)
+        per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
+        unjudged = {qid: len(entries) for qid, entries in self.project.pool(POOL_DEPTH)}
 
         status = self._review_status()
         notes = self._notes()
@@ -502,13 +513,13 @@ class _Report:
                     bool(ranked),
                 ]
                 if prep is None:
-                    per_q.append(row + [None] * len(labels), per_q_styles)
+                    per_q.append(row + [None] * len(labels) + [unjudged.get(qid)], per_q_styles)
                 else:
                     if not ranked:
                         absent += 1
                     scores = prep.score(ranked)
                     values = [scores[label] for label in labels]
-                    per_q.append(row + values, per_q_styles)
+                    per_q.append(row + values + [unjudged.get(qid)], per_q_styles)
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
                     for index, k in enumerate(ks):
@@ -656,6 +667,46 @@ class _Report:
         self._reviewers(reviewers)
         self._settings(settings, target, without)
         self._charts(charts, means, curves)
+        self._gold_changes(Sheet(wb, GOLD_CHANGES, [12, 16, 14, 30, 24, 14, 40], "A2"))
+
+    def _gold_changes(self, sheet: Sheet) -> None:
+        """Every added or dropped item, role change, alternative and not-evidence judgement,
+        with each reviewer's value, its status and the notes on that passage."""
+        sheet.append(
+            ["Gold changes: every judgement that changes the evidence 정답 근거 변경"], "bold"
+        )
+        first = sheet.header(
+            [
+                h("question", "질문"),
+                h("change", "변경"),
+                h("passage", "문단"),
+                h("values", "검수자별 값"),
+                h("status", "상태"),
+                h("value in force", "적용 값"),
+                h("notes", "메모"),
+            ]
+        )
+        notes = self._notes()
+        conflicts = [(d, "evidence vs not evidence 근거 여부 이견") for d in self.gold.conflicts]
+        changes = [(d, CHANGE_WORDS[d.kind]) for d in self.gold.decisions if d.kind in CHANGE_WORDS]
+        for d, change in sorted(changes + conflicts, key=lambda c: (c[0].question_id, c[1])):
+            said = [
+                f"{who}: {text}"
+                for who, pid, _, text in notes.get(d.question_id, ())
+                if pid == d.passage_id
+            ]
+            sheet.append(
+                [
+                    d.question_id,
+                    change,
+                    d.passage_id,
+                    _votes(d),
+                    STATUS_WORDS[d.status],
+                    _as_text(d.value) if d.counts else "",
+                    "\n".join(said),
+                ]
+            )
+        sheet.autofilter(first, 7)
 
     def _unsettled_lines(self, means: list[dict]) -> list[str]:
         """Where a system's Judged@K is under 0.8: its numbers may still move."""

@@ -309,6 +309,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "Reviewers",
         "Settings",
         "Charts",
+        "정답 근거 변경",
     ]
     summary = wb["Summary"]
     head = [c.value for c in summary[1]]
@@ -343,7 +344,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "review status",
         "in run",
     ]
-    assert per_q_head[8:] == labels
+    assert per_q_head[8:] == [*labels, "unjudged@10"]
 
 
 def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
@@ -680,7 +681,7 @@ def test_project_without_runs_or_gold(project, tmp_path):
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "x"}])
     project.import_corpus(tmp_path / "c.jsonl")
     wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5]))
-    assert len(wb.sheetnames) == 6
+    assert len(wb.sheetnames) == 7
     assert table(wb["Summary"]) == []
     assert wb["Charts"]._charts == []
 
@@ -746,3 +747,34 @@ def test_randomization_test_approaches_the_exact_p_value():
     assert got[2] == got[0]  # two-sided: the order of a pair does not matter
     far = stats.randomization_p_values([[1] * 30, [0] * 30], [1] * 30, [(0, 1)], seed=1)
     assert far == [pytest.approx(1 / 1001)]  # never reached by chance: the floor of 1/(R+1)
+
+
+def test_gold_changes_sheet_and_unjudged_counts(project, tmp_path):
+    from tests.helpers import small_project
+
+    small_project(project, tmp_path)
+    write_text(tmp_path / "r.trec", "q1 Q0 p3 1 9 t\nq1 Q0 p4 2 8 t\n")
+    project.import_run(tmp_path / "r.trec", "T")
+    project.add_evidence("kim", "q3", "p4", "core")
+    project.add_judgement("kim", "q1", "drop", True, passage_id="p1")
+    project.add_judgement("kim", "q1", "note", "너무 넓음", passage_id="p1")
+    project.add_judgement("lee", "q3", "not_evidence", True, passage_id="p4")
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5], **FAST))
+    changes = wb["정답 근거 변경"]
+    rows = [[c.value for c in row] for row in changes.iter_rows(min_row=3)]
+    by_change = {(r[0], r[1], r[2]): r for r in rows}
+    assert by_change[("q1", "dropped item 근거 제외", "p1")][3:] == [
+        "kim=true",
+        "pending second review 검수 대기",
+        None,
+        "kim: 너무 넓음",
+    ]
+    assert by_change[("q3", "added item 근거 추가", "p4")][4].startswith("pending")
+    conflict = by_change[("q3", "evidence vs not evidence 근거 여부 이견", "p4")]
+    assert conflict[3] == "kim=true, lee=false" and conflict[4] == "disputed 이견"
+    assert ("q3", "not evidence 근거 아님", "p4") in by_change
+    per_q = wb["Per question"]
+    head = [c.value for c in per_q[1]]
+    col = next(i for i, v in enumerate(head) if str(v).startswith("unjudged@10"))
+    counts = {row[1].value: row[col].value for row in per_q.iter_rows(min_row=2)}
+    assert counts["q1"] == 2  # p3 and p4 in T's top 10, neither judged for q1
