@@ -915,15 +915,15 @@ class Store:
             (max_rank,),
         )
 
-    def top_results(self, depth: int) -> Iterator[tuple[int, int, int, int, str]]:
-        """(system_pk, question_pk, rank, passage_pk, passage_id) of every list's first
-        `depth` ranks (the unjudged pool)."""
+    def top_results(self, depth: int) -> list[tuple[int, int, int, int]]:
+        """(system_pk, question_pk, rank, passage_pk) of every list's first `depth` ranks
+        (the unjudged pool), each (system, question) prefix of the key sought, not scanned."""
         return self.conn.execute(
-            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, p.id FROM system s "
-            "CROSS JOIN question q CROSS JOIN result r JOIN passage p ON p.pk = r.passage_pk "
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r "
             "WHERE r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ?",
             (depth,),
-        )
+        ).fetchall()
 
     def gold_question_pks(self) -> set[int]:
         """Keys of the questions whose gold was imported (with or without evidence)."""

@@ -36,29 +36,41 @@ def reviewer_seed(reviewer: str) -> int:
 
 
 def collect(
-    top: Iterable[tuple[str, int, int, int, str]],
+    top: Iterable[tuple[int, int, int, int]],
     judged: Callable[[int], set[int]],
+    system_names: dict[int, str],
     blind: bool = False,
 ) -> dict[int, list[PoolEntry]]:
-    """top: (system name, question_pk, rank, passage_pk, passage_id) of the top D ranks;
-    judged(question_pk) gives J(q). The unjudged passages per question, unordered."""
-    by_question: dict[int, dict[int, PoolEntry]] = {}
+    """top: (system_pk, question_pk, rank, passage_pk) of the top D ranks; judged(question_pk)
+    gives J(q). The unjudged passages per question, unordered, passage ids not yet set."""
+    found: dict[tuple[int, int], list] = {}  # (question, passage) -> [systems, best, by]
     judged_of: dict[int, set[int]] = {}
-    for system, question_pk, rank, passage_pk, passage_id in top:
+    for system_pk, question_pk, rank, passage_pk in top:
         known = judged_of.get(question_pk)
         if known is None:
             known = judged_of[question_pk] = judged(question_pk)
         if passage_pk in known:
             continue
-        entries = by_question.setdefault(question_pk, {})
-        entry = entries.get(passage_pk)
-        if entry is None:
-            entry = entries[passage_pk] = PoolEntry(passage_pk, passage_id, 0, rank)
-        entry.systems += 1
-        entry.best_rank = min(entry.best_rank, rank)
-        if not blind:
-            entry.retrieved_by.append(system)
-    return {q: list(entries.values()) for q, entries in by_question.items()}
+        seen = found.get((question_pk, passage_pk))
+        if seen is None:
+            found[(question_pk, passage_pk)] = [1, rank, [system_pk]]
+        else:
+            seen[0] += 1
+            seen[2].append(system_pk)
+            if rank < seen[1]:
+                seen[1] = rank
+    out: dict[int, list[PoolEntry]] = {}
+    for (question_pk, passage_pk), (systems, best, by) in found.items():
+        names = [] if blind else [system_names[s] for s in by]
+        out.setdefault(question_pk, []).append(PoolEntry(passage_pk, "", systems, best, names))
+    return out
+
+
+def name(pool: dict[int, list[PoolEntry]], passage_ids: dict[int, str]) -> None:
+    """Set every entry's passage id."""
+    for entries in pool.values():
+        for entry in entries:
+            entry.passage_id = passage_ids[entry.passage_pk]
 
 
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):

@@ -484,8 +484,10 @@ class Project(Reads):
             raise ValueError(f"the pool depth must be at least 1, not {depth}")
         effective = self.effective_gold()
         names = {s["pk"]: s["name"] for s in self.store.systems()}
-        top = ((names[system_pk], *rest) for system_pk, *rest in self.store.top_results(depth))
-        found = pool_module.collect(top, effective.judged, blind)
+        found = pool_module.collect(self.store.top_results(depth), effective.judged, names, blind)
+        pool_module.name(
+            found, self.store.passage_ids_of(e.passage_pk for es in found.values() for e in es)
+        )
         ranked = self.store.questions_with_results()
         out = []
         for question in self.store.questions():
