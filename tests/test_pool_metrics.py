@@ -6,39 +6,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from desktop.metrics import Item, Prepared
-from desktop.project import Project
-from tests.helpers import write_jsonl, write_text
-from tests.test_metrics import PASSAGES, QUESTIONS, qrels_strategy, run_strategy
+from tests.test_metrics import PASSAGES, QUESTIONS, qrels_strategy, run_strategy, scored
 
 FAST = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-
-
-def scored(base, qrels, run, ks):
-    """Per question id, our scores for a qrels file and a TREC run built from dicts."""
-    project = Project(base / "db.sqlite")
-    try:
-        write_jsonl(base / "c.jsonl", [{"id": p, "text": p} for p in PASSAGES])
-        project.import_corpus(base / "c.jsonl")
-        write_text(base / "q.tsv", "".join(f"{q}\tquestion {q}\n" for q in QUESTIONS))
-        project.import_questions(base / "q.tsv")
-        write_text(
-            base / "g.qrels",
-            "".join(f"{q} 0 {p} {lvl}\n" for q, docs in qrels.items() for p, lvl in docs.items()),
-        )
-        project.import_gold(base / "g.qrels")
-        lines = [f"{q} Q0 {p} 0 {s} T\n" for q, docs in run.items() for p, s in docs.items()]
-        write_text(base / "r.trec", "".join(lines) or "\n")
-        if not lines:
-            return None
-        project.import_run(base / "r.trec", "T")
-        evaluation = project.evaluate(ks)
-        (ours,) = evaluation.systems
-        ids = {q["pk"]: q["id"] for q in evaluation.questions}
-        return {ids[pk]: v for pk, v in ours.per_question.items()}, ours.means
-    finally:
-        project.close()
 
 
 @FAST
