@@ -915,13 +915,18 @@ class Store:
             (max_rank,),
         )
 
-    def top_results(self, depth: int) -> list[tuple[int, int, int, int]]:
-        """(system_pk, question_pk, rank, passage_pk) of every list's first `depth` ranks
-        (the unjudged pool), each (system, question) prefix of the key sought, not scanned."""
+    def pool_candidates(self, depth: int) -> list[tuple[int, int, str, int, int, str]]:
+        """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
+        passage id, how many systems, best rank, comma-separated system keys), in question
+        order. Each (system, question) prefix of the result key is sought, not scanned, and
+        the counting is done in SQLite (issue 13: no slower than the metrics)."""
         return self.conn.execute(
-            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk FROM system s "
-            "CROSS JOIN question q CROSS JOIN result r "
-            "WHERE r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ?",
+            "SELECT t.question_pk, t.passage_pk, p.id, t.n, t.best, t.systems FROM "
+            "(SELECT r.question_pk, r.passage_pk, count(*) AS n, min(r.rank) AS best, "
+            "group_concat(r.system_pk) AS systems FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk) t "
+            "JOIN passage p ON p.pk = t.passage_pk ORDER BY t.question_pk",
             (depth,),
         ).fetchall()
 

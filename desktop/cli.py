@@ -336,7 +336,9 @@ def cmd_pool(args, db_path) -> int:
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
     with _open(db_path) as project:
-        found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=args.blind)
+        # The JSON never names systems, so it skips naming them (as blind mode does).
+        blind = args.blind or args.json
+        found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=blind)
     data = pool.as_json(args.depth, found)
     if args.json:
         return print_json(data)

@@ -14,11 +14,13 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 
 DEFAULT_DEPTH = 10
 
 
-@dataclass
+@dataclass(slots=True)
 class PoolEntry:
     passage_pk: int
     passage_id: str
@@ -36,41 +38,31 @@ def reviewer_seed(reviewer: str) -> int:
 
 
 def collect(
-    top: Iterable[tuple[int, int, int, int]],
+    candidates: Iterable[tuple[int, int, str, int, int, str]],
     judged: Callable[[int], set[int]],
     system_names: dict[int, str],
     blind: bool = False,
 ) -> dict[int, list[PoolEntry]]:
-    """top: (system_pk, question_pk, rank, passage_pk) of the top D ranks; judged(question_pk)
-    gives J(q). The unjudged passages per question, unordered, passage ids not yet set."""
-    found: dict[tuple[int, int], list] = {}  # (question, passage) -> [systems, best, by]
-    judged_of: dict[int, set[int]] = {}
-    for system_pk, question_pk, rank, passage_pk in top:
-        known = judged_of.get(question_pk)
-        if known is None:
-            known = judged_of[question_pk] = judged(question_pk)
-        if passage_pk in known:
-            continue
-        seen = found.get((question_pk, passage_pk))
-        if seen is None:
-            found[(question_pk, passage_pk)] = [1, rank, [system_pk]]
-        else:
-            seen[0] += 1
-            seen[2].append(system_pk)
-            if rank < seen[1]:
-                seen[1] = rank
+    """candidates: (question_pk, passage_pk, passage_id, systems, best rank, system keys
+    comma-separated) per passage in some system's top D, in question order (the store
+    counts); judged(question_pk) gives J(q). The unjudged passages per question, unordered."""
     out: dict[int, list[PoolEntry]] = {}
-    for (question_pk, passage_pk), (systems, best, by) in found.items():
-        names = [] if blind else [system_names[s] for s in by]
-        out.setdefault(question_pk, []).append(PoolEntry(passage_pk, "", systems, best, names))
+    for question_pk, group in groupby(candidates, key=itemgetter(0)):
+        known = judged(question_pk)
+        entries = [
+            PoolEntry(
+                passage_pk,
+                passage_id,
+                systems,
+                best,
+                [] if blind else [system_names[int(k)] for k in by.split(",")],
+            )
+            for _, passage_pk, passage_id, systems, best, by in group
+            if passage_pk not in known
+        ]
+        if entries:
+            out[question_pk] = entries
     return out
-
-
-def name(pool: dict[int, list[PoolEntry]], passage_ids: dict[int, str]) -> None:
-    """Set every entry's passage id."""
-    for entries in pool.values():
-        for entry in entries:
-            entry.passage_id = passage_ids[entry.passage_pk]
 
 
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):

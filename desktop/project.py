@@ -484,9 +484,8 @@ class Project(Reads):
             raise ValueError(f"the pool depth must be at least 1, not {depth}")
         effective = self.effective_gold()
         names = {s["pk"]: s["name"] for s in self.store.systems()}
-        found = pool_module.collect(self.store.top_results(depth), effective.judged, names, blind)
-        pool_module.name(
-            found, self.store.passage_ids_of(e.passage_pk for es in found.values() for e in es)
+        found = pool_module.collect(
+            self.store.pool_candidates(depth), effective.judged, names, blind
         )
         ranked = self.store.questions_with_results()
         out = []
