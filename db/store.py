@@ -915,19 +915,21 @@ class Store:
             (max_rank,),
         )
 
-    def pool_candidates(self, depth: int) -> list[tuple[int, int, str, int, int, str]]:
+    def pool_candidates(
+        self, depth: int, with_systems: bool = True
+    ) -> list[tuple[int, int, str, int, int, str | None]]:
         """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
-        passage id, how many systems, best rank, comma-separated system keys), in question
-        order. Each (system, question) prefix of the result key is sought, not scanned, and
-        the counting is done in SQLite (issue 13: no slower than the metrics)."""
+        passage id, how many systems, best rank, comma-separated system keys or None), in
+        question order. Each (system, question) prefix of the result key is sought, not
+        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics)."""
+        # GROUP BY already yields question order; the id is looked up once per group.
         return self.conn.execute(
-            "SELECT t.question_pk, t.passage_pk, p.id, t.n, t.best, t.systems FROM "
-            "(SELECT r.question_pk, r.passage_pk, count(*) AS n, min(r.rank) AS best, "
-            "group_concat(r.system_pk) AS systems FROM system s CROSS JOIN question q "
-            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
-            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk) t "
-            "JOIN passage p ON p.pk = t.passage_pk ORDER BY t.question_pk",
-            (depth,),
+            "SELECT r.question_pk, r.passage_pk, "
+            "(SELECT p.id FROM passage p WHERE p.pk = r.passage_pk), count(*), min(r.rank), "
+            "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
+            "AND r.question_pk = q.pk AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (with_systems, depth),
         ).fetchall()
 
     def gold_question_pks(self) -> set[int]:

@@ -13,23 +13,29 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 
 DEFAULT_DEPTH = 10
 
 
-@dataclass(slots=True)
-class PoolEntry:
-    passage_pk: int
-    passage_id: str
-    systems: int = 0  # how many systems have it in their top D
-    best_rank: int = 0
-    retrieved_by: list[str] = field(default_factory=list)  # empty in blind mode
+class PoolEntry(tuple):
+    """(passage_pk, passage_id, systems, best_rank, retrieved_by): a tuple, since the pool
+    of thousands of questions is built from store rows without a Python call per field."""
+
+    __slots__ = ()
+    passage_pk = property(itemgetter(0))
+    passage_id = property(itemgetter(1))
+    systems = property(itemgetter(2), doc="how many systems have it in their top D")
+    best_rank = property(itemgetter(3))
+
+    @property
+    def retrieved_by(self) -> tuple[str, ...]:
+        """The systems' names, empty in blind mode."""
+        return self[4] or ()
 
     def as_json(self) -> dict:
-        return {"passage_id": self.passage_id, "systems": self.systems, "best_rank": self.best_rank}
+        return {"passage_id": self[1], "systems": self[2], "best_rank": self[3]}
 
 
 def reviewer_seed(reviewer: str) -> int:
@@ -38,28 +44,27 @@ def reviewer_seed(reviewer: str) -> int:
 
 
 def collect(
-    candidates: Iterable[tuple[int, int, str, int, int, str]],
+    candidates: Iterable[tuple[int, int, str, int, int, str | None]],
     judged: Callable[[int], set[int]],
-    system_names: dict[int, str],
-    blind: bool = False,
+    system_names: dict[int, str] | None = None,
 ) -> dict[int, list[PoolEntry]]:
     """candidates: (question_pk, passage_pk, passage_id, systems, best rank, system keys
-    comma-separated) per passage in some system's top D, in question order (the store
-    counts); judged(question_pk) gives J(q). The unjudged passages per question, unordered."""
+    comma-separated or None) per passage in some system's top D, in question order (the
+    store counts); judged(question_pk) gives J(q). The unjudged passages per question,
+    unordered; without system_names the systems are not named."""
     out: dict[int, list[PoolEntry]] = {}
     for question_pk, group in groupby(candidates, key=itemgetter(0)):
         known = judged(question_pk)
-        entries = [
-            PoolEntry(
-                passage_pk,
-                passage_id,
-                systems,
-                best,
-                [] if blind else [system_names[int(k)] for k in by.split(",")],
-            )
-            for _, passage_pk, passage_id, systems, best, by in group
-            if passage_pk not in known
-        ]
+        if system_names is None:
+            entries = [PoolEntry(row[1:]) for row in group if row[1] not in known]
+        else:
+            entries = [
+                PoolEntry(
+                    (*row[1:5], tuple(sorted(system_names[int(k)] for k in row[5].split(","))))
+                )
+                for row in group
+                if row[1] not in known
+            ]
         if entries:
             out[question_pk] = entries
     return out
@@ -68,11 +73,9 @@ def collect(
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):
     """The design's order; with shuffle_for (a reviewer's name) a shuffle fixed by that name
     and the question, so that a reviewer meets each question's pool the same way each time."""
-    entries = sorted(entries, key=lambda e: (-e.systems, e.best_rank, e.passage_id))
+    entries = sorted(entries, key=lambda e: (-e[2], e[3], e[1]))
     if shuffle_for is not None:
         random.Random(reviewer_seed(f"{shuffle_for}\n{question}")).shuffle(entries)
-    for entry in entries:
-        entry.retrieved_by.sort()
     return entries
 
 

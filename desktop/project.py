@@ -484,9 +484,8 @@ class Project(Reads):
             raise ValueError(f"the pool depth must be at least 1, not {depth}")
         effective = self.effective_gold()
         names = {s["pk"]: s["name"] for s in self.store.systems()}
-        found = pool_module.collect(
-            self.store.pool_candidates(depth), effective.judged, names, blind
-        )
+        candidates = self.store.pool_candidates(depth, with_systems=not blind)
+        found = pool_module.collect(candidates, effective.judged, None if blind else names)
         ranked = self.store.questions_with_results()
         out = []
         for question in self.store.questions():

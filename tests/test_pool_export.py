@@ -29,13 +29,13 @@ def test_pool_orders_by_systems_best_rank_and_id_and_leaves_judged_out(project, 
     with_runs(project, tmp_path)
     assert pool_of(project) == {
         # p3 and p4: both systems; p4's best rank is 1, p3's is 1 too: then passage id
-        "q1": [("p3", 2, 1, ["A", "B"]), ("p4", 2, 1, ["A", "B"])],
+        "q1": [("p3", 2, 1, ("A", "B")), ("p4", 2, 1, ("A", "B"))],
         "q2": [],  # has evidence, no ranked list
-        "q3": [("p1", 1, 1, ["B"])],
+        "q3": [("p1", 1, 1, ("B",))],
     }
     project.add_judgement("kim", "q1", "not_evidence", True, passage_id="p3")
     project.add_evidence("kim", "q3", "p1", "core")
-    assert pool_of(project)["q1"] == [("p4", 2, 1, ["A", "B"])]
+    assert pool_of(project)["q1"] == [("p4", 2, 1, ("A", "B"))]
     assert pool_of(project)["q3"] == []
     project.add_judgement("kim", "q1", "alternative", "p2", passage_id="p4")
     assert pool_of(project)["q1"] == []
@@ -43,7 +43,7 @@ def test_pool_orders_by_systems_best_rank_and_id_and_leaves_judged_out(project, 
 
 def test_depth_blind_and_shuffle(project, tmp_path):
     with_runs(project, tmp_path)
-    assert pool_of(project, blind=True)["q1"] == [("p3", 2, 1, []), ("p4", 2, 1, [])]
+    assert pool_of(project, blind=True)["q1"] == [("p3", 2, 1, ()), ("p4", 2, 1, ())]
     one = {q: [e.passage_id for e in es] for q, es in project.pool(1)}
     assert one["q1"] == ["p3", "p4"]  # A's rank 1 is p3, B's is p4
     assert reviewer_seed("kim") == reviewer_seed("kim") != reviewer_seed("lee")
