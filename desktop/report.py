@@ -57,7 +57,7 @@ from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from desktop import __version__, gold, metrics, review, scratch, stats
+from desktop import __version__, formats, gold, metrics, review, scratch, stats
 
 Progress = Callable[[int, int], None]
 
@@ -744,7 +744,7 @@ class _Report:
     # -- Reviewers ---------------------------------------------------------------------------
 
     def _reviewers(self, sheet: Sheet) -> None:
-        kinds = ("role", "alternative", "not_evidence", "answerable", "note", "adjudication")
+        kinds = formats.KINDS  # every kind of line, evidence and drop included
         judgements = self.judgements
         names = sorted({j["reviewer"] for j in judgements})
         sheet.append(
