@@ -227,4 +227,43 @@ def _passage_bigram(db: Database) -> None:
     search.index_bigrams(db.conn, 1)
 
 
+@MIGRATIONS(name="0004_judged_not_evidence")
+def _judged_not_evidence(db: Database) -> None:
+    _script(
+        db,
+        """
+        -- Passages imported gold judges not evidence (qrels level 0, gold JSONL's
+        -- not_evidence): judged, so the unjudged pool leaves them out; replaced with the
+        -- question's gold.
+        CREATE TABLE judged_not_evidence (
+            question_pk INTEGER NOT NULL REFERENCES question(pk) ON DELETE CASCADE,
+            passage_pk INTEGER NOT NULL REFERENCES passage(pk),
+            PRIMARY KEY (question_pk, passage_pk)
+        ) WITHOUT ROWID;
+        -- The log takes two more kinds, evidence and drop: SQLite cannot widen a CHECK in
+        -- place, so the table is copied (same columns, same pks, so the journal still
+        -- matches).
+        CREATE TABLE judgement_new (
+            pk INTEGER PRIMARY KEY,
+            reviewer TEXT NOT NULL,
+            at TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+                ('role', 'alternative', 'not_evidence', 'answerable', 'evidence', 'drop',
+                 'note', 'adjudication')),
+            passage_id TEXT NOT NULL DEFAULT '',
+            value TEXT NOT NULL,
+            settles TEXT,
+            system TEXT,
+            UNIQUE (reviewer, at, question_id, kind, passage_id, value)
+        );
+        INSERT INTO judgement_new SELECT pk, reviewer, at, question_id, kind, passage_id,
+            value, settles, system FROM judgement;
+        DROP TABLE judgement;
+        ALTER TABLE judgement_new RENAME TO judgement;
+        CREATE INDEX judgement_question ON judgement(question_id);
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

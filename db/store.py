@@ -610,6 +610,17 @@ class Store:
                 out[row["pk"]] = row
         return out
 
+    def passage_ids_of(self, pks: Iterable[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for part in _chunks(((p,) for p in set(pks)), 500):
+            marks = ",".join("?" * len(part))
+            out.update(
+                self.conn.execute(
+                    f"SELECT pk, id FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
+                ).fetchall()
+            )
+        return out
+
     def passage_pks(self, ids: Iterable[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for part in _chunks(((i,) for i in set(ids)), 500):
@@ -764,17 +775,21 @@ class Store:
         questions: Iterable[tuple[int, str]],
         items: Iterable[tuple[int, str, str, str | None]],
         alternatives: Iterable[tuple[int, str, str, str]],
+        not_evidence: Iterable[tuple[int, str, str]] = (),
     ) -> dict[str, int]:
         """Replace the gold of every question named: questions (line, qid); items
-        (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id).
+        (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id);
+        passages judged not evidence (line, qid, passage_id: qrels level 0).
         Caller holds the transaction. Raises UnknownIds. The counts returned include what
         was removed: the questions whose gold is replaced, their items and alternatives."""
         self._stage("gold_q", "line, qid", questions)
         self._stage("gold_item", "line, qid, pid, role", items)
         self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
+        self._stage("gold_not", "line, qid, pid", not_evidence)
         self._check_ids("gold_q", "qid", [])
         self._check_ids("gold_item", "qid", ["pid"])
         self._check_ids("gold_alt", None, ["pid"])
+        self._check_ids("gold_not", None, ["pid"])
         kept = undo.keep_gold(self, source_file)
         run = self.conn.execute
         replaced = (
@@ -794,6 +809,15 @@ class Store:
         run(
             "DELETE FROM evidence_item WHERE question_pk IN "
             "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            "DELETE FROM judged_not_evidence WHERE question_pk IN "
+            "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            "INSERT OR IGNORE INTO judged_not_evidence (question_pk, passage_pk) "
+            "SELECT q.pk, p.pk FROM temp.gold_not s JOIN question q ON q.id = s.qid "
+            "JOIN passage p ON p.id = s.pid"
         )
         run(
             "INSERT OR REPLACE INTO gold_question (question_pk, source_file) "
@@ -819,7 +843,7 @@ class Store:
             "undo": kept,
             "removed": removed,
         }
-        for name in ("gold_q", "gold_item", "gold_alt"):
+        for name in ("gold_q", "gold_item", "gold_alt", "gold_not"):
             run(f"DROP TABLE temp.{name}")
         return counts
 
@@ -827,6 +851,12 @@ class Store:
         """(question_pk, item_pk, primary passage_pk, role) for every evidence item."""
         return self.conn.execute(
             "SELECT question_pk, pk, passage_pk, role FROM evidence_item ORDER BY question_pk, pk"
+        ).fetchall()
+
+    def not_evidence_rows(self) -> list[tuple[int, int]]:
+        """(question_pk, passage_pk) of every passage imported gold judges not evidence."""
+        return self.conn.execute(
+            "SELECT question_pk, passage_pk FROM judged_not_evidence"
         ).fetchall()
 
     def alternative_rows(self) -> list[tuple[int, int]]:
@@ -974,6 +1004,37 @@ class Store:
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
             "AND r.rank = 1"
         ).fetchall()
+
+    def pool_candidates(
+        self, depth: int, with_systems: bool = True
+    ) -> list[tuple[int, int, str, int, int, str | None]]:
+        """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
+        passage id, how many systems, best rank, comma-separated system keys or None), in
+        question order. Each (system, question) prefix of the result key is sought, not
+        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics)."""
+        # GROUP BY already yields question order; the id is looked up once per group.
+        return self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk, "
+            "(SELECT p.id FROM passage p WHERE p.pk = r.passage_pk), count(*), min(r.rank), "
+            "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
+            "AND r.question_pk = q.pk AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (with_systems, depth),
+        ).fetchall()
+
+    def gold_question_pks(self) -> set[int]:
+        """Keys of the questions whose gold was imported (with or without evidence)."""
+        return {pk for (pk,) in self.conn.execute("SELECT question_pk FROM gold_question")}
+
+    def questions_with_results(self) -> set[int]:
+        """Keys of the questions some system ranked passages for."""
+        return {
+            pk
+            for (pk,) in self.conn.execute(
+                "SELECT q.pk FROM question q WHERE EXISTS "
+                "(SELECT 1 FROM result r WHERE r.question_pk = q.pk)"
+            )
+        }
 
     def max_rank(self) -> int:
         return self._scalar("SELECT max(rank) FROM result") or 0

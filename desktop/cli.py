@@ -64,10 +64,25 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
     cmp_.add_argument("--json", action="store_true")
 
-    exp = sub.add_parser("export", help="REPORT.xlsx, or: judgements FILE [--reviewer NAME]")
-    exp.add_argument("target", nargs="+", metavar="REPORT.xlsx | judgements FILE")
+    exp = sub.add_parser(
+        "export",
+        help="REPORT.xlsx, or: judgements FILE [--reviewer NAME], or: gold FILE [--format F]",
+    )
+    exp.add_argument("target", nargs="+", metavar="REPORT.xlsx | judgements FILE | gold FILE")
     exp.add_argument("--k", default="5,10")
     exp.add_argument("--reviewer")
+    exp.add_argument(
+        "--format",
+        choices=("jsonl", "qrels", "beir"),
+        default="jsonl",
+        help="the reviewed gold's format (default jsonl)",
+    )
+
+    pool = sub.add_parser("pool", help="passages in some system's top D not judged yet")
+    pool.add_argument("--depth", type=int, default=10, help="top D of every system (default 10)")
+    pool.add_argument("--json", action="store_true")
+    pool.add_argument("--shuffle-for", metavar="REVIEWER", help="a shuffled order fixed per name")
+    pool.add_argument("--blind", action="store_true", help="do not say which systems")
 
     info = sub.add_parser("info", help="counts of what the database holds")
     info.add_argument("--json", action="store_true")
@@ -96,8 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def print_json(data) -> int:
-    json.dump(data, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    # dumps, not dump: dump streams through the pure-Python encoder a token per write, which
+    # for the pool of thousands of questions costs more than building it.
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     return 0
 
 
@@ -285,6 +301,9 @@ def cmd_metrics(args, db_path) -> int:
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
+    note = evaluation.unsettled_note()
+    if note:
+        print(note)
     if args.per_question:
         print()
         rows = [
@@ -398,6 +417,17 @@ def cmd_export(args, db_path) -> int:
             n = project.export_judgements(target[1], args.reviewer)
         print(f"wrote {n} judgements to {target[1]}")
         return 0
+    if target[0] == "gold":
+        if len(target) != 2:
+            return fail("usage: export gold FILE [--format jsonl|qrels|beir]")
+        from desktop.gold_export import QRELS_CAVEAT
+
+        with _open(db_path) as project:
+            n = project.export_gold(target[1], args.format)
+        print(f"wrote the reviewed gold of {n} questions to {target[1]} ({args.format})")
+        if args.format != "jsonl":
+            print(f"note: {QRELS_CAVEAT}")
+        return 0
     if len(target) != 1:
         return fail("usage: export REPORT.xlsx [--k 5,10]")
     ks = _ks(args.k)
@@ -408,6 +438,29 @@ def cmd_export(args, db_path) -> int:
     with _open(db_path) as project:
         write_report(project, target[0], ks)
     print(f"wrote {target[0]}")
+    return 0
+
+
+def cmd_pool(args, db_path) -> int:
+    from desktop import pool
+
+    if args.depth < 1:
+        return fail(f"--depth must be at least 1, not {args.depth}")
+    with _open(db_path) as project:
+        # The JSON never names systems, so it skips naming them (as blind mode does).
+        blind = args.blind or args.json
+        found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=blind)
+    data = pool.as_json(args.depth, found)
+    if args.json:
+        return print_json(data)
+    print(
+        f"{data['unjudged']} passages in some system's top {args.depth} are not judged yet, "
+        f"in {sum(1 for _, e in found if e)} of {len(found)} questions"
+    )
+    for qid, entries in found:
+        for e in entries:
+            by = "" if args.blind else "  " + ", ".join(e.retrieved_by)
+            print(f"{qid}\t{e.passage_id}\tsystems {e.systems}\tbest rank {e.best_rank}{by}")
     return 0
 
 
@@ -521,6 +574,7 @@ COMMANDS = {
     "import": cmd_import,
     "metrics": cmd_metrics,
     "compare": cmd_compare,
+    "pool": cmd_pool,
     "export": cmd_export,
     "info": cmd_info,
     "search": cmd_search,

@@ -564,6 +564,8 @@ class GoldRecord:
     line: int
     question_id: str
     evidence: list[EvidenceRecord]
+    # Passages judged not evidence (qrels level 0, JSONL "not_evidence"): (line, passage_id).
+    not_evidence: list[tuple[int, str]] = field(default_factory=list)
 
 
 def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldRecord]:
@@ -605,7 +607,18 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                     if alt != pid and alt not in alt_ids:
                         alt_ids.append(alt)
                 items.append(EvidenceRecord(number, pid, role, alt_ids))
-            yield GoldRecord(number, qid, items)
+            judged_not = obj.get("not_evidence", [])
+            if not isinstance(judged_not, list):
+                raise InputError(path, number, "'not_evidence' must be a list of passage ids")
+            not_ids: list[tuple[int, str]] = []
+            for pid in judged_not:
+                pid = _text_id(path, number, pid, "not_evidence")
+                if pid in primaries:
+                    raise InputError(
+                        path, number, f"passage '{pid}' is both evidence and not evidence"
+                    )
+                not_ids.append((number, pid))
+            yield GoldRecord(number, qid, items, not_ids)
         return
 
     # TREC and BEIR qrels: a line per (question, passage); group by question keeping file order.
@@ -648,6 +661,9 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
         if level_value >= 1:
             role = "core" if level_value >= 2 else "supporting"
             record.evidence.append(EvidenceRecord(number, pid, role))
+        else:
+            # Level 0 (or below, as trec_eval reads it): judged, and not relevant.
+            record.not_evidence.append((number, pid))
     yield from grouped.values()
 
 
@@ -792,7 +808,18 @@ def _dedupe(qid: str, line: int, rows: list[tuple[str, float | None, int]]) -> R
 
 # -- judgements ---------------------------------------------------------------------------------
 
-KINDS = ("role", "alternative", "not_evidence", "answerable", "note", "adjudication")
+KINDS = (
+    "role",
+    "alternative",
+    "not_evidence",
+    "answerable",
+    "evidence",
+    "drop",
+    "note",
+    "adjudication",
+)
+# Kinds that name a passage of the question (the others name none, or the question itself).
+PASSAGE_KINDS = ("role", "alternative", "not_evidence", "evidence", "drop")
 
 
 @dataclass
@@ -819,6 +846,9 @@ def check_judgement_value(kind: str, value: object) -> str | None:
         return f"a {kind} judgement's value must be true, false or null, not {value!r}"
     if kind == "note" and value is not None and not isinstance(value, str):
         return "a note's value must be text"
+    # Adding or dropping an item has no "false": null withdraws it.
+    if kind in ("evidence", "drop") and value is not True and value is not None:
+        return f"a {kind} judgement's value must be true or null, not {value!r}"
     return None
 
 
@@ -842,7 +872,7 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
                     path,
                     number,
                     "an adjudication needs 'settles': the kind it "
-                    "settles (role, alternative, not_evidence, answerable)",
+                    "settles (role, alternative, not_evidence, answerable, evidence, drop)",
                 )
             checked_kind = settles
         elif settles is not None:
@@ -853,7 +883,7 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         passage_id = obj.get("passage_id") or ""
         if not isinstance(passage_id, str):
             raise InputError(path, number, "'passage_id' must be a string")
-        if checked_kind in ("role", "alternative", "not_evidence") and not passage_id:
+        if checked_kind in PASSAGE_KINDS and not passage_id:
             raise InputError(path, number, f"a {checked_kind} judgement needs a 'passage_id'")
         system = obj.get("system")
         if system is not None and not isinstance(system, str):

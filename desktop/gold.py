@@ -16,7 +16,10 @@ from datetime import datetime, timezone
 
 from desktop.metrics import Item
 
-DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable")
+DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable", "evidence", "drop")
+# The order decisions are applied in: an added item exists before its role or alternatives
+# are set, and a drop removes whatever the other kinds made of the item.
+APPLY_ORDER = {"evidence": 0, "role": 1, "alternative": 2, "not_evidence": 3, "drop": 4}
 
 ADJUDICATED, AGREED, SINGLE, PENDING, DISPUTED = (
     "adjudicated",
@@ -96,8 +99,32 @@ def named_passages(judgements: Iterable[dict]) -> set[str]:
     return named
 
 
+def evidence_conflicts(votes: dict, adjudications: dict) -> list[Decision]:
+    """A passage one reviewer adds as evidence and another judges not evidence: a
+    disagreement (votes True for evidence, False for not evidence) until an adjudication
+    settles either kind for it. It does not change which decision is in force."""
+    out = []
+    for (question_id, kind, passage_id), these in sorted(votes.items()):
+        if kind != "evidence":
+            continue
+        against = votes.get((question_id, "not_evidence", passage_id), {})
+        adders = {who for who, v in these.items() if v is True}
+        deniers = {who for who, v in against.items() if v is True} - adders
+        settled = any(
+            (question_id, k, passage_id) in adjudications for k in ("evidence", "not_evidence")
+        )
+        if adders and deniers and not settled:
+            both = {**dict.fromkeys(adders, True), **dict.fromkeys(deniers, False)}
+            out.append(Decision(question_id, "evidence", passage_id, both, DISPUTED))
+    return out
+
+
 def decide(judgements: Iterable[dict]) -> list[Decision]:
     votes, adjudications, reviewers = latest_values(judgements)
+    return _decide(votes, adjudications, reviewers)
+
+
+def _decide(votes: dict, adjudications: dict, reviewers: set[str]) -> list[Decision]:
     decisions = []
     for key in sorted(set(votes) | set(adjudications)):
         question_id, kind, passage_id = key
@@ -142,12 +169,24 @@ class EffectiveGold:
     items: dict[int, list[GoldItem]]  # question_pk -> evidence items
     answerable: dict[int, bool]  # question_pk -> answerable in force
     decisions: list[Decision]
+    conflicts: list[Decision] = field(default_factory=list)  # evidence vs not evidence
+    # question_pk -> passages judged without being effective evidence: not evidence in
+    # force, imported level 0, the passages of dropped items (with the items, J(q)).
+    judged_out: dict[int, set[int]] = field(default_factory=dict)
 
     def metric_items(self) -> dict[int, list[Item]]:
         return {q: [i.as_item() for i in items] for q, items in self.items.items()}
 
     def disagreements(self) -> list[Decision]:
-        return [d for d in self.decisions if d.status == DISPUTED]
+        return [d for d in self.decisions if d.status == DISPUTED] + self.conflicts
+
+    def judged(self, question_pk: int) -> set[int]:
+        """J(q): every passage of an effective item and every passage judged otherwise."""
+        out = set(self.judged_out.get(question_pk, ()))
+        for item in self.items.get(question_pk, ()):
+            out.add(item.primary_pk)
+            out.update(item.alternatives)
+        return out
 
 
 def build(
@@ -157,10 +196,12 @@ def build(
     passage_ids: dict[int, str],
     passage_pks: dict[str, int],
     judgements: Sequence[dict],
+    not_evidence: Sequence[tuple[int, int]] = (),
 ) -> EffectiveGold:
     """questions: store rows (pk, id, answerable); evidence: (question_pk, item_pk, passage_pk,
     role); alternatives: (item_pk, passage_pk); passage_ids / passage_pks map keys and ids for
-    every passage named by gold and judgements."""
+    every passage named by gold and judgements; not_evidence: (question_pk, passage_pk) the
+    imported gold judges not evidence."""
     by_item: dict[int, GoldItem] = {}
     items: dict[int, list[GoldItem]] = {q["pk"]: [] for q in questions}
     for question_pk, item_pk, passage_pk, role in evidence:
@@ -172,21 +213,36 @@ def build(
     answerable = {q["pk"]: bool(q["answerable"]) for q in questions}
     question_pk_of = {q["id"]: q["pk"] for q in questions}
 
-    decisions = decide(judgements)
-    for d in decisions:
+    judged_out: dict[int, set[int]] = {}
+    for question_pk, passage_pk in not_evidence:
+        judged_out.setdefault(question_pk, set()).add(passage_pk)
+
+    votes, adjudications, reviewers = latest_values(judgements)
+    decisions = _decide(votes, adjudications, reviewers)
+    for d in sorted(decisions, key=lambda d: APPLY_ORDER.get(d.kind, -1)):
         if not d.counts:
             continue
         question_pk = question_pk_of.get(d.question_id)
         if question_pk is None:
             continue
-        these = items.get(question_pk, [])
+        these = items.setdefault(question_pk, [])
         if d.kind == "answerable":
             answerable[question_pk] = bool(d.value)
             continue
         passage_pk = passage_pks.get(d.passage_id)
         if passage_pk is None:
             continue
-        if d.kind == "role":
+        if d.kind == "evidence":
+            if d.value is True and all(item.primary_pk != passage_pk for item in these):
+                these.append(GoldItem(passage_pk, d.passage_id, None, {}))
+        elif d.kind == "drop":
+            if d.value is True:
+                for item in [i for i in these if i.primary_pk == passage_pk]:
+                    these.remove(item)
+                    judged_out.setdefault(question_pk, set()).update(
+                        [item.primary_pk, *item.alternatives]
+                    )
+        elif d.kind == "role":
             for item in these:
                 if item.primary_pk == passage_pk:
                     item.role = d.value
@@ -201,7 +257,9 @@ def build(
             # Only an alternative can be struck this way; a primary passage stays evidence.
             for item in these:
                 item.alternatives.pop(passage_pk, None)
-    return EffectiveGold(items, answerable, decisions)
+            judged_out.setdefault(question_pk, set()).add(passage_pk)
+    conflicts = evidence_conflicts(votes, adjudications)
+    return EffectiveGold(items, answerable, decisions, conflicts, judged_out)
 
 
 # -- agreement ----------------------------------------------------------------------------------
@@ -230,7 +288,7 @@ def agreement(judgements: Sequence[dict]) -> dict:
     """Design section 6's agreement object: per reviewer pair and kind, over the items both
     judged (latest value each), percent agreement and Cohen's kappa; and the open
     disagreements."""
-    votes, _, reviewers = latest_values(judgements)
+    votes, adjudications, reviewers = latest_values(judgements)
     names = sorted(reviewers)
     pairs_out = []
     for i, a in enumerate(names):
@@ -253,5 +311,6 @@ def agreement(judgements: Sequence[dict]) -> dict:
                         "kappa": kappa,
                     }
                 )
-    disputed = sum(1 for d in decide(judgements) if d.status == DISPUTED)
+    disputed = sum(1 for d in _decide(votes, adjudications, reviewers) if d.status == DISPUTED)
+    disputed += len(evidence_conflicts(votes, adjudications))
     return {"pairs": pairs_out, "disagreements": disputed}

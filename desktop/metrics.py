@@ -1,4 +1,5 @@
-"""Recall@K, CoreRecall@K, Hit@K, MRR@K and nDCG@K exactly as design section 3 defines them.
+"""Recall@K, CoreRecall@K, Hit@K, MRR@K and nDCG@K exactly as design section 3 defines them,
+and P@K and Judged@K (issue 13) where the judged passages J(q) are known.
 
 Pure functions over plain data: an evidence item is a role and a set of passage keys (its
 primary and its alternatives); a ranked list is a sequence of passage keys with repeats already
@@ -15,6 +16,12 @@ from functools import lru_cache
 
 GAIN = {"core": 2, "supporting": 1, None: 1}
 MEASURES = ("Recall", "CoreRecall", "Hit", "MRR", "nDCG")
+# P@K = |TopK ∩ evidence passages| / K (trec_eval's P_K) and Judged@K = |TopK ∩ J(q)| / |TopK|
+# (ir_measures' Judged@k). They need the whole ranked list and J(q), so they are scored only
+# where both are given (the command line and the report), not from a list of hits.
+POOL_MEASURES = ("P", "Judged")
+ALL_MEASURES = MEASURES + POOL_MEASURES
+JUDGED_ENOUGH = 0.8  # under this Judged@K a system's numbers may still move
 MIN_K, MAX_K = 1, 1000
 
 
@@ -37,13 +44,13 @@ def label(measure: str, k: int) -> str:
 
 
 @lru_cache(maxsize=64)
-def _labels(ks: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(label(m, k) for k in ks for m in MEASURES)
+def _labels(ks: tuple[int, ...], measures: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(label(m, k) for k in ks for m in measures)
 
 
-def labels(ks: Sequence[int]) -> list[str]:
+def labels(ks: Sequence[int], measures: Sequence[str] = MEASURES) -> list[str]:
     """Every measure at every K, K by K, in the order scores and means are kept."""
-    return list(_labels(tuple(ks)))
+    return list(_labels(tuple(ks), tuple(measures)))
 
 
 def passage_owners(items: Sequence[Item]) -> dict[Hashable, list[int]]:
@@ -101,10 +108,23 @@ class Prepared:
     """What scoring one question needs that does not depend on the ranked list: computed once
     per question and reused for every system."""
 
-    __slots__ = ("items", "ks", "owners", "n_items", "n_core", "gain", "is_core", "idcg")
+    __slots__ = (
+        "items",
+        "ks",
+        "owners",
+        "n_items",
+        "n_core",
+        "gain",
+        "is_core",
+        "idcg",
+        "judged",
+    )
 
-    def __init__(self, items: Sequence[Item], ks: Sequence[int]):
+    def __init__(self, items: Sequence[Item], ks: Sequence[int], judged=None):
+        """judged: J(q), the passages judged for this question; given, P@K and Judged@K are
+        scored too (the ranked list must then be whole, not a list of hits)."""
         self.items = items
+        self.judged = judged
         self.ks = sorted(ks)
         self.owners = passage_owners(items)
         self.n_items = len(items)
@@ -125,13 +145,17 @@ class Prepared:
         owners, gain, is_core = self.owners, self.gain, self.is_core
         found = [False] * self.n_items
         credited = [False] * self.n_items
-        n_found = n_core_found = first_hit = 0
+        n_found = n_core_found = first_hit = n_relevant = n_judged = 0
+        judged = self.judged
         dcg = 0.0
         out: dict[str, float | None] = {}
         ks = self.ks
         k_index = 0
         for rank in range(1, ks[-1] + 1):
             hit_items = owners.get(ranked[rank - 1]) if rank <= len(ranked) else None
+            if judged is not None and rank <= len(ranked):
+                n_relevant += bool(hit_items)
+                n_judged += ranked[rank - 1] in judged
             if hit_items:
                 if not first_hit:
                     first_hit = rank
@@ -152,6 +176,10 @@ class Prepared:
                 out[f"Hit@{rank}"] = 1.0 if n_found else 0.0
                 out[f"MRR@{rank}"] = 1.0 / first_hit if first_hit else 0.0
                 out[f"nDCG@{rank}"] = dcg / self.idcg[rank]
+                if judged is not None:
+                    top = min(rank, len(ranked))
+                    out[f"P@{rank}"] = n_relevant / rank
+                    out[f"Judged@{rank}"] = n_judged / top if top else 0.0
                 k_index += 1
         return out
 
@@ -197,9 +225,9 @@ class Means:
 
     __slots__ = ("ks", "labels", "depth", "questions", "_sums", "_counts", "_steps")
 
-    def __init__(self, ks: Sequence[int] = (), depth: int = 0):
+    def __init__(self, ks: Sequence[int] = (), depth: int = 0, measures=MEASURES):
         self.ks = sorted(ks)
-        self.labels = labels(self.ks)
+        self.labels = labels(self.ks, measures)
         self.depth = depth
         self.questions = 0
         self._sums = array("d", [0.0] * len(self.labels))
@@ -261,17 +289,23 @@ def evaluate(
     gold: Mapping[Hashable, Sequence[Item]],
     runs: Mapping[str, Mapping[Hashable, Sequence[Hashable]]],
     ks: Sequence[int],
+    judged: Mapping[Hashable, set] | None = None,
 ) -> list[SystemScores]:
     """Mean of every measure over the questions with at least one evidence item; a question
     missing from a run scores 0 there (trec_eval -c). CoreRecall averages over questions with a
-    core item only."""
+    core item only. With judged (question -> J(q)) P@K and Judged@K are scored too."""
     ks = sorted(ks)
-    prepared = {q: Prepared(items, ks) for q, items in gold.items() if items}
-    names = labels(ks)
+    measures = MEASURES if judged is None else ALL_MEASURES
+    prepared = {
+        q: Prepared(items, ks, None if judged is None else judged.get(q, frozenset()))
+        for q, items in gold.items()
+        if items
+    }
+    names = labels(ks, measures)
     out = []
     empty: tuple = ()
     for system, lists in runs.items():
-        means = Means(ks)
+        means = Means(ks, measures=measures)
         per_q: dict[Hashable, dict[str, float | None]] = {}
         for q, prep in prepared.items():
             scores = prep.score(lists.get(q, empty))

@@ -15,7 +15,8 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, metrics, scratch, search, targets
+from desktop import backup, formats, gold, gold_export, metrics, scratch, search, targets
+from desktop import pool as pool_module
 from desktop.formats import InputError, Progress
 from desktop.reads import Reads
 
@@ -82,13 +83,14 @@ def _corpus_source(given: list, files: list[Path]) -> tuple[str, str]:
 
 
 def _alternative_problem(
-    kind: str, question_id: str, value, primaries: dict[str, set[str]]
+    kind: str, question_id: str, value, primaries: dict[str, set[str]], added=None
 ) -> str | None:
     """An alternative stands for an evidence item: its value must be the primary passage of
-    one of that question's imported items (or null, which withdraws it)."""
+    one of that question's imported items or of an item an evidence line added (or null,
+    which withdraws it)."""
     if kind != "alternative" or value is None:
         return None
-    these = primaries.get(question_id, set())
+    these = primaries.get(question_id, set()) | (added or {}).get(question_id, set())
     if value in these:
         return None
     named = ", ".join(repr(p) for p in sorted(these)[:5]) or "none"
@@ -96,6 +98,30 @@ def _alternative_problem(
         f"an alternative's value must be the primary passage of one of question "
         f"{question_id!r}'s evidence items ({named}), not {value!r}"
     )
+
+
+def _item_problem(
+    kind: str, question_id: str, passage_id: str, primaries: dict[str, set[str]], added
+) -> str | None:
+    """evidence adds a passage that is not already an imported item's primary; drop names
+    an item's primary, imported or added by an evidence line."""
+    imported = primaries.get(question_id, set())
+    if kind == "evidence" and passage_id in imported:
+        return (
+            f"passage {passage_id!r} is already the primary of one of question "
+            f"{question_id!r}'s imported evidence items (an evidence line adds a new one)"
+        )
+    if kind == "drop" and passage_id not in imported | added.get(question_id, set()):
+        return (
+            f"passage {passage_id!r} is not the primary of an evidence item of question "
+            f"{question_id!r}: nothing to drop"
+        )
+    return None
+
+
+def _record_added(added: dict[str, set[str]], kind: str, question_id: str, passage_id: str, value):
+    if kind == "evidence" and value is True:
+        added.setdefault(question_id, set()).add(passage_id)
 
 
 class Project(Reads):
@@ -308,10 +334,13 @@ class Project(Reads):
             for e in r.evidence
             for a in e.alternatives
         ]
+        judged_not = [(line, r.question_id, pid) for r in records for line, pid in r.not_evidence]
         with self.store.atomic():
             _phase(progress, "checking ids")
             try:
-                counts = self.store.replace_gold(os.path.abspath(path), questions, items, alts)
+                counts = self.store.replace_gold(
+                    os.path.abspath(path), questions, items, alts, judged_not
+                )
             except UnknownIds as error:
                 raise _unknown_message(path, error) from None
             self.store.log_import("gold", os.path.abspath(path), now(), len(items), 0)
@@ -419,6 +448,7 @@ class Project(Reads):
             passage_ids,
             passage_pks,
             judgements,
+            self.store.not_evidence_rows(),
         )
 
     def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
@@ -438,13 +468,38 @@ class Project(Reads):
         runs = self.runs(max(ks)) if runs is None else runs
         if systems is not None:
             runs = {name: runs[name] for name in systems if name in runs}
-        scores = metrics.evaluate(items, runs, ks)
+        judged = {q: effective.judged(q) for q, these in items.items() if these}
+        scores = metrics.evaluate(items, runs, ks, judged)
         return Evaluation(ks, self.store.questions(), items, scores, effective)
 
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
         """Mean Recall@1..depth per system over the evaluated questions."""
         depth = depth or self.store.max_rank() or 1
         return metrics.recall_curves(self.effective_gold().metric_items(), self.runs(depth), depth)
+
+    def pool(
+        self,
+        depth: int = pool_module.DEFAULT_DEPTH,
+        *,
+        shuffle_for: str | None = None,
+        blind: bool = False,
+    ) -> list[tuple[str, list[pool_module.PoolEntry]]]:
+        """The unjudged pool at depth D: (question id, unjudged passages in order) for every
+        question that has evidence or a ranked list, in question order."""
+        if depth < 1:
+            raise ValueError(f"the pool depth must be at least 1, not {depth}")
+        effective = self.effective_gold()
+        names = {s["pk"]: s["name"] for s in self.store.systems()}
+        candidates = self.store.pool_candidates(depth, with_systems=not blind)
+        found = pool_module.collect(candidates, effective.judged, None if blind else names)
+        ranked = self.store.questions_with_results()
+        out = []
+        for question in self.store.questions():
+            pk = question["pk"]
+            if pk in found or effective.items.get(pk) or pk in ranked:
+                entries = pool_module.ordered(found.get(pk, []), shuffle_for, question["id"])
+                out.append((question["id"], entries))
+        return out
 
     # -- judgements ------------------------------------------------------------------------
 
@@ -461,12 +516,52 @@ class Project(Reads):
     ) -> dict:
         """Append one line to the log, committed before this returns."""
         checked = settles if kind == "adjudication" else kind
-        problem = formats.check_judgement_value(checked, value) or _alternative_problem(
-            checked, question_id, value, self.store.evidence_primaries(question_id)
+        primaries = self.store.evidence_primaries(question_id)
+        added = self.added_evidence(question_id)
+        problem = (
+            formats.check_judgement_value(checked, value)
+            or _alternative_problem(checked, question_id, value, primaries, added)
+            or _item_problem(checked, question_id, passage_id, primaries, added)
         )
+        if not problem and checked == "evidence" and not self.store.passage_pks([passage_id]):
+            problem = f"unknown passage id {passage_id!r}: it is not in the corpus"
         if problem:
             raise ValueError(problem)
-        row = {
+        row = self._judgement_row(
+            reviewer, question_id, kind, value, passage_id, settles, system, at
+        )
+        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
+        return row
+
+    def add_evidence(
+        self, reviewer: str, question_id: str, passage_id: str, role: str, system=None
+    ) -> list[dict]:
+        """Add a passage as a new evidence item with its role (the window's "add as core" /
+        "add as supporting"): the evidence line and the role line in one transaction."""
+        if formats.check_judgement_value("role", role) or role is None:
+            raise ValueError("a role must be core or supporting")
+        with self.store.atomic():
+            rows = [self.add_judgement(reviewer, question_id, "evidence", True, passage_id)]
+            rows.append(
+                self.add_judgement(
+                    reviewer, question_id, "role", role, passage_id, system=system, at=rows[0]["at"]
+                )
+            )
+        return rows
+
+    def added_evidence(self, question_id: str | None = None) -> dict[str, set[str]]:
+        """Question id -> passages an evidence line (or an adjudication of one) in the log
+        adds as an item, whether or not that is in force."""
+        added: dict[str, set[str]] = {}
+        for row in self.store.judgements(question_id=question_id):
+            kind = row["settles"] if row["kind"] == "adjudication" else row["kind"]
+            value = json.loads(row["value"])
+            _record_added(added, kind, row["question_id"], row["passage_id"], value)
+        return added
+
+    @staticmethod
+    def _judgement_row(reviewer, question_id, kind, value, passage_id, settles, system, at):
+        return {
             "reviewer": reviewer,
             "at": at or now(),
             "question_id": question_id,
@@ -476,8 +571,6 @@ class Project(Reads):
             "settles": settles,
             "system": system,
         }
-        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
-        return row
 
     def import_judgements(
         self, path, encoding=None, progress: Progress | None = None
@@ -485,15 +578,18 @@ class Project(Reads):
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
+        added = self.added_evidence()
         rows = []
         for rec in formats.read_judgements(path, None, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
                 )
+            kind = rec.settles or rec.kind
             problem = _alternative_problem(
-                rec.settles or rec.kind, rec.question_id, rec.value, primaries
-            )
+                kind, rec.question_id, rec.value, primaries, added
+            ) or _item_problem(kind, rec.question_id, rec.passage_id, primaries, added)
+            _record_added(added, kind, rec.question_id, rec.passage_id, rec.value)
             if problem:
                 raise InputError(path, rec.line, f"{problem}; nothing was imported")
             try:
@@ -552,6 +648,24 @@ class Project(Reads):
                 for line in lines:
                     handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         return len(lines)
+
+    def export_gold(self, path, fmt: str = "jsonl") -> int:
+        """Write the effective gold (pending and disputed changes leave the imported state)
+        as gold JSONL, TREC qrels or BEIR qrels; returns the questions written."""
+        if fmt not in gold_export.FORMATS:
+            raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
+        target = self.export_target(path)
+        effective = self.effective_gold()
+        id_of = self.store.passage_ids_of(p for ps in effective.judged_out.values() for p in ps)
+        rows = list(
+            gold_export.questions(
+                effective, self.store.questions(), self.store.gold_question_pks(), id_of
+            )
+        )
+        with scratch.replacing(target) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.writelines(gold_export.lines(fmt, iter(rows)))
+        return len(rows)
 
     def merge(self, other_path) -> ImportReport:
         """Add the other database's judgement lines this one lacks; refuse a database that
@@ -636,7 +750,28 @@ class Evaluation:
         return sum(1 for q in self.questions if self.items.get(q["pk"]))
 
     def labels(self) -> list[str]:
-        return [metrics.label(m, k) for k in self.ks for m in metrics.MEASURES]
+        return metrics.labels(self.ks, metrics.ALL_MEASURES)
+
+    def unsettled(self) -> list[tuple[str, int, float]]:
+        """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
+        what the system retrieved is judged, so its numbers may still move."""
+        return [
+            (s.system, k, s.means[f"Judged@{k}"])
+            for s in self.systems
+            for k in self.ks
+            if s.evaluated and (s.means.get(f"Judged@{k}") or 0.0) < metrics.JUDGED_ENOUGH
+        ]
+
+    def unsettled_note(self) -> str | None:
+        """One line saying which systems' numbers may still move, or None."""
+        shown = self.unsettled()
+        if not shown:
+            return None
+        parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+        return (
+            f"under {metrics.JUDGED_ENOUGH:.0%} of the top K is judged for {parts}: these "
+            "numbers may still move as the pool is judged (recall-reviewer pool)"
+        )
 
     def as_json(self, per_question: bool = False) -> dict:
         total = len(self.questions)

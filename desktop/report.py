@@ -66,13 +66,22 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, compare, gold, metrics, review, scratch, stats
+from desktop import __version__, compare, formats, gold, metrics, review, scratch, stats
 
 Progress = Callable[[int, int], None]
 
 SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses 누락"
 COMPARISON = "Comparison 비교"
 REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
+GOLD_CHANGES = "정답 근거 변경"
+POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
+CHANGE_WORDS = {
+    "evidence": "added item 근거 추가",
+    "drop": "dropped item 근거 제외",
+    "role": "role 역할",
+    "alternative": "alternative 대체 근거",
+    "not_evidence": "not evidence 근거 아님",
+}
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 CUT_MARK = "… [잘림 cut]"
@@ -355,7 +364,7 @@ class _Report:
             seed,
             alpha,
         )
-        self.labels = [metrics.label(m, k) for k in ks for m in metrics.MEASURES]
+        self.labels = metrics.labels(ks, metrics.ALL_MEASURES)
         self.questions = self.project.questions()
         self.question_pks = {q["id"]: q["pk"] for q in self.questions}
         self.systems = self.project.systems()
@@ -477,6 +486,7 @@ class _Report:
             h("review status", "검수 상태"),
             h("in run", "결과 있음"),
             *labels,
+            h(f"unjudged@{POOL_DEPTH}", f"미판정@{POOL_DEPTH}"),
         ]
         per_q = Sheet(wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(labels), "C2")
         miss_head = [
@@ -508,7 +518,8 @@ class _Report:
 
         per_q.header(per_q_head)
         misses.header(miss_head)
-        per_q_styles = [None] * 8 + ["num"] * len(labels)
+        per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
+        unjudged = {qid: len(entries) for qid, entries in self.project.pool(POOL_DEPTH)}
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
         miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
@@ -517,7 +528,9 @@ class _Report:
         primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
         passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
         prepared = {
-            q: metrics.Prepared(items, ks) for q, items in self.gold.metric_items().items() if items
+            q: metrics.Prepared(items, ks, self.gold.judged(q))
+            for q, items in self.gold.metric_items().items()
+            if items
         }
         empty: tuple = ()
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
@@ -532,7 +545,7 @@ class _Report:
         done = 0
         for system in self.systems:
             name = system["name"]
-            tally = metrics.Means(ks, self.depth)
+            tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
             counts = [[] for _ in ks]
             missed = [Counter() for _ in ks]
             absent = 0
@@ -558,13 +571,13 @@ class _Report:
                     bool(ranked),
                 ]
                 if prep is None:
-                    per_q.append(row + [None] * len(labels), per_q_styles)
+                    per_q.append(row + [None] * len(labels) + [unjudged.get(qid)], per_q_styles)
                 else:
                     if not ranked:
                         absent += 1
                     scores = prep.score(ranked)
                     values = [scores[label] for label in labels]
-                    per_q.append(row + values, per_q_styles)
+                    per_q.append(row + values + [unjudged.get(qid)], per_q_styles)
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
                     for index, k in enumerate(ks):
@@ -680,7 +693,7 @@ class _Report:
             )
         summary.autofilter(1, len(summary_head))
         summary.blank()
-        for line in self._summary_notes(without):
+        for line in self._summary_notes(without) + self._unsettled_lines(means):
             summary.append([line])
         summary.blank()
         summary.append(
@@ -725,6 +738,64 @@ class _Report:
         self._reviewers(reviewers)
         self._settings(settings, target, without)
         self._charts(charts, means, curves)
+        self._gold_changes(Sheet(wb, GOLD_CHANGES, [12, 16, 14, 30, 24, 14, 40], "A2"))
+
+    def _gold_changes(self, sheet: Sheet) -> None:
+        """Every added or dropped item, role change, alternative and not-evidence judgement,
+        with each reviewer's value, its status and the notes on that passage."""
+        sheet.append(
+            ["Gold changes: every judgement that changes the evidence 정답 근거 변경"], "bold"
+        )
+        first = sheet.header(
+            [
+                h("question", "질문"),
+                h("change", "변경"),
+                h("passage", "문단"),
+                h("values", "검수자별 값"),
+                h("status", "상태"),
+                h("value in force", "적용 값"),
+                h("notes", "메모"),
+            ]
+        )
+        notes = self._notes()
+        conflicts = [(d, "evidence vs not evidence 근거 여부 이견") for d in self.gold.conflicts]
+        changes = [(d, CHANGE_WORDS[d.kind]) for d in self.gold.decisions if d.kind in CHANGE_WORDS]
+        for d, change in sorted(changes + conflicts, key=lambda c: (c[0].question_id, c[1])):
+            said = [
+                f"{who}: {text}"
+                for who, pid, _, text in notes.get(d.question_id, ())
+                if pid == d.passage_id
+            ]
+            sheet.append(
+                [
+                    d.question_id,
+                    change,
+                    d.passage_id,
+                    _votes(d),
+                    STATUS_WORDS[d.status],
+                    _as_text(d.value) if d.counts else "",
+                    "\n".join(said),
+                ]
+            )
+        sheet.autofilter(first, 7)
+
+    def _unsettled_lines(self, means: list[dict]) -> list[str]:
+        """Where a system's Judged@K is under 0.8: its numbers may still move."""
+        out = []
+        for system, these in zip(self.systems, means, strict=True):
+            judged = [(k, these.get(f"Judged@{k}")) for k in self.ks]
+            low = [
+                f"Judged@{k} {value:.2f}"
+                for k, value in judged
+                if value is not None and value < metrics.JUDGED_ENOUGH
+            ]
+            if low:
+                out.append(
+                    f"{system['name']}: {', '.join(low)} — under {metrics.JUDGED_ENOUGH:.0%} of "
+                    "its top K is judged, so its numbers may still move as the pool is judged "
+                    "(아직 판정되지 않은 문단이 많아 수치가 바뀔 수 있음)."
+                )
+        return out
 
     def _compare(self, start: int) -> compare.Comparison:
         """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks."""
@@ -756,7 +827,7 @@ class _Report:
     # -- Reviewers ---------------------------------------------------------------------------
 
     def _reviewers(self, sheet: Sheet) -> None:
-        kinds = ("role", "alternative", "not_evidence", "answerable", "note", "adjudication")
+        kinds = formats.KINDS  # every kind of line, evidence and drop included
         judgements = self.judgements
         names = sorted({j["reviewer"] for j in judgements})
         sheet.append(

@@ -330,10 +330,12 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "Reviewers",
         "Settings",
         "Charts",
+        "정답 근거 변경",
     ]
     summary = wb["Summary"]
     head = [c.value for c in summary[1]]
-    labels = [f"{m}@{k}" for k in (5, 10) for m in ("Recall", "CoreRecall", "Hit", "MRR", "nDCG")]
+    measures = ("Recall", "CoreRecall", "Hit", "MRR", "nDCG", "P", "Judged")
+    labels = [f"{m}@{k}" for k in (5, 10) for m in measures]
     assert head[6 : 6 + len(labels)] == labels
     for k in (5, 10):
         assert f"Recall@{k} CI95 low" in head and f"Recall@{k} CI95 high" in head
@@ -363,7 +365,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
         "review status",
         "in run",
     ]
-    assert per_q_head[8:] == labels
+    assert per_q_head[8:] == [*labels, "unjudged@10"]
 
 
 def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
@@ -701,7 +703,7 @@ def test_project_without_runs_or_gold(project, tmp_path):
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "x"}])
     project.import_corpus(tmp_path / "c.jsonl")
     wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5]))
-    assert len(wb.sheetnames) == 7
+    assert len(wb.sheetnames) == 8
     assert table(wb["Summary"]) == []
     assert wb["Charts"]._charts == []
 
@@ -839,7 +841,8 @@ def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
     path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
     wb = load_workbook(path)
     for ws in wb.worksheets:
-        first = 1 if ws.title not in ("Reviewers", rp.COMPARISON) else None
+        # a sheet that opens with a one-line title has its header on row 2
+        first = {"Reviewers": None, rp.COMPARISON: None, rp.GOLD_CHANGES: 2}.get(ws.title, 1)
         if first:
             height = ws.row_dimensions[first].height
             lines = max(str(c.value).count("\n") + 1 for c in ws[first] if c.value)
@@ -897,3 +900,34 @@ def test_libreoffice_converts_the_workbook(sample, tmp_path):
         ).stdout
         for words in ("Paired randomization test", "Comparison of 3 systems", "Recall@K curve"):
             assert words in text
+
+
+def test_gold_changes_sheet_and_unjudged_counts(project, tmp_path):
+    from tests.helpers import small_project
+
+    small_project(project, tmp_path)
+    write_text(tmp_path / "r.trec", "q1 Q0 p3 1 9 t\nq1 Q0 p4 2 8 t\n")
+    project.import_run(tmp_path / "r.trec", "T")
+    project.add_evidence("kim", "q3", "p4", "core")
+    project.add_judgement("kim", "q1", "drop", True, passage_id="p1")
+    project.add_judgement("kim", "q1", "note", "너무 넓음", passage_id="p1")
+    project.add_judgement("lee", "q3", "not_evidence", True, passage_id="p4")
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5], **FAST))
+    changes = wb["정답 근거 변경"]
+    rows = [[c.value for c in row] for row in changes.iter_rows(min_row=3)]
+    by_change = {(r[0], r[1], r[2]): r for r in rows}
+    assert by_change[("q1", "dropped item 근거 제외", "p1")][3:] == [
+        "kim=true",
+        "pending second review 검수 대기",
+        None,
+        "kim: 너무 넓음",
+    ]
+    assert by_change[("q3", "added item 근거 추가", "p4")][4].startswith("pending")
+    conflict = by_change[("q3", "evidence vs not evidence 근거 여부 이견", "p4")]
+    assert conflict[3] == "kim=true, lee=false" and conflict[4] == "disputed 이견"
+    assert ("q3", "not evidence 근거 아님", "p4") in by_change
+    per_q = wb["Per question"]
+    head = [c.value for c in per_q[1]]
+    col = next(i for i, v in enumerate(head) if str(v).startswith("unjudged@10"))
+    counts = {row[1].value: row[col].value for row in per_q.iter_rows(min_row=2)}
+    assert counts["q1"] == 2  # p3 and p4 in T's top 10, neither judged for q1
