@@ -51,24 +51,43 @@ def bigram_text(text: str) -> str:
     return " ".join(map(add, text, text[1:] + " "))
 
 
+PHASE = "building the search index"
+_TRIGRAM_INSERT = (
+    "INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage WHERE pk BETWEEN ? AND ?"
+)
+_BIGRAM_INSERT = (
+    "INSERT INTO passage_bigram (rowid, text) SELECT pk, bigram_text(text) FROM passage "
+    "WHERE pk BETWEEN ? AND ?"
+)
+
+
+def index_passages(conn: sqlite3.Connection, first_pk: int, progress=None) -> None:
+    """Add the passages from first_pk on to both search indexes (a trigger per row would cost
+    more than one pass over the new rows). Caller holds the transaction."""
+    _build(conn, first_pk, (_TRIGRAM_INSERT, _BIGRAM_INSERT), progress)
+
+
 def index_bigrams(conn: sqlite3.Connection, first_pk: int, progress=None) -> None:
-    """Add the passages from first_pk on to the bigram index, one pass over the rows per key
-    range (as for the trigram index); progress(done, total, phase) between ranges, which is
-    where a cancel can stop it. Then recount the common tokens. Caller holds the
-    transaction."""
+    """Add the passages from first_pk on to the bigram index only (the migration that
+    introduced it). Caller holds the transaction."""
+    _build(conn, first_pk, (_BIGRAM_INSERT,), progress)
+
+
+def _build(conn: sqlite3.Connection, first_pk: int, inserts: Sequence[str], progress) -> None:
+    """One pass over the rows per key range and index, so that a long build shows how far it
+    is (progress(done, total, phase) between ranges, which is where a cancel can stop it);
+    then the common tokens are recounted."""
     conn.create_function("bigram_text", 1, bigram_text, deterministic=True)
     last_pk = conn.execute("SELECT max(pk) FROM passage").fetchone()[0] or 0
     span = max(last_pk - first_pk + 1, 0)
-    for low in range(first_pk, last_pk + 1, RANGE):
-        if progress is not None:
-            progress(low - first_pk, span, "building the search index")
-        conn.execute(
-            "INSERT INTO passage_bigram (rowid, text) SELECT pk, bigram_text(text) FROM passage "
-            "WHERE pk BETWEEN ? AND ?",
-            (low, min(low + RANGE - 1, last_pk)),
-        )
+    total = span * len(inserts)
+    for step, insert in enumerate(inserts):
+        for low in range(first_pk, last_pk + 1, RANGE):
+            if progress is not None:
+                progress(step * span + low - first_pk, total, PHASE)
+            conn.execute(insert, (low, min(low + RANGE - 1, last_pk)))
     if progress is not None:
-        progress(span, span, "building the search index")
+        progress(total, total, PHASE)
     count_common_bigrams(conn)
 
 

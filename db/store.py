@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 BATCH = 20_000
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
 log = logging.getLogger("recall_reviewer.store")
-FTS_RANGE = 50_000  # passages indexed per statement
 
 
 class StoreError(Exception):
@@ -552,27 +551,8 @@ class Store:
             except sqlite3.IntegrityError:
                 raise self._first_duplicate(batch) from None
             n += len(batch)
-        # One pass over the new rows is cheaper than a trigger firing per row; in key ranges,
-        # so that a long build can show how far it is (and be cancelled between ranges).
-        last_pk = self._scalar("SELECT max(pk) FROM passage") or 0
-        span = max(last_pk - first_pk + 1, 0)
-        for low in range(first_pk, last_pk + 1, FTS_RANGE):
-            if progress is not None:
-                progress(low - first_pk, span, "building the search index")
-            conn.execute(
-                "INSERT INTO passage_fts (rowid, text) SELECT pk, text FROM passage "
-                "WHERE pk BETWEEN ? AND ?",
-                (low, min(low + FTS_RANGE - 1, last_pk)),
-            )
-        if progress is not None:
-            progress(span, span, "building the search index")
-        self._index_bigrams(first_pk, progress)
+        search.index_passages(conn, first_pk, progress)
         return n
-
-    def _index_bigrams(self, first_pk: int, progress=None) -> None:
-        """Passages from first_pk on into the index of one- and two-character terms;
-        progress(done, total, "building the search index") as it goes."""
-        search.index_bigrams(self.conn, first_pk, progress)
 
     def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
         # The offender is the first row whose id is repeated inside the batch or already stored.

@@ -122,7 +122,9 @@ def test_progress_names_every_phase(project, tmp_path):
     assert [d for d, _ in reading] == sorted(d for d, _ in reading) and reading[-1][0] == total
     assert len(reading) >= 4, "reading moves within and across files"
     index = [(d, t) for d, t, p in seen if p == "building the search index"]
-    assert index[-1] == (15_000, 15_000)
+    # one bar over both indexes (trigram, then bigram), moving forward only
+    assert index[-1] == (2 * 15_000, 2 * 15_000)
+    assert [d for d, _ in index] == sorted(d for d, _ in index)
 
     seen.clear()
     questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
