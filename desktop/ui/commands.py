@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from db import StoreError
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import CorpusSearchDialog, NoteDialog
+from desktop.ui.models import SearchResultsModel
 
 
 class ReviewCommands:
@@ -182,12 +183,12 @@ class ReviewCommands:
         self.search = dialog
         dialog.open()
 
-    def search_corpus(self, text: str, on_done):
-        """Search in the query worker: a LIKE scan over a million passages takes a while."""
+    def search_corpus(self, text: str, offset: int, on_done):
+        """One page of a corpus search from offset, in the query worker, off the GUI thread."""
         self.queries.cancel("search")
         return self.queries.start(
             "search",
-            operations.search_op(text),
+            operations.search_op(text, offset, SearchResultsModel.PAGE),
             on_done=lambda done: on_done(done.result),
             on_failed=lambda error: self.show_error(
                 QCoreApplication.translate("MainWindow", "Search failed"), str(error)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from desktop import formats, review
 from desktop.review import ItemState
+from desktop.search import words
 from desktop.ui import terms
 from desktop.ui.models import SearchResultsModel
 from desktop.ui.widgets import CommittedLineEdit, HtmlDelegate, highlighted_html
@@ -185,13 +186,13 @@ class NoteDialog(QDialog):
 
 class CorpusSearchDialog(QDialog):
     """Search the whole corpus and add a found passage as an alternative for an evidence
-    item. Searching runs in a worker: `search(text, on_done)`; `add(passage, item)` writes the
-    judgement."""
+    item. Searching runs in a worker: `search(text, offset, on_done)` gives on_done
+    `(total, rows)`, one page from offset; `add(passage, item)` writes the judgement."""
 
     def __init__(
         self,
         items: Sequence[ItemState],
-        search: Callable[[str, Callable[[list[dict]], None]], None],
+        search: Callable[[str, int, Callable[[tuple[int, list[dict]]], None]], None],
         add: Callable[[dict, ItemState], bool],
         selected_item: int = 0,
         parent=None,
@@ -209,10 +210,7 @@ class CorpusSearchDialog(QDialog):
         top.addWidget(self.box, 1)
         layout.addLayout(top)
         self.status = QLabel(
-            self.tr(
-                "Words of three characters or more use the full-text index; shorter words "
-                "(many Korean words have two syllables) are matched by a slower scan."
-            )
+            self.tr("Every word must appear; passages are listed in corpus order.")
         )
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
@@ -229,7 +227,6 @@ class CorpusSearchDialog(QDialog):
         add_action.triggered.connect(self.add_selected)
         self.addAction(add_action)
         self.resize(_chars(self, 110), self.fontMetrics().lineSpacing() * 32)
-        self.results: list[dict] = []
 
     def _results_table(self) -> QTableView:
         self.model = SearchResultsModel(self)
@@ -277,27 +274,36 @@ class CorpusSearchDialog(QDialog):
         self._serial += 1
         serial = self._serial
         if not text:
-            self.model.set_rows([], [])
+            self.model.set_page(0, [], [])
             return
         self.status.setText(self.tr("Searching…"))
 
-        def done(rows: list[dict]) -> None:
+        def done(found: tuple[int, list[dict]]) -> None:
             if serial != self._serial:
                 return  # a newer search was started
-            self.results = rows
-            self.model.set_rows(rows, review.search_terms(text))
-            self.status.setText(self.tr("{n} passages").format(n=len(rows)))
+            total, rows = found
+            self.model.set_page(total, rows, words(text), lambda offset: more(offset))
+            self.status.setText(self.tr("{n} passages").format(n=f"{total:,}"))
             if rows:
                 self.table.selectRow(0)
 
-        self._search(text, done)
+        def more(offset: int) -> None:
+            """The next page, asked for by the view as the reviewer scrolls."""
+
+            def arrived(found: tuple[int, list[dict]]) -> None:
+                if serial == self._serial:
+                    self.model.add_page(offset, found[1])
+
+            self._search(text, offset, arrived)
+
+        self._search(text, 0, done)
 
     def _preview(self, current, _previous=None) -> None:
         p = self.model.passage(current.row())
         if p is None:
             self.preview.clear()
             return
-        terms_ = review.search_terms(self.box.text())
+        terms_ = words(self.box.text())
         self.preview.setHtml(
             f"<p><b>{p['id']}</b> {p.get('title') or ''}</p>"
             f"<p>{highlighted_html(p['text'], terms_)}</p>"

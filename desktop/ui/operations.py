@@ -323,8 +323,17 @@ def export_judgements_op(path, reviewer: str) -> Callable:
     return lambda project, _: Done(project.export_judgements(path, reviewer), Changes("export"))
 
 
-def search_op(text: str) -> Callable:
-    return lambda project, _: Done(review.search_corpus(project, text), Changes("query"))
+def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
+    """One page of `Project.search` (the command line's search) with the exact total; each
+    found passage's row (title, metadata, whole text for the preview) with its excerpt."""
+
+    def work(project, _progress) -> Done:
+        page = project.search(text, limit, offset)
+        full = project.passages([p.pk for p in page.passages])
+        rows = [{**full[p.pk], "excerpt": p.excerpt} for p in page.passages if p.pk in full]
+        return Done((page.total, rows), Changes("query"))
+
+    return work
 
 
 def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:

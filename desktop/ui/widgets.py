@@ -85,7 +85,8 @@ class CommittedLineEdit(QLineEdit):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self._fire)
-        self.textChanged.connect(self._changed)
+        # Edits by the reviewer only; preedit is not in text() and never starts a search.
+        self.textEdited.connect(self._changed)
         self.returnPressed.connect(self.flush)
 
     def inputMethodEvent(self, event: QInputMethodEvent) -> None:

@@ -39,8 +39,8 @@
         <translation>모두 들어가야 할 낱말 (Enter: 바로 검색)</translation>
     </message>
     <message>
-        <source>Words of three characters or more use the full-text index; shorter words (many Korean words have two syllables) are matched by a slower scan.</source>
-        <translation>세 글자 이상의 낱말은 전문 색인으로 찾고, 더 짧은 낱말(두 음절 한국어 낱말이 많습니다)은 더 느린 전체 훑기로 찾습니다.</translation>
+        <source>Every word must appear; passages are listed in corpus order.</source>
+        <translation>모든 단어가 들어 있는 문단을 코퍼스 순서로 보여 줍니다.</translation>
     </message>
     <message>
         <source>Alternative for</source>
@@ -60,7 +60,7 @@
     </message>
     <message>
         <source>{n} passages</source>
-        <translation>문단 {n}개</translation>
+        <translation>{n}개 문단</translation>
     </message>
     <message>
         <source>Added {passage} as an alternative for {item}</source>

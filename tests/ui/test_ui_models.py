@@ -168,11 +168,20 @@ def test_agreement_and_dispute_models(project, checked):
 
 def test_search_results_model(project, checked):
     model = checked(SearchResultsModel())
-    rows = review.search_corpus(project, "대통령")
-    assert rows
-    model.set_rows(rows, review.search_terms("대통령"))
+    from desktop.ui.operations import search_op
+
+    def page(offset):
+        return search_op("대통령", offset, 2)(project, None).result
+
+    total, rows = page(0)
+    assert total > 2 and len(rows) == 2
+    asked = []  # as in the window, a page arrives later, not inside fetchMore
+    model.set_page(total, rows, ["대통령"], asked.append)
     read_all(model)
     while model.canFetchMore(QModelIndex()):
         model.fetchMore(QModelIndex())
-    assert model.rowCount() == len(rows)
+        model.fetchMore(QModelIndex())  # asked once while a page is on its way
+        assert len(asked) == 1
+        model.add_page(asked[0], page(asked.pop())[1])
+    assert model.rowCount() == total == project.search("대통령").total
     assert model.passage(0)["id"] == rows[0]["id"]

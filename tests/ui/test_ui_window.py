@@ -349,3 +349,29 @@ def test_triage_buttons_keep_their_short_labels_after_a_reload(open_window, samp
     buttons = [b for b in window.findChildren(QToolButton) if b.defaultAction() is window.act_core]
     assert buttons and buttons[0].text().startswith("1 ")
     assert buttons[0].text() != window.act_core.text()
+
+
+def test_corpus_search_waits_for_the_hangul_commit_and_says_the_total(
+    sample_db, open_window, qtbot
+):
+    from PySide6.QtGui import QInputMethodEvent
+
+    window = open_window(sample_db)
+    window.show_question("q03")
+    qtbot.keyClick(window, Qt.Key.Key_S)
+    dialog = window.search
+    dialog.box.setFocus()
+    started = []
+    window.queries.changed.connect(lambda: started.append(window.queries.busy()))
+    for preedit in ("ㄱ", "구", "국"):  # a syllable still being composed
+        QApplication.sendEvent(dialog.box, QInputMethodEvent(preedit, []))
+    qtbot.wait(500)  # longer than the debounce
+    assert dialog.box.text() == "" and not dialog.box.pending() and started == []
+    commit = QInputMethodEvent()
+    commit.setCommitString("국무총리")
+    QApplication.sendEvent(dialog.box, commit)
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=10000)
+    with Project(sample_db) as project:
+        total = project.search("국무총리").total
+    assert dialog.model.total == total
+    assert dialog.status.text() in (f"{total:,} passages", f"{total:,}개 문단")

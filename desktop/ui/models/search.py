@@ -1,9 +1,10 @@
-"""Corpus search results, fetched a page at a time."""
+"""Corpus search results: the first page as the search returns it, later pages fetched from
+the query worker as the reviewer scrolls (canFetchMore/fetchMore)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, Qt
 
@@ -16,7 +17,8 @@ from desktop.ui.widgets import highlighted_html
 
 
 class SearchResultsModel(QAbstractTableModel):
-    """Passages a corpus search found, shown a page at a time."""
+    """Passages a corpus search found, `total` in all, of which `rows` are fetched so far.
+    `fetch(offset)` asks for the page from offset; its rows come back through `add_page`."""
 
     COL_PASSAGE, COL_SOURCE, COL_TEXT = range(3)
     PassageRole = USER
@@ -26,29 +28,42 @@ class SearchResultsModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[dict] = []
-        self._fetched = 0
+        self.total = 0
         self._terms: list[str] = []
+        self._fetch: Callable[[int], None] | None = None
+        self._asked = False  # a page is on its way: ask once
 
-    def set_rows(self, rows: Sequence[dict], terms_: Sequence[str]) -> None:
+    def set_page(
+        self,
+        total: int,
+        rows: Sequence[dict],
+        terms_: Sequence[str],
+        fetch: Callable[[int], None] | None = None,
+    ) -> None:
+        """A new search's first page."""
         self.beginResetModel()
-        self.rows = list(rows)
-        self._terms = list(terms_)
-        self._fetched = min(self.PAGE, len(self.rows))
+        self.rows, self.total, self._terms = list(rows), total, list(terms_)
+        self._fetch, self._asked = fetch, False
         self.endResetModel()
 
+    def add_page(self, offset: int, rows: Sequence[dict]) -> None:
+        """A later page; one that no longer fits (a new search began) is dropped."""
+        if offset == len(self.rows) and rows:
+            self.beginInsertRows(ROOT, offset, offset + len(rows) - 1)
+            self.rows.extend(rows)
+            self.endInsertRows()
+        self._asked = False  # only now: a view asking during the insertion waits its turn
+
     def canFetchMore(self, parent=ROOT) -> bool:
-        return not parent.isValid() and self._fetched < len(self.rows)
+        return not parent.isValid() and self._fetch is not None and len(self.rows) < self.total
 
     def fetchMore(self, parent=ROOT) -> None:
-        more = min(self.PAGE, len(self.rows) - self._fetched)
-        if parent.isValid() or more <= 0:
-            return
-        self.beginInsertRows(ROOT, self._fetched, self._fetched + more - 1)
-        self._fetched += more
-        self.endInsertRows()
+        if self.canFetchMore(parent) and not self._asked:
+            self._asked = True
+            self._fetch(len(self.rows))
 
     def rowCount(self, parent=ROOT) -> int:
-        return 0 if parent.isValid() else self._fetched
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=ROOT) -> int:
         return 0 if parent.isValid() else 3
@@ -59,10 +74,10 @@ class SearchResultsModel(QAbstractTableModel):
         return (self.tr("Passage"), self.tr("Source"), self.tr("Text"))[section]
 
     def passage(self, row: int) -> dict | None:
-        return self.rows[row] if 0 <= row < self._fetched else None
+        return self.rows[row] if 0 <= row < len(self.rows) else None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= self._fetched:
+        if not index.isValid() or index.row() >= len(self.rows):
             return None
         p = self.rows[index.row()]
         column = index.column()
@@ -74,7 +89,7 @@ class SearchResultsModel(QAbstractTableModel):
             if column == self.COL_SOURCE:
                 meta = json.loads(p["meta"]) if p.get("meta") else {}
                 return review.source_label(p.get("title"), meta)
-            return p["text"].replace("\n", " ")[:300]
+            return p["excerpt"]
         if role == self.HtmlRole and column == self.COL_TEXT:
-            return highlighted_html(p["text"].replace("\n", " "), self._terms, 300)
+            return highlighted_html(p["excerpt"], self._terms)
         return None
