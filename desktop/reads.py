@@ -35,9 +35,6 @@ class Reads:
     def passage_excerpts(self, passage_pks: Iterable[int], length: int) -> dict[int, tuple]:
         return self.store.passage_excerpts(passage_pks, length)
 
-    def search_passages(self, terms: Sequence[str], limit: int) -> list[dict]:
-        return self.store.search_passages(terms, limit)
-
     # -- questions and their imported evidence -------------------------------------------
 
     def question(self, question_id: str) -> dict | None:

@@ -21,7 +21,7 @@ from desktop.review.overview import (
     refresh_question,
 )
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
-from desktop.review.search import has_corpus, passage_context, search_corpus, source_label
+from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import build_gold, question_gold, reviewers, visible
 from desktop.review.status import (
     DONE,
@@ -82,7 +82,6 @@ __all__ = [
     "review_status",
     "reviewers",
     "score_entry",
-    "search_corpus",
     "search_terms",
     "sniff_encoding",
     "source_label",

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from desktop.review.terms import search_terms
-
 
 def has_corpus(project) -> bool:
     return project.corpus() is not None
-
-
-def search_corpus(project, text: str, limit: int = 200) -> list[dict]:
-    """Passages containing every word typed (FTS trigram for words of three characters or
-    more, LIKE for shorter ones, as the store does)."""
-    terms = search_terms(text)
-    if not terms:
-        return []
-    return project.search_passages(terms, limit)
 
 
 def passage_context(project, passage_pk: int, around: int = 2) -> tuple[dict | None, list, list]:
