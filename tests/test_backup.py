@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
+import tempfile
 import threading
 
 import pytest
@@ -203,8 +204,10 @@ def test_read_only_data_folder_falls_back_to_the_temp_folder(log_setup, monkeypa
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setattr(paths, "log_dir", lambda: blocker / "logs")
+    # the test's own temp folder stands in for the system's, so nothing is left behind
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     path = log_setup()
-    assert path.parent.name == "recall-reviewer-logs" and path.parent.is_dir()
+    assert path.parent == tmp_path / "recall-reviewer-logs" and path.parent.is_dir()
 
 
 # -- the crash dialog --------------------------------------------------------------------------
