@@ -266,4 +266,16 @@ def _judged_not_evidence(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0005_undo_not_evidence")
+def _undo_not_evidence(db: Database) -> None:
+    _script(
+        db,
+        """
+        -- A gold import replaces a question's judged-not-evidence passages with its items, so
+        -- its backup keeps them too (passage ids as a JSON array).
+        ALTER TABLE undo_gold ADD COLUMN not_evidence TEXT NOT NULL DEFAULT '[]';
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

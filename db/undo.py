@@ -29,6 +29,11 @@ _ITEMS = (
     "WHERE a.item_pk = e.pk)) AS x FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
     "WHERE e.question_pk = q.pk ORDER BY e.pk)), '[]')"
 )
+# The question's passages imported gold judged not evidence, as a JSON array of ids.
+_NOT_EVIDENCE = (
+    "coalesce((SELECT json_group_array(p.id) FROM judged_not_evidence n "
+    "JOIN passage p ON p.pk = n.passage_pk WHERE n.question_pk = q.pk), '[]')"
+)
 
 
 def corpus_stamp(store: Store) -> str:
@@ -50,8 +55,8 @@ def _start(store: Store, kind: str, source_file: str, summary: str) -> int:
 
 def _keep_gold(store: Store, undo_pk: int, questions_sql: str, params=()) -> int:
     return store.conn.execute(
-        "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items) "
-        f"SELECT ?, q.id, g.source_file, {_ITEMS} FROM question q "
+        "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence) "
+        f"SELECT ?, q.id, g.source_file, {_ITEMS}, {_NOT_EVIDENCE} FROM question q "
         f"LEFT JOIN gold_question g ON g.question_pk = q.pk WHERE q.pk IN ({questions_sql})",
         (undo_pk, *params),
     ).rowcount
@@ -158,7 +163,9 @@ def _missing_ids(store: Store, undo_pk: int) -> list[str]:
         "UNION ALL SELECT 'passage ' || j.pid FROM (SELECT json_extract(i.value, '$[0]') AS pid, "
         "i.value AS item FROM undo_gold u, json_each(u.items) i WHERE u.undo_pk = :u "
         "UNION ALL SELECT a.value, NULL FROM undo_gold u, json_each(u.items) i, "
-        "json_each(i.value, '$[2]') a WHERE u.undo_pk = :u) j LEFT JOIN passage p "
+        "json_each(i.value, '$[2]') a WHERE u.undo_pk = :u "
+        "UNION ALL SELECT n.value, NULL FROM undo_gold u, json_each(u.not_evidence) n "
+        "WHERE u.undo_pk = :u) j LEFT JOIN passage p "
         "ON p.id = j.pid WHERE p.pk IS NULL LIMIT 3"
     )
     return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
@@ -198,6 +205,13 @@ def _restore_gold(store: Store, undo_pk: int) -> None:
     )
     run(f"DELETE FROM evidence_item WHERE question_pk IN ({named})", (undo_pk,))
     run(f"DELETE FROM gold_question WHERE question_pk IN ({named})", (undo_pk,))
+    run(f"DELETE FROM judged_not_evidence WHERE question_pk IN ({named})", (undo_pk,))
+    run(
+        "INSERT OR IGNORE INTO judged_not_evidence (question_pk, passage_pk) "
+        "SELECT q.pk, p.pk FROM undo_gold u JOIN question q ON q.id = u.question_id, "
+        "json_each(u.not_evidence) n JOIN passage p ON p.id = n.value WHERE u.undo_pk = ?",
+        (undo_pk,),
+    )
     run(
         "INSERT INTO gold_question (question_pk, source_file) SELECT q.pk, u.gold_source "
         "FROM undo_gold u JOIN question q ON q.id = u.question_id "

@@ -226,3 +226,24 @@ def test_a_part_left_by_a_killed_copy_is_removed_on_the_next_open(project, tmp_p
         pass
     assert not part.exists()
     assert backup.backups(project.path) == []
+
+
+def test_restoring_a_gold_import_puts_back_the_passages_judged_not_evidence(project, tmp_path):
+    """Imported level-0 lines (not_evidence) are replaced with a question's gold, so the backup
+    keeps them: after restore the reviewed gold exports exactly as before, J(q) included."""
+    small_project(project, tmp_path)
+    first = write_jsonl(
+        tmp_path / "first.jsonl",
+        [{"question_id": "q1", "evidence": [{"passage_id": "p1"}], "not_evidence": ["p3", "p4"]}],
+    )
+    project.import_gold(first)
+    before = tmp_path / "before.jsonl"
+    assert cli(project.path, "export", "gold", before).returncode == 0
+    assert "p3" in before.read_text(encoding="utf-8")
+    wrong = write_jsonl(tmp_path / "wrong.jsonl", [{"question_id": "q1", "evidence": []}])
+    project.import_gold(wrong)
+    done = cli(project.path, "restore", "last-import")
+    assert done.returncode == 0, done.stderr
+    after = tmp_path / "after.jsonl"
+    assert cli(project.path, "export", "gold", after).returncode == 0
+    assert after.read_text(encoding="utf-8") == before.read_text(encoding="utf-8")
