@@ -266,7 +266,7 @@ def _judged_not_evidence(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0005_undo_not_evidence")
+@MIGRATIONS(name="0005_undo_not_evidence_and_passage_key_id")
 def _undo_not_evidence(db: Database) -> None:
     _script(
         db,
@@ -274,6 +274,9 @@ def _undo_not_evidence(db: Database) -> None:
         -- A gold import replaces a question's judged-not-evidence passages with its items, so
         -- its backup keeps them too (passage ids as a JSON array).
         ALTER TABLE undo_gold ADD COLUMN not_evidence TEXT NOT NULL DEFAULT '[]';
+        -- The pool names each unjudged passage by id: read from this narrow index, hundreds
+        -- of thousands of lookups do not page through the passages' text.
+        CREATE INDEX passage_key_id ON passage(pk, id);
         """,
     )
 

@@ -995,7 +995,8 @@ class Store:
         # GROUP BY already yields question order; the id is looked up once per group.
         return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk, "
-            "(SELECT p.id FROM passage p WHERE p.pk = r.passage_pk), count(*), min(r.rank), "
+            "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
+            "count(*), min(r.rank), "
             "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
             "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
             "AND r.question_pk = q.pk AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
