@@ -14,8 +14,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.metrics import JUDGED_ENOUGH
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import AgreementModel, MetricsModel
+from desktop.ui.models.base import AMBER
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import RecallCurve, system_colour
 
@@ -50,6 +52,13 @@ class MetricsDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         self.state = shrinkable(QLabel())
         layout.addWidget(self.state)
+        # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13).
+        self.unsettled = shrinkable(QLabel())
+        self.unsettled.setObjectName("unsettled-note")
+        self.unsettled.setWordWrap(True)
+        self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
+        self.unsettled.hide()
+        layout.addWidget(self.unsettled)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("metrics-split")
         self.model = MetricsModel(self)
@@ -155,6 +164,20 @@ class MetricsDock(QDockWidget):
         if self.busy:
             text = self.tr("Updating metrics…") + " " + text
         self.state.setText(text)
+        self.show_unsettled()
+
+    def show_unsettled(self) -> None:
+        board = self.session.board
+        shown = board.unsettled() if board is not None else []
+        self.unsettled.setVisible(bool(shown))
+        if shown:
+            parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+            self.unsettled.setText(
+                self.tr(
+                    "Under {share} of the top K is judged for {parts}: these numbers may "
+                    "still move as the pool is judged."
+                ).format(share=f"{JUDGED_ENOUGH:.0%}", parts=parts)
+            )
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

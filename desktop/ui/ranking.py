@@ -72,6 +72,7 @@ class RankingsArea(QSplitter):
         self.panels[1].hide()
         self.panels[1].setObjectName("compare-panel")
         session.viewChanged.connect(self.show_view)
+        session.scoresChanged.connect(self._scores_changed)
 
     def show_view(self, view: QuestionView, keep: bool) -> None:
         rows = [p.table.currentIndex().row() if keep else -1 for p in self.panels]
@@ -83,6 +84,19 @@ class RankingsArea(QSplitter):
                 panel.table.selectRow(min(max(row, 0), panel.model.rowCount() - 1))
         if self.active >= max(len(names), 1):
             self.active = 0
+        self.show_only_found()
+
+    def show_only_found(self) -> None:
+        """Mark the rows whose evidence only their system finds (from the board's ranks)."""
+        only = self.session.only_found()
+        names = [s["name"] for s in self.session.shown_systems()]
+        for i, panel in enumerate(self.panels):
+            name = names[i] if i < len(names) else ""
+            panel.model.set_only(only.get(name, set()), name, self.session.k)
+
+    def _scores_changed(self, pk: int) -> None:
+        if pk < 0 or pk == self.session.current_pk:
+            self.show_only_found()
 
     def _fill(self, panel: RankingPanel, i: int, name: str | None, view: QuestionView) -> None:
         if name is None:
