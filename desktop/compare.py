@@ -26,6 +26,7 @@ from operator import gt, itemgetter, lt
 from desktop import metrics, stats
 
 PERMUTATIONS = 1000
+ALPHA = 0.05  # ★ where the Holm-adjusted p is under this (the report and the window)
 SEED = 42
 # Per-question values that are not a fraction with a small denominator (MRR at large K, nDCG)
 # are tested in units of 2**-24: far finer than any difference a report shows, and the

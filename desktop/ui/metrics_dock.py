@@ -16,12 +16,13 @@ from PySide6.QtWidgets import (
 
 from desktop.metrics import JUDGED_ENOUGH
 from desktop.ui.common import review_table, shrinkable
+from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel
 from desktop.ui.models.base import AMBER
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import RecallCurve, system_colour
 
-AGREEMENT_TAB = 1
+AGREEMENT_TAB, COMPARISON_TAB = 1, 2
 
 
 class MetricsDock(QDockWidget):
@@ -40,6 +41,8 @@ class MetricsDock(QDockWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self._metrics_page(), self.tr("Metrics"))
         self.tabs.addTab(self._agreement_page(), self.tr("Agreement"))
+        self.comparison = ComparisonPanel(session)
+        self.tabs.addTab(self.comparison, self.tr("Comparison"))
         self.tabs.currentChanged.connect(self._tab_changed)
         self.setWidget(self.tabs)
         self.toggleViewAction().setText(self.tr("&Metrics"))
@@ -102,9 +105,14 @@ class MetricsDock(QDockWidget):
     def agreement_shown(self) -> bool:
         return self.isVisible() and self.tabs.currentIndex() == AGREEMENT_TAB
 
+    def comparison_shown(self) -> bool:
+        return self.isVisible() and self.tabs.currentIndex() == COMPARISON_TAB
+
     def _tab_changed(self, index: int) -> None:
         if index == AGREEMENT_TAB:
             self.agreementWanted.emit()
+        elif index == COMPARISON_TAB:
+            self.comparison.wanted.emit()
 
     # -- following the session -------------------------------------------------------------
 

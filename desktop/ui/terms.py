@@ -67,6 +67,12 @@ PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
     "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
     "saving": QT_TRANSLATE_NOOP("terms", "saving"),
     "backing up": QT_TRANSLATE_NOOP("terms", "backing up"),
+    # desktop.compare.compare
+    "scoring": QT_TRANSLATE_NOOP("terms", "scoring"),
+    "testing": QT_TRANSLATE_NOOP("terms", "testing"),
+    "comparing hits": QT_TRANSLATE_NOOP("terms", "comparing hits"),
+    "checking ties": QT_TRANSLATE_NOOP("terms", "checking ties"),
+    "done": QT_TRANSLATE_NOOP("terms", "done"),
 }
 
 
