@@ -53,18 +53,15 @@ class ComparisonPanel(QWidget):
         self.pairs_model = PairsModel(self)
         self.pairs = self._table(self.pairs_model)
         self.split.addWidget(self.pairs)
-        right = QWidget()
-        column = QVBoxLayout(right)
-        column.setContentsMargins(0, 0, 0, 0)
+        # Tables that shrink to a header and a row: the dock stays as low as the reviewer
+        # wants it (compare mode needs the height for two rankings).
+        right = QSplitter(Qt.Orientation.Vertical)
         self.systems_model = SystemsModel(self)
         self.systems = self._table(self.systems_model)
-        column.addWidget(self.systems, 2)
-        self.union = shrinkable(QLabel())
-        self.union.setWordWrap(True)
-        column.addWidget(self.union)
+        right.addWidget(self.systems)
         self.ties_model = TiesModel(self)
         self.ties = self._table(self.ties_model)
-        column.addWidget(self.ties, 3)
+        right.addWidget(self.ties)
         self.split.addWidget(right)
         self.split.setStretchFactor(0, 1)
         self.split.setStretchFactor(1, 1)
@@ -76,6 +73,7 @@ class ComparisonPanel(QWidget):
         table = review_table(self)
         table.setModel(model)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        table.setMinimumHeight(2 * table.fontMetrics().lineSpacing() + 12)
         return table
 
     def scope(self) -> list[str]:
@@ -103,16 +101,30 @@ class ComparisonPanel(QWidget):
         for model in (self.pairs_model, self.systems_model, self.ties_model):
             model.set_comparison(comparison, scope)
         if comparison is None:
-            self.union.setText("")
+            self.state.setToolTip("")
             return
-        self.union.setText(self._union_text(comparison, scope))
-        self.show_state(self._summary(comparison, scope))
+        self.show_state(self._summary(comparison) + " " + self._union_text(comparison, scope))
+        self.state.setToolTip(self._details(comparison))
 
-    def _summary(self, comparison: compare.Comparison, scope: list[str]) -> str:
-        text = self.tr(
-            "{n} questions with evidence. p: paired randomization test ({perms} sign flips, "
-            "seed {seed}); p (Holm): Holm–Bonferroni over all {family} tests (every pair of "
-            "the {systems} systems, measure and K); ★ where it is under {alpha}."
+    def _summary(self, comparison: compare.Comparison) -> str:
+        text = self.tr("{n} questions; p (Holm) over all {family} tests; ★ under {alpha}.").format(
+            n=comparison.evaluated, family=comparison.family, alpha=compare.ALPHA
+        )
+        if len(comparison.systems) < 2:
+            text += " " + self.tr("Win/tie/loss needs two systems.")
+        if not comparison.abstain:
+            text += " " + self.tr("No abstention figures (needs scores and abstain questions).")
+        if not self.ties_model.rowCount():
+            text += " " + self.tr("No tie at the cutoff changes a value.")
+        return text
+
+    def _details(self, comparison: compare.Comparison) -> str:
+        return self.tr(
+            "Over the {n} questions with evidence. p: paired randomization test ({perms} sign "
+            "flips, seed {seed}); p (Holm): Holm–Bonferroni over all {family} tests (every "
+            "pair of the {systems} systems, measure and K); ★ where it is under {alpha}. "
+            "AUROC, threshold and accuracy: only where runs carry scores and there are both "
+            "answerable and abstain questions."
         ).format(
             n=comparison.evaluated,
             perms=comparison.permutations,
@@ -121,15 +133,6 @@ class ComparisonPanel(QWidget):
             systems=len(comparison.systems),
             alpha=compare.ALPHA,
         )
-        if len(comparison.systems) < 2:
-            text += " " + self.tr("Win/tie/loss needs two systems.")
-        if not comparison.abstain:
-            text += " " + self.tr(
-                "Abstention needs runs with scores and both answerable and abstain questions."
-            )
-        if not self.ties_model.rowCount():
-            text += " " + self.tr("No tie at the cutoff changes a value here.")
-        return text
 
     def _union_text(self, comparison: compare.Comparison, scope: list[str]) -> str:
         union = union_recall(comparison, scope)
@@ -137,7 +140,7 @@ class ComparisonPanel(QWidget):
         def values(by_k: dict) -> str:
             return " · ".join(f"@{k} {cell(v)}" for k, v in sorted(by_k.items()))
 
-        text = self.tr("Union Recall (a perfect fusion) of all systems: {values}").format(
+        text = self.tr("Union Recall (a perfect fusion), all systems: {values}").format(
             values=values(union["all"])
         )
         if union["pair"] and len(comparison.systems) > 2:

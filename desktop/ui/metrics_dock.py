@@ -179,7 +179,10 @@ class MetricsDock(QDockWidget):
         shown = board.unsettled() if board is not None else []
         self.unsettled.setVisible(bool(shown))
         if shown:
-            parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+            by_system: dict[str, list[str]] = {}
+            for system, k, value in shown:
+                by_system.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
+            parts = ", ".join(f"{s} ({', '.join(v)})" for s, v in by_system.items())
             self.unsettled.setText(
                 self.tr(
                     "Under {share} of the top K is judged for {parts}: these numbers may "

@@ -233,13 +233,13 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
             ), (system["system"], label)
     note = window.metrics_dock.unsettled
     assert note.isVisible()
-    assert "A (Judged@5 0.75)" in note.text() and "C (Judged@5 0.00)" in note.text()
+    assert "A (Judged@5 0.75" in note.text() and "C (Judged@5 0.00" in note.text()
     assert "B (" not in note.text()
     # Judging the pool moves the numbers one question at a time; the note goes when done.
     q1, q2 = (window.session.by_id[q] for q in ("q1", "q2"))
     window.judge("not_evidence", True, passage_id="p3", question=q1)
     idle(qtbot, window)
-    assert "A (" not in note.text() and "C (Judged@5 0.50)" in note.text()
+    assert "A (" not in note.text() and "C (Judged@5 0.50" in note.text()
     window.judge("not_evidence", True, passage_id="p1", question=q2)
     idle(qtbot, window)
     assert not note.isVisible()
@@ -249,3 +249,34 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
             assert panel_value(window, system["system"], label) == pytest.approx(
                 system[label], abs=1e-12
             )
+
+
+def rows_shown(table) -> int:
+    """Rows whose whole height lies inside the table's viewport."""
+    area = table.viewport().rect()
+    model = table.model()
+    return sum(
+        1 for r in range(model.rowCount()) if area.contains(table.visualRect(model.index(r, 0)))
+    )
+
+
+@pytest.mark.parametrize("size, least", [((1440, 900), 8), ((1366, 768), 6)])
+def test_compare_mode_shows_both_top_k_lists(sample_db, open_window, qtbot, size, least):
+    window = open_window(sample_db, size=size)
+    window.show_question("q05")
+    window.set_k(10)
+    window.repaint_now()
+    single = window.middle_split.sizes()
+    qtbot.keyClick(window, Qt.Key.Key_C)
+    for _ in range(3):
+        window.repaint_now()
+    shown = [rows_shown(p.table) for p in window.ranking_panels]
+    assert min(shown) >= least
+    # The passage is still there to read, beside the rankings (under the evidence).
+    reader = window.reader
+    assert reader.isVisible() and reader.height() >= 6 * reader.fontMetrics().lineSpacing()
+    # Leaving compare mode puts the reader back under the one ranking, as it was.
+    qtbot.keyClick(window, Qt.Key.Key_C)
+    window.repaint_now()
+    assert window.reader.parent() is window.middle_split
+    assert window.middle_split.sizes() == single

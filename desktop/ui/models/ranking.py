@@ -52,6 +52,7 @@ class RankingModel(QAbstractTableModel):
         self.k = 0
         self.only: frozenset[int] = frozenset()  # items only this system finds at K
         self._only_rows: list[bool] = []
+        self.compact = False  # one line a row: the passage cell without its source
 
     def set_rows(
         self, rows: Sequence[RankedRow], items: Sequence[ItemState], terms_: Sequence[str]
@@ -63,6 +64,13 @@ class RankingModel(QAbstractTableModel):
         self._html = [""] * len(self.rows)
         self._only_rows = self._flags(self.only)
         self.endResetModel()
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.compact = compact
+            if self.rows:
+                column = self.COL_PASSAGE
+                self.dataChanged.emit(self.index(0, column), self.index(len(self.rows) - 1, column))
 
     def set_only(self, only: set[int], system: str, k: int) -> None:
         """The evidence items this system alone finds in its top k among all systems: their
@@ -167,6 +175,8 @@ class RankingModel(QAbstractTableModel):
             first = r.passage_id
             if evidence and evidence != r.passage_id:
                 first += " " + evidence.replace(r.passage_id, "").strip(" ,")
+            if self.compact:
+                return first  # the source is in the tooltip
             return f"{first}\n{review.source_label(r.title, r.meta)}"
         if column == self.COL_TEXT:
             return r.text.replace("\n", " ")[: self.SNIPPET]
