@@ -53,18 +53,16 @@ class ComparisonPanel(QWidget):
         self.pairs_model = PairsModel(self)
         self.pairs = self._table(self.pairs_model)
         self.split.addWidget(self.pairs)
-        # Tables that shrink to a header and a row: the dock stays as low as the reviewer
-        # wants it (compare mode needs the height for two rankings).
-        right = QSplitter(Qt.Orientation.Vertical)
+        # Side by side, tables that shrink to a header and a row: the dock stays as low as
+        # the reviewer wants it (compare mode needs the height for two rankings).
         self.systems_model = SystemsModel(self)
         self.systems = self._table(self.systems_model)
-        right.addWidget(self.systems)
+        self.split.addWidget(self.systems)
         self.ties_model = TiesModel(self)
         self.ties = self._table(self.ties_model)
-        right.addWidget(self.ties)
-        self.split.addWidget(right)
-        self.split.setStretchFactor(0, 1)
-        self.split.setStretchFactor(1, 1)
+        self.split.addWidget(self.ties)
+        for i, stretch in enumerate((4, 4, 3)):
+            self.split.setStretchFactor(i, stretch)
         layout.addWidget(self.split, 1)
         session.systemsChanged.connect(self._scope_changed)
         self.show_state(self.tr("The comparison is computed when this tab is shown."))

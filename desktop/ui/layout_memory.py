@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QSplitter
 
 SPLITS = ("main", "middle", "metrics")
 COMPARE_RIGHT = "window/split-right-compare"  # the evidence over the reader in compare mode
-EVIDENCE_SHARE = 0.55  # of the right column's height at most, by default in compare mode
+READER_LINES = 7  # of passage text the reader keeps by default under the evidence
 
 
 class LayoutMemory:
@@ -85,7 +85,8 @@ class LayoutMemory:
             split.setSizes(sizes)
         elif compare:
             total = sum(split.sizes()) or split.height()
-            evidence = min(w.evidence_panel.sizeHint().height(), int(total * EVIDENCE_SHARE))
+            reader = READER_LINES * w.reader.fontMetrics().lineSpacing() + 40
+            evidence = min(w.evidence_panel.sizeHint().height(), max(total - reader, total // 2))
             split.setSizes([evidence, total - evidence])
         if compare:
             half = sum(w.rankings.sizes()) // 2

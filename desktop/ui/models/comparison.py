@@ -17,12 +17,12 @@ from desktop.ui.models.base import ROOT, USER
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-def cell(value) -> str:
+def cell(value, places: int = 3) -> str:
     """A value as the tables show it: numbers to three places, '–' for none."""
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.{places}f}"
     return str(value)
 
 
@@ -31,6 +31,7 @@ class RowsModel(QAbstractTableModel):
 
     ValueRole = USER
     KeyRole = USER + 1  # what a row stands for (a pair's metric label, a system name)
+    PLACES = 3
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -51,7 +52,7 @@ class RowsModel(QAbstractTableModel):
         self.headers = list(headers)
         self.values = [list(r) for r in rows]
         self.keys = list(keys) or [None] * len(self.values)
-        self._cells = [[cell(v) for v in r] for r in self.values]
+        self._cells = [[cell(v, self.PLACES) for v in r] for r in self.values]
         self._bold = list(bold) or [False] * len(self.values)
         self.endResetModel()
 
@@ -193,6 +194,8 @@ class SystemsModel(RowsModel):
 class TiesModel(RowsModel):
     """Ties at the cutoff (TREC runs): the mean in trec_eval's order with the lowest and
     highest over every order of the tied passages, where some question's value depends on it."""
+
+    PLACES = 4  # a tie moves a mean over many questions by little
 
     def set_comparison(self, comparison: compare.Comparison | None, scope: Sequence[str]) -> None:
         headers = [
