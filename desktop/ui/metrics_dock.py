@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QSplitter,
@@ -53,15 +54,17 @@ class MetricsDock(QDockWidget):
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.setContentsMargins(2, 2, 2, 2)
+        top = QHBoxLayout()
         self.state = shrinkable(QLabel())
-        layout.addWidget(self.state)
-        # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13).
+        top.addWidget(self.state, 2)
+        # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13): on the same
+        # line, so that the table keeps its rows; whole in the tooltip if cut.
         self.unsettled = shrinkable(QLabel())
         self.unsettled.setObjectName("unsettled-note")
-        self.unsettled.setWordWrap(True)
         self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
         self.unsettled.hide()
-        layout.addWidget(self.unsettled)
+        top.addWidget(self.unsettled, 3)
+        layout.addLayout(top)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("metrics-split")
         self.model = MetricsModel(self)
@@ -183,12 +186,12 @@ class MetricsDock(QDockWidget):
             for system, k, value in shown:
                 by_system.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
             parts = ", ".join(f"{s} ({', '.join(v)})" for s, v in by_system.items())
-            self.unsettled.setText(
-                self.tr(
-                    "Under {share} of the top K is judged for {parts}: these numbers may "
-                    "still move as the pool is judged."
-                ).format(share=f"{JUDGED_ENOUGH:.0%}", parts=parts)
-            )
+            text = self.tr(
+                "Numbers may still move as the pool is judged (under {share} of the top K "
+                "judged): {parts}"
+            ).format(share=f"{JUDGED_ENOUGH:.0%}", parts=parts)
+            self.unsettled.setText("※ " + text)
+            self.unsettled.setToolTip(text)
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

@@ -639,8 +639,8 @@
         <translation>지표 계산 중…</translation>
     </message>
     <message>
-        <source>Under {share} of the top K is judged for {parts}: these numbers may still move as the pool is judged.</source>
-        <translation>{parts}: 상위 K 중 판정된 비율이 {share} 미만이라, 풀을 판정하면 수치가 아직 바뀔 수 있습니다.</translation>
+        <source>Numbers may still move as the pool is judged (under {share} of the top K judged): {parts}</source>
+        <translation>풀을 판정하면 수치가 아직 바뀔 수 있습니다 (상위 K 중 판정된 비율 {share} 미만): {parts}</translation>
     </message>
     <message>
         <source>Updating metrics… {p}%</source>
