@@ -984,14 +984,14 @@ class Store:
             (*system_pks, depth, depth, *system_pks, depth),
         ).fetchall()
 
-    def list_lengths(self, depth: int) -> list[tuple[int, int, int]]:
-        """(system_pk, question_pk, length of the list cut at rank `depth`) of every stored
-        list, each (system, question) prefix of the key sought, not scanned."""
+    def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
+        """(system_pk, question_pk, length) of every stored list shorter than `depth` (ranks
+        have no gaps, so the length is the last rank), each list's key prefix sought."""
         return self.conn.execute(
-            "SELECT r.system_pk, r.question_pk, count(*) FROM system s CROSS JOIN question q "
+            "SELECT r.system_pk, r.question_pk, max(r.rank) FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
-            "AND r.rank <= ? GROUP BY r.system_pk, r.question_pk",
-            (depth,),
+            "AND r.rank <= ? GROUP BY r.system_pk, r.question_pk HAVING max(r.rank) < ?",
+            (depth, depth),
         ).fetchall()
 
     def top_scores(self) -> list[tuple[int, int, float | None]]:

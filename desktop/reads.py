@@ -74,9 +74,9 @@ class Reads:
         question, for (question, passage) key pairs."""
         return self.store.evidence_hits(pairs)
 
-    def list_lengths(self, depth: int) -> list[tuple[int, int, int]]:
-        """(system, question, length of the list cut at rank depth) of every stored list."""
-        return self.store.list_lengths(depth)
+    def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
+        """(system, question, length) of every stored list shorter than depth."""
+        return self.store.short_lists(depth)
 
     # -- the judgement log -----------------------------------------------------------------
 

@@ -54,7 +54,9 @@ def overview(
     prepared = {q: Prepared(these, ks, built.judged(q)) for q, these in items.items() if these}
     # J(q) holds every evidence passage, so its ranks give the measures and P@K, Judged@K.
     pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.judged})
-    lengths = {(s, q): n for s, q, n in project.list_lengths(max(ks))}
+    # Lists cut at the largest K: only the shorter ones need their length (Judged@K's
+    # denominator); a missing list scores 0 as a list of holes does.
+    short = {(s, q): n for s, q, n in project.short_lists(max(ks))}
     total = len(systems) * len(prepared) + len(questions)
     done = 0
     if progress:
@@ -69,7 +71,7 @@ def overview(
             found[current[0][1]] = [(r[2], r[3]) for r in current[1]]
             current = next(grouped, None)
         for q, prep in prepared.items():
-            length = lengths.get((system_pk, q), 0)
+            length = short.get((system_pk, q), prep.ks[-1])
             board.set(system, q, score_entry(prep, found.get(q, ()), length))
             done += 1
             if progress and done % 250 == 0:
