@@ -280,3 +280,33 @@ def test_compare_mode_shows_both_top_k_lists(sample_db, open_window, qtbot, size
     window.repaint_now()
     assert window.reader.parent() is window.middle_split
     assert window.middle_split.sizes() == single
+
+
+def test_each_mode_keeps_its_split_sizes_across_a_restart(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    qtbot.keyClick(window, Qt.Key.Key_C)
+    window.repaint_now()
+    total = sum(window.right_split.sizes())
+    window.right_split.setSizes([total // 3, total - total // 3])
+    wanted = window.right_split.sizes()
+    qtbot.keyClick(window, Qt.Key.Key_C)  # back to one system: the reader returns
+    assert window.reader.parent() is window.middle_split
+    qtbot.keyClick(window, Qt.Key.Key_C)
+    assert window.right_split.sizes() == wanted
+    window.close()
+    again = open_window(sample_db)
+    qtbot.keyClick(again, Qt.Key.Key_C)
+    again.repaint_now()
+    assert again.reader.parent() is again.right_split
+    assert again.right_split.sizes() == wanted
+
+
+def test_blind_mode_hides_the_comparison(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.set_blind(True)
+    window.metrics_dock.tabs.setCurrentIndex(COMPARISON_TAB)
+    runner = window.metrics.comparison
+    qtbot.waitUntil(lambda: not runner.busy())
+    panel = window.metrics_dock.comparison
+    assert panel.comparison is None and panel.pairs_model.rowCount() == 0
+    assert "Blind mode" in panel.state.text()
