@@ -251,6 +251,12 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
             )
 
 
+def toggle_compare(window, qtbot) -> None:
+    """The C key, then lay out and paint what it changed."""
+    qtbot.keyClick(window, Qt.Key.Key_C)
+    window.repaint_now()
+
+
 def rows_shown(table) -> int:
     """Rows whose whole height lies inside the table's viewport."""
     area = table.viewport().rect()
@@ -276,27 +282,24 @@ def test_compare_mode_shows_both_top_k_lists(sample_db, open_window, qtbot, size
     reader = window.reader
     assert reader.isVisible() and reader.height() >= 6 * reader.fontMetrics().lineSpacing()
     # Leaving compare mode puts the reader back under the one ranking, as it was.
-    qtbot.keyClick(window, Qt.Key.Key_C)
-    window.repaint_now()
+    toggle_compare(window, qtbot)
     assert window.reader.parent() is window.middle_split
     assert window.middle_split.sizes() == single
 
 
 def test_each_mode_keeps_its_split_sizes_across_a_restart(sample_db, open_window, qtbot):
     window = open_window(sample_db)
-    qtbot.keyClick(window, Qt.Key.Key_C)
-    window.repaint_now()
+    toggle_compare(window, qtbot)
     total = sum(window.right_split.sizes())
     window.right_split.setSizes([total // 3, total - total // 3])
     wanted = window.right_split.sizes()
-    qtbot.keyClick(window, Qt.Key.Key_C)  # back to one system: the reader returns
+    toggle_compare(window, qtbot)  # back to one system: the reader returns
     assert window.reader.parent() is window.middle_split
-    qtbot.keyClick(window, Qt.Key.Key_C)
+    toggle_compare(window, qtbot)
     assert window.right_split.sizes() == wanted
     window.close()
     again = open_window(sample_db)
-    qtbot.keyClick(again, Qt.Key.Key_C)
-    again.repaint_now()
+    toggle_compare(again, qtbot)
     assert again.reader.parent() is again.right_split
     assert again.right_split.sizes() == wanted
 
