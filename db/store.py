@@ -839,6 +839,13 @@ class Store:
             "SELECT question_pk, passage_pk FROM judged_not_evidence"
         ).fetchall()
 
+    def question_not_evidence(self, question_pk: int) -> list[tuple[int, int]]:
+        """not_evidence_rows of one question (the window builds one question's gold)."""
+        return self.conn.execute(
+            "SELECT question_pk, passage_pk FROM judged_not_evidence WHERE question_pk = ?",
+            (question_pk,),
+        ).fetchall()
+
     def alternative_rows(self) -> list[tuple[int, int]]:
         return self.conn.execute("SELECT item_pk, passage_pk FROM alternative").fetchall()
 
@@ -975,6 +982,16 @@ class Store:
             f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
             "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
             (*system_pks, depth, depth, *system_pks, depth),
+        ).fetchall()
+
+    def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
+        """(system_pk, question_pk, length) of every stored list shorter than `depth` (ranks
+        have no gaps, so the length is the last rank), each list's key prefix sought."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, max(r.rank) FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.system_pk, r.question_pk HAVING max(r.rank) < ?",
+            (depth, depth),
         ).fetchall()
 
     def top_scores(self) -> list[tuple[int, int, float | None]]:

@@ -26,6 +26,7 @@ from operator import gt, itemgetter, lt
 from desktop import metrics, stats
 
 PERMUTATIONS = 1000
+ALPHA = 0.05  # ★ where the Holm-adjusted p is under this (the report and the window)
 SEED = 42
 # Per-question values that are not a fraction with a small denominator (MRR at large K, nDCG)
 # are tested in units of 2**-24: far finer than any difference a report shows, and the
@@ -367,6 +368,19 @@ def found_masks(
     return out
 
 
+def alone_masks(masks: Sequence[int]) -> list[int]:
+    """Per system, the items (bits of its found mask) no other system finds: the one rule for
+    "only this system finds it", used here and by the window's marks."""
+    out = []
+    for s, mine in enumerate(masks):
+        others = 0
+        for t, m in enumerate(masks):
+            if t != s:
+                others |= m
+        out.append(mine & ~others)
+    return out
+
+
 def coverage(
     gold: dict[Hashable, Sequence[metrics.Item]],
     masks: dict[str, dict[Hashable, list[int]]],
@@ -389,12 +403,7 @@ def coverage(
             for m in row:
                 everyone |= m
             union_all += everyone.bit_count() / len(gold[q])
-            for s, name in enumerate(names):
-                others = 0
-                for t, m in enumerate(row):
-                    if t != s:
-                        others |= m
-                alone = row[s] & ~others
+            for name, alone in zip(names, alone_masks(row), strict=True):
                 if alone:
                     counts[name] += alone.bit_count()
                     per_k = only_found.setdefault(q, {}).setdefault(name, [[] for _ in ks])

@@ -86,6 +86,19 @@ def first_ranks(
     return first, via
 
 
+def unsettled(
+    means: Mapping[str, Mapping[str, float | None]], ks: Sequence[int]
+) -> list[tuple[str, int, float]]:
+    """(system, K, Judged@K) wherever a system's mean Judged@K is under JUDGED_ENOUGH: too
+    little of what it retrieved is judged, so its numbers may still move as the pool is."""
+    return [
+        (system, k, these.get(label("Judged", k)))
+        for system, these in means.items()
+        for k in ks
+        if (these.get(label("Judged", k)) or 0.0) < JUDGED_ENOUGH
+    ]
+
+
 def parse_ks(text: str | Iterable[int]) -> list[int]:
     if isinstance(text, str):
         parts = [p for p in text.replace(" ", "").split(",") if p]

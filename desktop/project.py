@@ -755,12 +755,7 @@ class Evaluation:
     def unsettled(self) -> list[tuple[str, int, float]]:
         """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
         what the system retrieved is judged, so its numbers may still move."""
-        return [
-            (s.system, k, s.means[f"Judged@{k}"])
-            for s in self.systems
-            for k in self.ks
-            if s.evaluated and (s.means.get(f"Judged@{k}") or 0.0) < metrics.JUDGED_ENOUGH
-        ]
+        return metrics.unsettled({s.system: s.means for s in self.systems if s.evaluated}, self.ks)
 
     def unsettled_note(self) -> str | None:
         """One line saying which systems' numbers may still move, or None."""

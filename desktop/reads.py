@@ -44,6 +44,10 @@ class Reads:
         """One question's imported evidence items with passage ids and alternatives."""
         return self.store.question_evidence(question_pk)
 
+    def question_not_evidence(self, question_pk: int) -> list[tuple[int, int]]:
+        """(question, passage) keys the imported gold of one question gives level 0."""
+        return self.store.question_not_evidence(question_pk)
+
     # -- runs ------------------------------------------------------------------------------
 
     def max_rank(self) -> int:
@@ -69,6 +73,10 @@ class Reads:
         """(system, question, rank, passage) of the results that are evidence of their
         question, for (question, passage) key pairs."""
         return self.store.evidence_hits(pairs)
+
+    def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
+        """(system, question, length) of every stored list shorter than depth."""
+        return self.store.short_lists(depth)
 
     # -- the judgement log -----------------------------------------------------------------
 

@@ -89,7 +89,7 @@ EXCERPT = 500  # characters of passage text on the Misses sheet
 RESAMPLES = 1000
 PERMUTATIONS = 1000
 SEED = 42
-ALPHA = 0.05
+ALPHA = compare.ALPHA
 CONFIDENCE = 0.95
 FONT_NAME = "Malgun Gothic"  # has Hangul; Excel and LibreOffice substitute when it is missing
 

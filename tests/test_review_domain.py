@@ -47,6 +47,7 @@ def test_one_question_gold_equals_the_full_build(judged, blind):
             one, _, _ = review.question_gold(project, question, "kim", blind, reviewers)
             pk = question["pk"]
             assert one.items[pk] == full.items[pk], question["id"]
+            assert one.judged(pk) == full.judged(pk), question["id"]  # J(q), for Judged@K
             assert one.answerable[pk] == full.answerable[pk]
             mine = [d for d in full.decisions if d.question_id == question["id"]]
             assert one.decisions == mine
@@ -232,3 +233,35 @@ def test_sniff_encoding_lives_in_formats():
     from desktop import formats
 
     assert review.sniff_encoding is formats.sniff_encoding
+
+
+def test_imported_level_0_counts_as_judged_in_the_window(project, tmp_path):
+    """J(q) from one question's rows (the keypress path) keeps the imported not-evidence
+    passages, so the window's Judged@K equals the metrics command's after a rescore."""
+    from tests.helpers import small_project, write_jsonl
+
+    small_project(project, tmp_path)
+    gold = tmp_path / "gold2.jsonl"
+    write_jsonl(
+        gold,
+        [
+            {"question_id": "q1", "evidence": [{"passage_id": "p2"}], "not_evidence": ["p3"]},
+            {"question_id": "q2", "evidence": [{"passage_id": "p3"}]},
+        ],
+    )
+    project.import_gold(gold)
+    run = tmp_path / "A.trec"
+    run.write_text("q1 Q0 p3 1 3.0 a\nq1 Q0 p4 2 2.0 a\nq2 Q0 p3 1 1.0 a\n")
+    project.import_run(run, "A")
+    q1 = project.question("q1")
+    one, _, _ = review.question_gold(project, q1, "kim", False, [])
+    assert project.store.question_not_evidence(q1["pk"])
+    assert one.judged(q1["pk"]) == project.effective_gold().judged(q1["pk"])
+    board = review.overview(project, "kim", False, [5, 10]).board
+    _, entries = review.refresh_question(project, q1, "kim", False, [5, 10], [])
+    board.set("A", q1["pk"], entries["A"])
+    (reference,) = project.evaluate([5, 10]).systems
+    for label in ("P@5", "Judged@5", "Judged@10", "Recall@5"):
+        assert board.means("A")[label] == pytest.approx(reference.means[label], abs=1e-12)
+    # p3 judged (level 0), p4 not: half of the list is judged
+    assert reference.per_question[q1["pk"]]["Judged@5"] == 0.5

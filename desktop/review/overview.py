@@ -51,8 +51,12 @@ def overview(
     names = {s["pk"]: s["name"] for s in systems}
     board = Scoreboard([s["name"] for s in systems], ks, project.max_rank() or max(ks))
     items = built.metric_items()
-    prepared = {q: Prepared(these, ks) for q, these in items.items() if these}
-    pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.owners})
+    prepared = {q: Prepared(these, ks, built.judged(q)) for q, these in items.items() if these}
+    # J(q) holds every evidence passage, so its ranks give the measures and P@K, Judged@K.
+    pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.judged})
+    # Lists cut at the largest K: only the shorter ones need their length (Judged@K's
+    # denominator); a missing list scores 0 as a list of holes does.
+    short = {(s, q): n for s, q, n in project.short_lists(max(ks))}
     total = len(systems) * len(prepared) + len(questions)
     done = 0
     if progress:
@@ -67,7 +71,8 @@ def overview(
             found[current[0][1]] = [(r[2], r[3]) for r in current[1]]
             current = next(grouped, None)
         for q, prep in prepared.items():
-            board.set(system, q, score_entry(prep, found.get(q, ())))
+            length = short.get((system_pk, q), prep.ks[-1])
+            board.set(system, q, score_entry(prep, found.get(q, ()), length))
             done += 1
             if progress and done % 250 == 0:
                 progress(done, total)  # also where the worker gives way to the GUI
@@ -130,7 +135,7 @@ def _refreshed(
         return summary, dict.fromkeys(names.values())
     ranked = project.ranked_by_system(question["pk"])
     lists = {name: ranked.get(pk, []) for pk, name in names.items()}
-    return summary, entries_for(items, sorted(set(ks)), lists)
+    return summary, entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
 
 
 @dataclass

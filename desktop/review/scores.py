@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from desktop.metrics import Item, Means, Prepared, labels
+from desktop import compare
+from desktop.metrics import ALL_MEASURES, Item, Means, Prepared, labels, unsettled
 
 WINDOW_KS = (5, 10)  # the seed reports Recall@5 and Recall@10 side by side
 
 
 def labels_for(ks: Sequence[int]) -> list[str]:
-    return labels(ks)
+    """The window scores every measure, P@K and Judged@K included (J(q) is always known)."""
+    return labels(ks, ALL_MEASURES)
 
 
 @dataclass
@@ -23,19 +25,37 @@ class Entry:
     values: tuple[float | None, ...]
 
 
-def score_entry(prepared: Prepared, hits: Sequence[tuple[int, int]]) -> Entry:
-    """hits: (rank, passage_pk) of the ranked passages that belong to some evidence item, in
-    rank order. Every other rank is a passage no item owns, so a list of holes with the hits
-    in place scores exactly as the full list does."""
+def score_entry(prepared: Prepared, hits: Sequence[tuple[int, int]], length: int) -> Entry:
+    """hits: (rank, passage_pk) of the ranked passages that belong to some evidence item or
+    are judged (in J(q)), in rank order; length: how long the whole list is. Every other rank
+    is a passage neither owned nor judged, so a list of holes of that length with the hits in
+    place scores exactly as the full list does. ``prepared`` must carry J(q)."""
     depth = prepared.ks[-1]
-    sparse: list[int | None] = [None] * depth
+    sparse: list[int | None] = [None] * min(depth, length)
     for rank, passage in hits:
         if rank > depth:
             break
         sparse[rank - 1] = passage
     first, _ = prepared.first_ranks(hits)
     scores = prepared.score(sparse)
-    return Entry(tuple(first), tuple(scores[label] for label in labels(prepared.ks)))
+    return Entry(tuple(first), tuple(_shared(scores[label]) for label in labels_for(prepared.ks)))
+
+
+# One float object per distinct value across the board's entries: most values are a few small
+# fractions (0, 1, 1/2, 2/10 ...), and ten systems of 5,000 questions hold 700,000 of them.
+_SHARED: dict[float, float] = {}
+_SHARED_MAX = 1 << 16  # beyond this (nDCG's many values) a value keeps its own object
+
+
+def _shared(value: float | None) -> float | None:
+    if value is None:
+        return None
+    found = _SHARED.get(value)
+    if found is not None:
+        return found
+    if len(_SHARED) < _SHARED_MAX:
+        _SHARED[value] = value
+    return value
 
 
 class Scoreboard:
@@ -50,7 +70,7 @@ class Scoreboard:
         self.labels = labels_for(self.ks)
         self.depth = max(1, depth)
         self.entries: dict[str, dict[int, Entry]] = {s: {} for s in self.systems}
-        self._means = {s: Means(self.ks, self.depth) for s in self.systems}
+        self._means = {s: Means(self.ks, self.depth, ALL_MEASURES) for s in self.systems}
 
     def set(self, system: str, question_pk: int, entry: Entry | None) -> None:
         entries, means = self.entries[system], self._means[system]
@@ -71,6 +91,11 @@ class Scoreboard:
     def curve(self, system: str) -> list[float]:
         return self._means[system].curve()
 
+    def unsettled(self) -> list[tuple[str, int, float]]:
+        """(system, K, Judged@K) where too little of the top K is judged (metrics.unsettled)."""
+        shown = [s for s in self.systems if self.entries[s]]
+        return unsettled({s: self.means(s) for s in shown}, self.ks)
+
     def found(self, system: str, question_pk: int, k: int) -> tuple[int, int] | None:
         """(items found in the top k, items) for the question list; None without evidence."""
         entry = self.entries.get(system, {}).get(question_pk)
@@ -78,14 +103,33 @@ class Scoreboard:
             return None
         return sum(1 for r in entry.first if r is not None and r <= k), len(entry.first)
 
+    def only_found(self, question_pk: int, k: int) -> dict[str, set[int]]:
+        """Per system, the evidence items (by index) of the question that it alone finds in
+        its top k among all systems: the rule of desktop.compare, from the board's ranks."""
+        entries = [self.entries[s].get(question_pk) for s in self.systems]
+        masks = [
+            sum(1 << i for i, r in enumerate(e.first) if r is not None and r <= k) if e else 0
+            for e in entries
+        ]
+        return {
+            system: {i for i in range(alone.bit_length()) if alone >> i & 1}
+            for system, alone in zip(self.systems, compare.alone_masks(masks), strict=True)
+            if alone
+        }
+
 
 def entries_for(
-    items: Sequence[Item], ks: Sequence[int], ranked: dict[str, Sequence[int]]
+    items: Sequence[Item],
+    ks: Sequence[int],
+    ranked: dict[str, Sequence[int]],
+    judged: Collection[int],
 ) -> dict[str, Entry]:
-    """Every system's entry for one question from its whole ranked lists."""
-    prepared = Prepared(items, ks)
+    """Every system's entry for one question from its whole ranked lists and J(q)."""
+    prepared = Prepared(items, ks, judged)
     out = {}
     for system, passages in ranked.items():
-        hits = [(rank, p) for rank, p in enumerate(passages, 1) if p in prepared.owners]
-        out[system] = score_entry(prepared, hits)
+        hits = [
+            (rank, p) for rank, p in enumerate(passages, 1) if p in prepared.owners or p in judged
+        ]
+        out[system] = score_entry(prepared, hits, len(passages))
     return out

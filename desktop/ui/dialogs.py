@@ -356,12 +356,7 @@ class ShortcutSheet(QDialog):
         table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         table.resizeColumnToContents(0)
         layout.addWidget(table)
-        legend = QLabel(
-            self.tr(
-                "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
-                "◌ proposed alternative · × missed at K"
-            )
-        )
+        legend = QLabel(terms.legend())
         legend.setWordWrap(True)
         layout.addWidget(legend)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.review import QuestionView
 from desktop.session_state import item_texts
+from desktop.ui import terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.session import ReviewSession
@@ -71,15 +72,11 @@ class EvidencePanel(QWidget):
         self.stretch = QWidget()  # takes the room when there is no disagreement
         layout.addWidget(self.stretch, 1)
         legend = _label()
-        legend.setText(
-            self.tr(
-                "● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · "
-                "◌ proposed alternative · × missed at K"
-            )
-        )
+        legend.setText(terms.legend())
         legend.setStyleSheet("color: #6b6b6b")  # muted, still readable
         layout.addWidget(legend)
         session.viewChanged.connect(self.show_view)
+        session.scoresChanged.connect(self._scores_changed)
 
     def _table(self):
         # The mark, the role's status and where each system finds the item keep their colours.
@@ -149,6 +146,7 @@ class EvidencePanel(QWidget):
         names = [s["name"] for s in self.session.shown_systems()]
         texts = item_texts(self.session.project, view.items)
         self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+        self.model.set_only(self.session.only_found())
         header = self.table.horizontalHeader()
         fm = self.table.fontMetrics()
         for i, name in enumerate(names):
@@ -170,6 +168,10 @@ class EvidencePanel(QWidget):
             row = missed[0] if missed else (0 if view.items else -1)
         if row >= 0:
             self.table.selectRow(row)
+
+    def _scores_changed(self, pk: int) -> None:
+        if pk < 0 or pk == self.session.current_pk:
+            self.model.set_only(self.session.only_found())
 
     def _summary(self, view: QuestionView, names: list[str]) -> str:
         if not view.items:

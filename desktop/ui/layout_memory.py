@@ -3,10 +3,14 @@ hidden included), splitters; and, with nothing saved yet, sizes by proportion of
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QSplitter
 
 SPLITS = ("main", "middle", "metrics")
+COMPARE_RIGHT = "window/split-right-compare"  # the evidence over the reader in compare mode
+READER_LINES = 7  # of passage text the reader keeps by default under the evidence
 
 
 class LayoutMemory:
@@ -14,6 +18,14 @@ class LayoutMemory:
         self.window = window
         self.settings = window.settings
         self._first = False
+        # Where the reader is, per mode, as the reviewer left it: under the ranking (the
+        # middle split) with one system, under the evidence (the right split) in compare mode.
+        self._compare = False
+        self._sizes: dict[bool, list[int]] = {}
+        value = str(self.settings.value(COMPARE_RIGHT, "") or "")
+        if re.fullmatch(r"\d+,\d+", value):
+            self._sizes[True] = [int(n) for n in value.split(",")]
+        window.session.systemsChanged.connect(self.mode_changed)
 
     def _splits(self) -> dict[str, QSplitter]:
         w = self.window
@@ -44,8 +56,41 @@ class LayoutMemory:
         settings.setValue("window/state", window.saveState())
         if window.session.questions:
             settings.setValue("window/metrics-shown", window.metrics_dock.isVisibleTo(window))
+        self._sizes[self._compare] = self._reader_split().sizes()
         for name, split in self._splits().items():
+            if name == "middle" and self._compare:
+                continue  # the reader is under the evidence: the saved one-system state stands
             settings.setValue(f"window/split-{name}", split.saveState())
+        if True in self._sizes:
+            settings.setValue(COMPARE_RIGHT, ",".join(map(str, self._sizes[True])))
+
+    def _reader_split(self) -> QSplitter:
+        w = self.window
+        return w.right_split if self._compare else w.middle_split
+
+    def mode_changed(self) -> None:
+        """Compare mode on or off. With two rankings the reader moves under the evidence, so
+        that both top K lists get the middle's whole height; each mode keeps its own split
+        sizes (remembered, or by default the evidence's own height and the rest to read)."""
+        w = self.window
+        compare = w.session.compare_name is not None
+        if compare == self._compare:
+            return
+        self._sizes[self._compare] = self._reader_split().sizes()
+        self._compare = compare
+        split = self._reader_split()
+        split.addWidget(w.reader)  # taken out of the other split
+        sizes = self._sizes.get(compare)
+        if sizes and len(sizes) == split.count():
+            split.setSizes(sizes)
+        elif compare:
+            total = sum(split.sizes()) or split.height()
+            reader = READER_LINES * w.reader.fontMetrics().lineSpacing() + 40
+            evidence = min(w.evidence_panel.sizeHint().height(), max(total - reader, total // 2))
+            split.setSizes([evidence, total - evidence])
+        if compare:
+            half = sum(w.rankings.sizes()) // 2
+            w.rankings.setSizes([half, half])
 
     def metrics_shown(self) -> bool:
         return self.settings.value("window/metrics-shown", True, bool)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QSplitter,
@@ -14,12 +15,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.metrics import JUDGED_ENOUGH
 from desktop.ui.common import review_table, shrinkable
+from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel
+from desktop.ui.models.base import AMBER
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import RecallCurve, system_colour
 
-AGREEMENT_TAB = 1
+AGREEMENT_TAB, COMPARISON_TAB = 1, 2
 
 
 class MetricsDock(QDockWidget):
@@ -38,6 +42,8 @@ class MetricsDock(QDockWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self._metrics_page(), self.tr("Metrics"))
         self.tabs.addTab(self._agreement_page(), self.tr("Agreement"))
+        self.comparison = ComparisonPanel(session)
+        self.tabs.addTab(self.comparison, self.tr("Comparison"))
         self.tabs.currentChanged.connect(self._tab_changed)
         self.setWidget(self.tabs)
         self.toggleViewAction().setText(self.tr("&Metrics"))
@@ -48,8 +54,17 @@ class MetricsDock(QDockWidget):
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.setContentsMargins(2, 2, 2, 2)
+        top = QHBoxLayout()
         self.state = shrinkable(QLabel())
-        layout.addWidget(self.state)
+        top.addWidget(self.state, 2)
+        # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13): on the same
+        # line, so that the table keeps its rows; whole in the tooltip if cut.
+        self.unsettled = shrinkable(QLabel())
+        self.unsettled.setObjectName("unsettled-note")
+        self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
+        self.unsettled.hide()
+        top.addWidget(self.unsettled, 3)
+        layout.addLayout(top)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("metrics-split")
         self.model = MetricsModel(self)
@@ -93,9 +108,14 @@ class MetricsDock(QDockWidget):
     def agreement_shown(self) -> bool:
         return self.isVisible() and self.tabs.currentIndex() == AGREEMENT_TAB
 
+    def comparison_shown(self) -> bool:
+        return self.isVisible() and self.tabs.currentIndex() == COMPARISON_TAB
+
     def _tab_changed(self, index: int) -> None:
         if index == AGREEMENT_TAB:
             self.agreementWanted.emit()
+        elif index == COMPARISON_TAB:
+            self.comparison.wanted.emit()
 
     # -- following the session -------------------------------------------------------------
 
@@ -155,6 +175,23 @@ class MetricsDock(QDockWidget):
         if self.busy:
             text = self.tr("Updating metrics…") + " " + text
         self.state.setText(text)
+        self.show_unsettled()
+
+    def show_unsettled(self) -> None:
+        board = self.session.board
+        shown = board.unsettled() if board is not None else []
+        self.unsettled.setVisible(bool(shown))
+        if shown:
+            by_system: dict[str, list[str]] = {}
+            for system, k, value in shown:
+                by_system.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
+            parts = ", ".join(f"{s} ({', '.join(v)})" for s, v in by_system.items())
+            text = self.tr(
+                "Numbers may still move as the pool is judged (under {share} of the top K "
+                "judged): {parts}"
+            ).format(share=f"{JUDGED_ENOUGH:.0%}", parts=parts)
+            self.unsettled.setText("※ " + text)
+            self.unsettled.setToolTip(text)
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

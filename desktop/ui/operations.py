@@ -365,5 +365,15 @@ def rescore_op(
     return work
 
 
+def compare_op(ks: Sequence[int]) -> Callable:
+    """desktop.compare.compare, the `compare` command's function, at the window's K values."""
+    from desktop import compare
+
+    ks = list(ks)
+    return lambda project, progress: Done(
+        compare.compare(project, ks, progress=progress), Changes("query")
+    )
+
+
 def agreement_op() -> Callable:
     return lambda project, _: Done(project.agreement(), Changes("query"))

@@ -16,6 +16,7 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate, system_colour, text_lines_height
 
 TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
+COMPACT_LINES = 1  # in compare mode, where two rankings share the height
 
 
 class RankingPanel(QWidget):
@@ -32,11 +33,9 @@ class RankingPanel(QWidget):
         # The mark keeps its colour (a hit's green) when its row is selected.
         self.table = review_table(self, coloured=(RankingModel.COL_MARK,))
         self.table.setModel(self.model)
-        self.table.setItemDelegateForColumn(
-            RankingModel.COL_TEXT, HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
-        )
-        rows = max(text_lines_height(self.font(), TEXT_LINES), self.fontMetrics().lineSpacing() * 2)
-        self.table.verticalHeader().setDefaultSectionSize(rows + 6)
+        self.delegate = HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
+        self.table.setItemDelegateForColumn(RankingModel.COL_TEXT, self.delegate)
+        self.table.verticalHeader().setDefaultSectionSize(self.row_height(TEXT_LINES))
         size_columns(
             self.table,
             RankingModel.COL_TEXT,
@@ -51,6 +50,18 @@ class RankingPanel(QWidget):
 
     def current_row(self):
         return self.model.row(self.table.currentIndex().row())
+
+    def row_height(self, lines: int) -> int:
+        text = max(text_lines_height(self.font(), lines), self.fontMetrics().lineSpacing() * lines)
+        return text + (4 if lines == COMPACT_LINES else 6)
+
+    def set_compact(self, compact: bool) -> None:
+        """Compare mode: one line a row (the reader shows the whole passage), so that both
+        systems' top K fit above it."""
+        lines = COMPACT_LINES if compact else TEXT_LINES
+        self.delegate.lines = lines
+        self.model.set_compact(compact)
+        self.table.verticalHeader().setDefaultSectionSize(self.row_height(lines))
 
 
 class RankingsArea(QSplitter):
@@ -72,6 +83,13 @@ class RankingsArea(QSplitter):
         self.panels[1].hide()
         self.panels[1].setObjectName("compare-panel")
         session.viewChanged.connect(self.show_view)
+        session.scoresChanged.connect(self._scores_changed)
+        session.systemsChanged.connect(self._mode_changed)
+
+    def _mode_changed(self) -> None:
+        compare = self.session.compare_name is not None
+        for panel in self.panels:
+            panel.set_compact(compare)
 
     def show_view(self, view: QuestionView, keep: bool) -> None:
         rows = [p.table.currentIndex().row() if keep else -1 for p in self.panels]
@@ -83,6 +101,19 @@ class RankingsArea(QSplitter):
                 panel.table.selectRow(min(max(row, 0), panel.model.rowCount() - 1))
         if self.active >= max(len(names), 1):
             self.active = 0
+        self.show_only_found()
+
+    def show_only_found(self) -> None:
+        """Mark the rows whose evidence only their system finds (from the board's ranks)."""
+        only = self.session.only_found()
+        names = [s["name"] for s in self.session.shown_systems()]
+        for i, panel in enumerate(self.panels):
+            name = names[i] if i < len(names) else ""
+            panel.model.set_only(only.get(name, set()), name, self.session.k)
+
+    def _scores_changed(self, pk: int) -> None:
+        if pk < 0 or pk == self.session.current_pk:
+            self.show_only_found()
 
     def _fill(self, panel: RankingPanel, i: int, name: str | None, view: QuestionView) -> None:
         if name is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.ui import operations
+from desktop.ui.comparison import ComparisonRunner
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
@@ -24,9 +25,14 @@ class MetricsRunner(QObject):
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
+        self.comparison = ComparisonRunner(
+            session, dock.comparison, self.worker, dock.comparison_shown, self
+        )
 
     def busy(self) -> bool:
-        return self.worker.busy() or self._pending > 0
+        """Scores still coming (the comparison, which the scores never wait for, aside)."""
+        running = any(op.name != "compare" for op in self.worker.operations)
+        return running or self._pending > 0
 
     def _later(self, apply) -> None:
         """Apply a result from a zero timer: after the frame that shows the judgement has
@@ -43,6 +49,7 @@ class MetricsRunner(QObject):
     def forget(self) -> None:
         """Results still coming are for data no longer shown."""
         self.generation += 1
+        self.comparison.forget()
 
     def full_pass(self) -> None:
         """Every system over every question; supersedes any pass under way."""

@@ -122,6 +122,19 @@ class ReviewSession(QObject):
             return None
         return self.board.found(self.system_name, pk, self.k)
 
+    def only_found(self) -> dict[str, set[int]]:
+        """Per system, the current question's evidence items (by index) that it alone finds
+        in its top K among all systems; empty with fewer than two systems, or while the
+        board's entry is older than the view (a judgement's scores still coming)."""
+        board, view = self.board, self.view
+        if board is None or view is None or len(board.systems) < 2:
+            return {}
+        for entries in board.entries.values():
+            entry = entries.get(view.pk)
+            if entry is not None and len(entry.first) != len(view.items):
+                return {}
+        return board.only_found(view.pk, self.k)
+
     # -- modes -----------------------------------------------------------------------------
 
     def set_k(self, k: int) -> bool:

@@ -44,6 +44,8 @@ MEASURES = {
     "Hit": QT_TRANSLATE_NOOP("terms", "Hit"),
     "MRR": QT_TRANSLATE_NOOP("terms", "MRR"),
     "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG"),
+    "P": QT_TRANSLATE_NOOP("terms", "P"),
+    "Judged": QT_TRANSLATE_NOOP("terms", "Judged"),
 }
 MEASURE_NAMES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "Recall: the share of evidence items found in the top K"),
@@ -53,6 +55,10 @@ MEASURE_NAMES = {
     "Hit": QT_TRANSLATE_NOOP("terms", "Hit: 1 when any evidence item is in the top K"),
     "MRR": QT_TRANSLATE_NOOP("terms", "MRR: 1 / rank of the first evidence passage in the top K"),
     "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG: rank quality, core counts twice"),
+    "P": QT_TRANSLATE_NOOP("terms", "P: the share of the top K that is evidence (K divides)"),
+    "Judged": QT_TRANSLATE_NOOP(
+        "terms", "Judged: the share of the top K that is judged (evidence or not)"
+    ),
 }
 
 PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
@@ -61,6 +67,12 @@ PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
     "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
     "saving": QT_TRANSLATE_NOOP("terms", "saving"),
     "backing up": QT_TRANSLATE_NOOP("terms", "backing up"),
+    # desktop.compare.compare
+    "scoring": QT_TRANSLATE_NOOP("terms", "scoring"),
+    "testing": QT_TRANSLATE_NOOP("terms", "testing"),
+    "comparing hits": QT_TRANSLATE_NOOP("terms", "comparing hits"),
+    "checking ties": QT_TRANSLATE_NOOP("terms", "checking ties"),
+    "done": QT_TRANSLATE_NOOP("terms", "done"),
 }
 
 
@@ -113,6 +125,18 @@ def measure_label(label: str) -> str:
 def measure_tip(label: str) -> str:
     measure, k = label.split("@")
     return t(MEASURE_NAMES[measure]).replace("K", k, 1) + f" ({label})"
+
+
+LEGEND = QT_TRANSLATE_NOOP(
+    "terms",
+    "● hit of an evidence item · ◐ hit through an alternative · ◆ ◈ found by this system "
+    "alone · ○ not evidence · ◌ proposed alternative · × missed at K",
+)
+
+
+def legend() -> str:
+    """The marks of the rankings and the evidence table, as their legends explain them."""
+    return t(LEGEND)
 
 
 # Strings only used through t(): listed so that lupdate finds them.

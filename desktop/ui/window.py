@@ -165,7 +165,14 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         right.setWidgetResizable(True)
         right.setFrameShape(QScrollArea.Shape.NoFrame)
         right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        for i, (widget, stretch) in enumerate(((self.question_panel, 2), (middle, 6), (right, 3))):
+        # In compare mode the reader moves under the evidence (LayoutMemory.mode_changed), so
+        # that both rankings get the middle's height.
+        self.right_split = QSplitter(Qt.Orientation.Vertical)
+        self.right_split.setObjectName("right-split")
+        self.right_split.addWidget(right)
+        for i, (widget, stretch) in enumerate(
+            ((self.question_panel, 2), (middle, 6), (self.right_split, 3))
+        ):
             self.main_split.addWidget(widget)
             self.main_split.setStretchFactor(i, stretch)
         row.addWidget(self.main_split)

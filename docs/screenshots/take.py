@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 VIEWS = {
     "main": "main.png",  # Korean, a question with a miss, the passage viewer
-    "compare": "compare.png",  # BM25-Kiwi beside BM25-Bigram
+    "compare": "compare.png",  # BM25-Kiwi over BM25-Bigram, the comparison tab below
     "disagreement": "disagreement.png",  # two reviewers, the queue and adjudication keys
     "english": "english.png",  # the English UI with the agreement panel
     "welcome": "welcome.png",  # the first run: the welcome panel on an empty database
@@ -115,6 +115,7 @@ def shoot(view: str) -> None:
             elif view == "compare":
                 window.show_question("q05")
                 window.set_compare("BM25-Bigram")
+                window.metrics_dock.tabs.setCurrentIndex(2)  # the comparison
             else:
                 window.question_panel.only_disputed.setChecked(True)
                 window.show_question("q01")

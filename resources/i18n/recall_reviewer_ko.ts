@@ -29,6 +29,68 @@
     </message>
 </context>
 <context>
+    <name>ComparisonPanel</name>
+    <message>
+        <source>All systems</source>
+        <translation>모든 시스템</translation>
+    </message>
+    <message>
+        <source>Every system, not only the two shown in compare mode</source>
+        <translation>비교 모드에 보이는 두 시스템만이 아니라 모든 시스템</translation>
+    </message>
+    <message>
+        <source>The comparison is computed when this tab is shown.</source>
+        <translation>이 탭을 열면 비교를 계산합니다.</translation>
+    </message>
+    <message>
+        <source>{n} questions; p (Holm) over all {family} tests; ★ under {alpha}.</source>
+        <translation>질문 {n}개. p (Holm)는 검정 {family}개 전체에 대해 보정. ★는 {alpha} 미만.</translation>
+    </message>
+    <message>
+        <source>Win/tie/loss needs two systems.</source>
+        <translation>승/무/패에는 시스템이 두 개 필요합니다.</translation>
+    </message>
+    <message>
+        <source>No abstention figures (needs scores and abstain questions).</source>
+        <translation>답변 보류 지표 없음 (점수가 있는 결과와 보류할 질문이 필요).</translation>
+    </message>
+    <message>
+        <source>No tie at the cutoff changes a value.</source>
+        <translation>K 경계의 동점이 값을 바꾸는 곳은 없습니다.</translation>
+    </message>
+    <message>
+        <source>Over the {n} questions with evidence. p: paired randomization test ({perms} sign flips, seed {seed}); p (Holm): Holm–Bonferroni over all {family} tests (every pair of the {systems} systems, measure and K); ★ where it is under {alpha}. AUROC, threshold and accuracy: only where runs carry scores and there are both answerable and abstain questions.</source>
+        <translation>정답 근거가 있는 질문 {n}개 기준. p: 대응 무작위화 검정 (부호 뒤집기 {perms}회, 시드 {seed}). p (Holm): 검정 {family}개 전체(시스템 {systems}개의 모든 쌍, 지표, K)에 대한 Holm–Bonferroni 보정값. ★는 그 값이 {alpha} 미만인 곳. AUROC, 임계값, 정확도: 결과에 점수가 있고 답변 가능한 질문과 보류할 질문이 모두 있을 때만.</translation>
+    </message>
+    <message>
+        <source>Union Recall (a perfect fusion), all systems: {values}</source>
+        <translation>합집합 Recall (완벽한 융합), 모든 시스템: {values}</translation>
+    </message>
+    <message>
+        <source>of {a} + {b}: {values}</source>
+        <translation>{a} + {b}: {values}</translation>
+    </message>
+    <message>
+        <source>Comparing… {p}% ({phase})</source>
+        <translation>비교 계산 중… {p}% ({phase})</translation>
+    </message>
+    <message>
+        <source>The comparison could not be computed: {error}</source>
+        <translation>비교를 계산하지 못했습니다: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonRunner</name>
+    <message>
+        <source>Blind mode: the comparison is hidden until you leave it.</source>
+        <translation>블라인드 모드: 모드를 끌 때까지 비교를 숨깁니다.</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>비교 계산 중…</translation>
+    </message>
+</context>
+<context>
     <name>CorpusSearchDialog</name>
     <message>
         <source>Search the corpus</source>
@@ -113,6 +175,10 @@
         <translation>가져온 값: {role}</translation>
     </message>
     <message>
+        <source>◆ Only {system} finds this item in its top {k} among all systems</source>
+        <translation>◆ 모든 시스템 중 {system}만 상위 {k} 안에서 이 근거를 찾음</translation>
+    </message>
+    <message>
         <source>Only {system} finds this item in its top {k}</source>
         <translation>{system}만 상위 {k}개 안에서 이 항목을 찾습니다</translation>
     </message>
@@ -130,10 +196,6 @@
     <message>
         <source>&lt;b&gt;Gold evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;정답 근거&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
-        <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
     </message>
     <message>
         <source>&lt;b&gt;Open disagreements&lt;/b&gt;</source>
@@ -537,6 +599,10 @@
         <translation>일치도</translation>
     </message>
     <message>
+        <source>Comparison</source>
+        <translation>비교</translation>
+    </message>
+    <message>
         <source>&amp;Metrics</source>
         <translation>지표(&amp;M)</translation>
     </message>
@@ -573,6 +639,10 @@
         <translation>지표 계산 중…</translation>
     </message>
     <message>
+        <source>Numbers may still move as the pool is judged (under {share} of the top K judged): {parts}</source>
+        <translation>풀을 판정하면 수치가 아직 바뀔 수 있습니다 (상위 K 중 판정된 비율 {share} 미만): {parts}</translation>
+    </message>
+    <message>
         <source>Updating metrics… {p}%</source>
         <translation>지표 계산 중… {p}%</translation>
     </message>
@@ -601,6 +671,61 @@
     <message>
         <source>An empty note withdraws your earlier note.</source>
         <translation>메모를 비우면 앞서 쓴 메모를 거둡니다.</translation>
+    </message>
+</context>
+<context>
+    <name>PairsModel</name>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>지표</translation>
+    </message>
+    <message>
+        <source>Wins</source>
+        <translation>승</translation>
+    </message>
+    <message>
+        <source>Questions where A scores higher than B</source>
+        <translation>A가 B보다 높은 질문</translation>
+    </message>
+    <message>
+        <source>Ties</source>
+        <translation>무</translation>
+    </message>
+    <message>
+        <source>Questions where A and B score the same</source>
+        <translation>A와 B가 같은 질문</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>패</translation>
+    </message>
+    <message>
+        <source>Questions where A scores lower than B</source>
+        <translation>A가 B보다 낮은 질문</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided)</source>
+        <translation>대응 무작위화 검정 (양측)</translation>
+    </message>
+    <message>
+        <source>p (Holm)</source>
+        <translation>p (Holm)</translation>
+    </message>
+    <message>
+        <source>Holm–Bonferroni adjusted over the whole family</source>
+        <translation>검정 전체에 대한 Holm–Bonferroni 보정</translation>
+    </message>
+    <message>
+        <source>★: adjusted p under {alpha}</source>
+        <translation>★: 보정된 p가 {alpha} 미만</translation>
     </message>
 </context>
 <context>
@@ -711,6 +836,10 @@
         <translation>본문</translation>
     </message>
     <message>
+        <source>Evidence only {system} finds in its top {k}: no other system does</source>
+        <translation>{system}만 상위 {k} 안에서 찾은 근거 (다른 시스템은 못 찾음)</translation>
+    </message>
+    <message>
         <source>Evidence</source>
         <translation>정답 근거</translation>
     </message>
@@ -775,9 +904,48 @@
         <source>Action</source>
         <translation>동작</translation>
     </message>
+</context>
+<context>
+    <name>SystemsModel</name>
     <message>
-        <source>● hit of an evidence item · ◐ hit through an alternative · ○ not evidence · ◌ proposed alternative · × missed at K</source>
-        <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
+        <source>System</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Only it @{k}</source>
+        <translation>단독 @{k}</translation>
+    </message>
+    <message>
+        <source>Evidence items this system alone finds in its top {k}</source>
+        <translation>이 시스템만 상위 {k} 안에서 찾는 정답 근거 수</translation>
+    </message>
+    <message>
+        <source>Other misses @{k}</source>
+        <translation>상대 놓침 @{k}</translation>
+    </message>
+    <message>
+        <source>Items this system finds in its top {k} and the other misses</source>
+        <translation>이 시스템은 상위 {k} 안에서 찾고 상대는 놓친 근거 수</translation>
+    </message>
+    <message>
+        <source>How well the top-1 score tells answerable from abstain questions</source>
+        <translation>1위 점수로 답변 가능한 질문과 보류할 질문을 얼마나 잘 가르는지</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>임계값</translation>
+    </message>
+    <message>
+        <source>Answer when the top-1 score is at least this</source>
+        <translation>1위 점수가 이 값 이상이면 답변</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>정확도</translation>
+    </message>
+    <message>
+        <source>Right answer-or-abstain decisions at the threshold</source>
+        <translation>임계값에서 답변/보류 결정이 맞은 비율</translation>
     </message>
 </context>
 <context>
@@ -809,6 +977,49 @@
     <message>
         <source>(none)</source>
         <translation>(없음)</translation>
+    </message>
+</context>
+<context>
+    <name>TiesModel</name>
+    <message>
+        <source>System</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>지표</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Mean in trec_eval&apos;s order of tied passages</source>
+        <translation>동점 문단을 trec_eval 순서로 둔 평균</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>최저</translation>
+    </message>
+    <message>
+        <source>Lowest mean over the orders of the tied passages</source>
+        <translation>동점 문단의 모든 순서 중 가장 낮은 평균</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>최고</translation>
+    </message>
+    <message>
+        <source>Highest mean over the orders of the tied passages</source>
+        <translation>동점 문단의 모든 순서 중 가장 높은 평균</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>질문 수</translation>
+    </message>
+    <message>
+        <source>Questions whose value depends on the tie order</source>
+        <translation>값이 동점 순서에 따라 달라지는 질문 수</translation>
     </message>
 </context>
 <context>
@@ -1160,6 +1371,14 @@
         <translation>nDCG</translation>
     </message>
     <message>
+        <source>P</source>
+        <translation>P</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>판정</translation>
+    </message>
+    <message>
         <source>Recall: the share of evidence items found in the top K</source>
         <translation>Recall: 상위 K 안에서 찾은 정답 근거의 비율</translation>
     </message>
@@ -1180,6 +1399,14 @@
         <translation>nDCG: 순위 품질 (핵심 근거는 두 배)</translation>
     </message>
     <message>
+        <source>P: the share of the top K that is evidence (K divides)</source>
+        <translation>P: 상위 K 중 정답 근거의 비율 (K로 나눔)</translation>
+    </message>
+    <message>
+        <source>Judged: the share of the top K that is judged (evidence or not)</source>
+        <translation>Judged: 상위 K 중 판정된(근거든 아니든) 문단의 비율</translation>
+    </message>
+    <message>
         <source>reading</source>
         <translation>읽는 중</translation>
     </message>
@@ -1198,6 +1425,26 @@
     <message>
         <source>backing up</source>
         <translation>백업하는 중</translation>
+    </message>
+    <message>
+        <source>scoring</source>
+        <translation>점수 계산 중</translation>
+    </message>
+    <message>
+        <source>testing</source>
+        <translation>검정 중</translation>
+    </message>
+    <message>
+        <source>comparing hits</source>
+        <translation>찾은 근거 비교 중</translation>
+    </message>
+    <message>
+        <source>checking ties</source>
+        <translation>동점 확인 중</translation>
+    </message>
+    <message>
+        <source>● hit of an evidence item · ◐ hit through an alternative · ◆ ◈ found by this system alone · ○ not evidence · ◌ proposed alternative · × missed at K</source>
+        <translation>● 정답 근거를 찾음 · ◐ 대체 근거로 찾음 · ◆ ◈ 이 시스템만 찾음 · ○ 근거 아님 · ◌ 제안된 대체 근거 · × K 안에서 놓침</translation>
     </message>
     <message>
         <source>withdrawn</source>

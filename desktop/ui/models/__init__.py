@@ -3,6 +3,7 @@ data() dispatching each role to a small helper, resets for reloads, dataChanged 
 updates, and lazy fetching where a table can be long."""
 
 from desktop.ui.models.agreement import AgreementModel
+from desktop.ui.models.comparison import PairsModel, SystemsModel, TiesModel
 from desktop.ui.models.disputes import DisputeModel
 from desktop.ui.models.evidence import EvidenceModel
 from desktop.ui.models.metrics import MetricsModel
@@ -15,8 +16,11 @@ __all__ = [
     "DisputeModel",
     "EvidenceModel",
     "MetricsModel",
+    "PairsModel",
     "QuestionFilter",
     "QuestionListModel",
     "RankingModel",
     "SearchResultsModel",
+    "SystemsModel",
+    "TiesModel",
 ]

@@ -41,6 +41,7 @@ class EvidenceModel(QAbstractTableModel):
         self.k = 5
         self.reviewer = ""
         self.texts: dict[int, str] = {}
+        self.only: dict[str, set[int]] = {}  # system -> items it alone finds at K
 
     @property
     def col_alternatives(self) -> int:
@@ -66,6 +67,18 @@ class EvidenceModel(QAbstractTableModel):
         self.reviewer = reviewer
         self.texts = {pk: " ".join(t.split()) for pk, t in (texts or {}).items()}
         self.endResetModel()
+
+    def set_only(self, only: dict[str, set[int]]) -> None:
+        """Items only one system finds at K among all: "◆" beside its "found at"."""
+        if only == self.only:
+            return
+        self.only = only
+        if self.items and self.systems:
+            first, last = self.COL_FIRST_SYSTEM, self.col_alternatives - 1
+            self.dataChanged.emit(self.index(0, first), self.index(len(self.items) - 1, last))
+
+    def only_by(self, item: ItemState, system: str) -> bool:
+        return item.index in self.only.get(system, ())
 
     def item(self, row: int) -> ItemState | None:
         return self.items[row] if 0 <= row < len(self.items) else None
@@ -167,7 +180,8 @@ class EvidenceModel(QAbstractTableModel):
         if column == self.COL_PASSAGE:
             return elide_middle(item.primary_id, ID_CHARS)  # the whole id on hover
         if system is not None:
-            return self.status_text(item, system)
+            text = self.status_text(item, system)
+            return f"{text} ◆" if self.only_by(item, system) else text
         if column == self.col_alternatives:
             shown = [pid for _, pid in item.alternatives]
             shown += [f"{pid}?" for pid in item.proposed]
@@ -184,6 +198,10 @@ class EvidenceModel(QAbstractTableModel):
             return "\n".join(textwrap.wrap(text[:TOOLTIP_CHARS], 60)) or None
         if column == self.COL_ROLE:
             return self.role_tip(item)
+        if system is not None and self.only_by(item, system):
+            return self.tr(
+                "◆ Only {system} finds this item in its top {k} among all systems"
+            ).format(system=system, k=self.k)
         if system is not None and self.contrast(item):
             if self.found(item, system).at(self.k):
                 return self.tr("Only {system} finds this item in its top {k}").format(

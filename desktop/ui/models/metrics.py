@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QBrush, QFont
 
+from desktop.metrics import JUDGED_ENOUGH
 from desktop.review import Scoreboard
 from desktop.ui import terms
-from desktop.ui.models.base import (
-    ROOT,
-    USER,
-)
+from desktop.ui.models.base import AMBER, ROOT, USER
 from desktop.ui.widgets import system_colour
 
 
@@ -100,6 +98,9 @@ class MetricsModel(QAbstractTableModel):
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and label.startswith("Judged@"):
+            # Too little judged: this system's numbers may still move (the dock says so).
+            return QBrush(AMBER) if value is not None and value < JUDGED_ENOUGH else None
         if role == Qt.ItemDataRole.FontRole and value is not None and len(self._means) > 1:
             if abs(value - self._best.get(label, -1)) < 1e-12:
                 font = QFont()

@@ -48,6 +48,11 @@ class RankingModel(QAbstractTableModel):
         self.items: list[ItemState] = []
         self._html: list[str] = []
         self._terms: list[str] = []
+        self.system = ""
+        self.k = 0
+        self.only: frozenset[int] = frozenset()  # items only this system finds at K
+        self._only_rows: list[bool] = []
+        self.compact = False  # one line a row: the passage cell without its source
 
     def set_rows(
         self, rows: Sequence[RankedRow], items: Sequence[ItemState], terms_: Sequence[str]
@@ -57,7 +62,34 @@ class RankingModel(QAbstractTableModel):
         self.items = list(items)
         self._terms = list(terms_)
         self._html = [""] * len(self.rows)
+        self._only_rows = self._flags(self.only)
         self.endResetModel()
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.compact = compact
+            if self.rows:
+                column = self.COL_PASSAGE
+                self.dataChanged.emit(self.index(0, column), self.index(len(self.rows) - 1, column))
+
+    def set_only(self, only: set[int], system: str, k: int) -> None:
+        """The evidence items this system alone finds in its top k among all systems: their
+        rows get the mark ◆ (◈ through an alternative); one dataChanged for the column."""
+        self.system, self.k = system, k
+        only = frozenset(only)
+        if only == self.only:
+            return
+        self.only = only
+        self._only_rows = self._flags(only)
+        if self.rows:
+            column = self.COL_MARK
+            self.dataChanged.emit(self.index(0, column), self.index(len(self.rows) - 1, column))
+
+    def _flags(self, only: frozenset[int]) -> list[bool]:
+        return [bool(only) and any(i in only for i in r.items) for r in self.rows]
+
+    def only_found(self, index: int) -> bool:
+        return 0 <= index < len(self._only_rows) and self._only_rows[index]
 
     def row(self, index: int) -> RankedRow | None:
         return self.rows[index] if 0 <= index < len(self.rows) else None
@@ -79,7 +111,9 @@ class RankingModel(QAbstractTableModel):
             self.COL_TEXT: self.tr("Text"),
         }.get(section)
 
-    def mark(self, r: RankedRow) -> str:
+    def mark(self, r: RankedRow, only: bool = False) -> str:
+        if r.items and only:
+            return "◆" if r.primary else "◈"
         if r.items:
             return "●" if r.primary else "◐"
         if r.proposed_for:
@@ -104,12 +138,18 @@ class RankingModel(QAbstractTableModel):
         r = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.COL_MARK:
+                return self.mark(r, self._only_rows[index.row()])
             return self._display(r, column)
         if role == self.HtmlRole and column == self.COL_TEXT:
             return self._markup(index.row(), r)
         if role == self.RowRole:
             return r
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == self.COL_MARK and self._only_rows[index.row()]:
+                return self.tr(
+                    "Evidence only {system} finds in its top {k}: no other system does"
+                ).format(system=self.system, k=self.k)
             return self._tooltip(r, column)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == self.COL_MARK:
@@ -128,8 +168,6 @@ class RankingModel(QAbstractTableModel):
     def _display(self, r: RankedRow, column: int):
         if column == self.COL_RANK:
             return r.rank
-        if column == self.COL_MARK:
-            return self.mark(r)
         if column == self.COL_SCORE:
             return "" if r.score is None else f"{r.score:.2f}"
         if column == self.COL_PASSAGE:
@@ -137,6 +175,8 @@ class RankingModel(QAbstractTableModel):
             first = r.passage_id
             if evidence and evidence != r.passage_id:
                 first += " " + evidence.replace(r.passage_id, "").strip(" ,")
+            if self.compact:
+                return first  # the source is in the tooltip
             return f"{first}\n{review.source_label(r.title, r.meta)}"
         if column == self.COL_TEXT:
             return r.text.replace("\n", " ")[: self.SNIPPET]
