@@ -44,6 +44,10 @@ class Reads:
         """One question's imported evidence items with passage ids and alternatives."""
         return self.store.question_evidence(question_pk)
 
+    def question_not_evidence(self, question_pk: int) -> list[tuple[int, int]]:
+        """(question key, passage key) of what the imported gold judges not evidence."""
+        return self.store.not_evidence_rows(question_pk)
+
     # -- runs ------------------------------------------------------------------------------
 
     def max_rank(self) -> int:

@@ -66,6 +66,7 @@ def question_gold(
         passage_ids,
         passage_pks,
         rows + _reviewer_marks(everyone),
+        project.question_not_evidence(question["pk"]),
     )
     return built, evidence, rows
 

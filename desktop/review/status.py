@@ -26,6 +26,7 @@ class Summary:
     status: str  # UNTOUCHED, IN_PROGRESS or DONE for this reviewer
     disputed: int  # open disagreements (0 in blind mode: they are not shown)
     single: int = 0  # judgements in force that one reviewer alone made
+    unjudged: int = -1  # passages of its pool not judged yet (-1: not counted yet)
 
 
 def review_status(

@@ -11,7 +11,9 @@ from operator import itemgetter
 from desktop import metrics
 from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
 from desktop.metrics import Item
+from desktop.pool import PoolEntry
 from desktop.review.seen import question_gold
+from desktop.review.unjudged import question_pool
 
 
 @dataclass
@@ -104,6 +106,7 @@ class QuestionView:
     notes: list[Note]
     mine: dict[tuple[str, str], object]  # (kind, passage_id) -> this reviewer's latest value
     k: int
+    pool: list[PoolEntry] = field(default_factory=list)  # unjudged, in the design's order
 
     def missed(self, system: str) -> list[int]:
         return [
@@ -128,12 +131,16 @@ def question_view(
     reviewer: str,
     blind: bool,
     reviewers: Sequence[str],
+    pool_depth: int | None = None,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
-    systems (one, or two in compare mode). A handful of indexed queries: cheap enough for the
-    GUI thread on every question switch."""
+    systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
+    A handful of indexed queries: cheap enough for the GUI thread on every question switch."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
-    return view_of(project, question, seen, systems, k, reviewer)
+    view = view_of(project, question, seen, systems, k, reviewer)
+    if pool_depth is not None:
+        view.pool = question_pool(project, question, seen[0], pool_depth, blind)
+    return view
 
 
 def view_of(
