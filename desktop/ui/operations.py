@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop import review
 from desktop.formats import Cancelled
+from desktop.pool import DEFAULT_DEPTH
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
 
@@ -336,10 +337,13 @@ def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
     return work
 
 
-def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:
+def overview_op(
+    reviewer: str, blind: bool, ks: Sequence[int], pool_depth: int = DEFAULT_DEPTH
+) -> Callable:
     ks = list(ks)
     return lambda project, progress: Done(
-        review.overview(project, reviewer, blind, ks, progress), Changes("metrics")
+        review.overview(project, reviewer, blind, ks, progress, pool_depth=pool_depth),
+        Changes("metrics"),
     )
 
 
@@ -350,14 +354,15 @@ def rescore_op(
     ks: Sequence[int],
     reviewers: Sequence[str],
     agreement: bool,
+    pool_depth: int = DEFAULT_DEPTH,
 ) -> Callable:
-    """One question scored again after a judgement on it; the agreement (which reads the whole
-    log) only when it is shown."""
+    """One question scored again after a judgement on it (its pool counted again too); the
+    agreement (which reads the whole log) only when it is shown."""
     ks, reviewers = list(ks), list(reviewers)
 
     def work(project, _progress) -> Done:
         summary, entries = review.refresh_question(
-            project, question, reviewer, blind, ks, reviewers
+            project, question, reviewer, blind, ks, reviewers, pool_depth
         )
         shared = project.agreement() if agreement and not blind else None
         return Done((summary, entries, shared), Changes("judgement", question=question["pk"]))

@@ -54,7 +54,9 @@ class MetricsRunner(QObject):
         self.worker.cancel("full")
         self.worker.start(
             "full",
-            operations.overview_op(session.reviewer, session.blind, session.window_ks()),
+            operations.overview_op(
+                session.reviewer, session.blind, session.window_ks(), session.pool_depth
+            ),
             on_done=lambda done: self._current(generation) and session.set_overview(done.result),
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
@@ -74,6 +76,7 @@ class MetricsRunner(QObject):
                 ks,
                 session.reviewers,
                 self.dock.agreement_shown(),
+                session.pool_depth,
             ),
             on_done=lambda done: self._later(
                 lambda: self._question_ready(generation, question["pk"], done.result)

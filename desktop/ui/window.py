@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import html
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -39,10 +41,12 @@ from desktop.ui.common import shrinkable
 from desktop.ui.dialogs import ShortcutSheet
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
+from desktop.ui.gold_commands import GoldCommands
 from desktop.ui.guard import DatabaseGuard
 from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
+from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
@@ -55,7 +59,15 @@ from desktop.ui.widgets import highlighted_html, text_lines_height
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
 
 
-class MainWindow(ReviewCommands, FileCommands, QMainWindow):
+@dataclass(frozen=True)
+class Picked:
+    """A passage picked outside the rankings and the pool: a neighbour in the reader."""
+
+    passage_pk: int
+    passage_id: str
+
+
+class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
     PAGE_EMPTY, PAGE_REVIEW = 0, 1
 
     def __init__(self, db_path, reviewer: str | None = None, parent=None):
@@ -130,8 +142,20 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         )
         self.rankings = RankingsArea(session)
         self.reader = PassageReader(session)
-        self.rankings.passageChosen.connect(self.reader.show_passage)
+        self.pool_panel = PoolPanel(session, lambda: self.question_panel.order())
+        # Which passage the judgement keys act on: the one last picked in a ranking, the
+        # pool or among the reader's neighbours (an evidence item picked is not one).
+        self._picked_from, self._picked = "ranking", None
+        self.rankings.passageChosen.connect(self._ranked_chosen)
         self.rankings.nothingChosen.connect(self._reader_fallback)
+        self.pool_panel.passageChosen.connect(self._pool_chosen)
+        self.pool_panel.questionWanted.connect(
+            lambda pk: self.show_question(session.by_pk[pk]["id"])
+        )
+        self.pool_panel.nextQuestionWanted.connect(self.next_pool_question)
+        self.pool_panel.countChanged.connect(self._pool_count)
+        self.pool_panel.emptied.connect(self.pool_done)
+        self.reader.neighbourChosen.connect(self._neighbour_chosen)
         self.evidence_panel.itemChosen.connect(self.reader.show_passage)
         middle = QWidget()
         layout = QVBoxLayout(middle)
@@ -148,7 +172,12 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         layout.addWidget(self.question_header)
         self.middle_split = QSplitter(Qt.Orientation.Vertical)
         self.middle_split.setObjectName("middle-split")
-        self.middle_split.addWidget(self.rankings)
+        self.middle_tabs = QTabWidget()
+        self.middle_tabs.setDocumentMode(True)
+        self.middle_tabs.addTab(self.rankings, self.tr("Rankings"))
+        self.middle_tabs.addTab(self.pool_panel, self.tr("Unjudged pool"))
+        self.middle_tabs.currentChanged.connect(self._tab_changed)
+        self.middle_split.addWidget(self.middle_tabs)
         self.middle_split.addWidget(self.reader)
         self.middle_split.setStretchFactor(0, 1)
         self.middle_split.setStretchFactor(1, 1)
@@ -179,6 +208,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         session.blindChanged.connect(self._blind_changed)
         session.reviewerChanged.connect(lambda _name: self._update_title())
         session.kChanged.connect(lambda k: self.metrics.k_changed(k))
+        session.poolDepthChanged.connect(lambda _depth: self.start_full_pass())
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
@@ -387,7 +417,36 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     def _view_shown(self, view, keep: bool) -> None:
         self._show_header(view)
         if not keep:
+            self._show_picked()
+
+    def _show_picked(self) -> None:
+        """The reader and the keys follow the panel in front: the pool or the rankings."""
+        if self.middle_tabs.currentWidget() is self.pool_panel:
+            self._picked_from, self._picked = "pool", None
+            self.pool_panel.show_current()
+        else:
+            self._picked_from, self._picked = "ranking", None
             self.rankings.show_current(self.rankings.active)
+
+    def _tab_changed(self, _index: int) -> None:
+        self.pool_panel.active = self.middle_tabs.currentWidget() is self.pool_panel
+        if self.session.view is not None:
+            self._show_picked()
+
+    def _ranked_chosen(self, passage_pk: int) -> None:
+        self._picked_from, self._picked = "ranking", None
+        self.reader.show_passage(passage_pk)
+
+    def _pool_chosen(self, row) -> None:
+        self._picked_from, self._picked = "pool", None
+        self.reader.show_passage(row.passage_pk)
+
+    def _neighbour_chosen(self, passage_pk: int, passage_id: str) -> None:
+        self._picked_from = "reader"
+        self._picked = Picked(passage_pk, passage_id)
+
+    def _pool_count(self, left: int) -> None:
+        self.middle_tabs.setTabText(1, self.tr("Unjudged pool ({n})").format(n=left))
 
     def _reader_fallback(self) -> None:
         item = self.selected_item()
@@ -420,6 +479,12 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         return self.evidence_panel.selected() if self.session.view else None
 
     def selected_passage(self):
+        """The passage the judgement keys act on (a RankedRow, PoolRow or Picked: each has
+        passage_pk and passage_id), or None."""
+        if self._picked_from == "pool":
+            return self.pool_panel.current()
+        if self._picked_from == "reader":
+            return self._picked
         return self.rankings.selected()
 
     def select_item(self, row: int) -> None:
