@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from desktop import metrics
-from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.gold import Decision, EffectiveGold, instant
 from desktop.metrics import Item
 from desktop.pool import PoolEntry
 from desktop.review.seen import question_gold
@@ -237,8 +237,9 @@ def view_of(
     ]
     notes.sort(key=lambda n: instant(n.at))
     disputes = []
-    for d in built.decisions:
-        if d.status != DISPUTED:
+    # Evidence against not evidence (built.conflicts) is listed with the others.
+    for d in built.disagreements():
+        if d.question_id != question["id"]:
             continue
         these = {}
         for n in notes:

@@ -229,7 +229,10 @@ class ReviewCommands:
         if reviewer_index >= len(reviewers) or reviewers[reviewer_index] not in dispute.values:
             return
         value = dispute.values[reviewers[reviewer_index]]
-        self.judge("adjudication", value, passage_id=dispute.passage_id, settles=dispute.kind)
+        settles = dispute.kind
+        if settles == "evidence" and value is False:
+            settles, value = "not_evidence", True  # "not evidence" against an added item
+        self.judge("adjudication", value, passage_id=dispute.passage_id, settles=settles)
 
     def undo(self) -> None:
         self._replay(

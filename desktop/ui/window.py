@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -154,7 +154,8 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         )
         self.pool_panel.nextQuestionWanted.connect(self.next_pool_question)
         self.pool_panel.countChanged.connect(self._pool_count)
-        self.pool_panel.emptied.connect(self.pool_done)
+        # Said after the judgement's own "Saved" message, not under it.
+        self.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, self.pool_done))
         self.reader.neighbourChosen.connect(self._neighbour_chosen)
         self.evidence_panel.itemChosen.connect(self.reader.show_passage)
         middle = QWidget()
