@@ -13,10 +13,6 @@ from desktop.ui import terms
 from desktop.ui.dialogs import NoteDialog
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 class GoldCommands:
     """Mixed into MainWindow: uses its session, panels and ReviewCommands.judge_lines."""
 
@@ -24,7 +20,11 @@ class GoldCommands:
         """E / R: the passage the reviewer is looking at becomes a core / supporting item."""
         passage = self.selected_passage()
         if passage is None:
-            self._say(_tr("Pick a passage first: in the pool, a ranking or the reader"))
+            self._say(
+                QCoreApplication.translate(
+                    "MainWindow", "Pick a passage first: in the pool, a ranking or the reader"
+                )
+            )
             return
         self.add_passage(passage.passage_id, role)
 
@@ -37,9 +37,9 @@ class GoldCommands:
         if any(i.primary_id == passage_id for i in view.items):
             if self.session.mine("role", passage_id) == role:
                 self._say(
-                    _tr("You already marked {passage} {role}").format(
-                        passage=passage_id, role=terms.role(role)
-                    )
+                    QCoreApplication.translate(
+                        "MainWindow", "You already marked {passage} {role}"
+                    ).format(passage=passage_id, role=terms.role(role))
                 )
                 return False
             return self.judge("role", role, passage_id=passage_id) is not None
@@ -54,15 +54,15 @@ class GoldCommands:
         note; D on an item you dropped withdraws the drop."""
         item, view = self.selected_item(), self.session.view
         if item is None or view is None:
-            self._say(_tr("Select an evidence item first"))
+            self._say(QCoreApplication.translate("MainWindow", "Select an evidence item first"))
             return
         if self.session.mine("drop", item.primary_id):
             self.judge("drop", None, passage_id=item.primary_id)
             return
         dialog = NoteDialog(
-            _tr("Why drop {passage} from {question}? The reason is kept as a note.").format(
-                passage=item.primary_id, question=view.id
-            ),
+            QCoreApplication.translate(
+                "MainWindow", "Why drop {passage} from {question}? The reason is kept as a note."
+            ).format(passage=item.primary_id, question=view.id),
             "",
             self,
         )
@@ -99,14 +99,17 @@ class GoldCommands:
                 self.show_question(session.by_pk[pk]["id"])
                 return
         self._say(
-            _tr("No other question has unjudged passages at depth {depth}").format(
-                depth=session.pool_depth
-            )
+            QCoreApplication.translate(
+                "MainWindow", "No other question has unjudged passages at depth {depth}"
+            ).format(depth=session.pool_depth)
         )
 
     def pool_done(self) -> None:
         """The current question's pool has just been judged to the end: say so."""
         self._say(
-            _tr("This question's pool is judged. U: next question with unjudged passages"),
+            QCoreApplication.translate(
+                "MainWindow",
+                "This question's pool is judged. U: next question with unjudged passages",
+            ),
             8000,
         )

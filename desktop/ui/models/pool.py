@@ -89,7 +89,7 @@ class PoolModel(QAbstractTableModel):
                 self.COL_QUESTION: self.tr("Question"),
                 self.COL_PASSAGE: self.tr("Passage"),
                 self.COL_SYSTEMS: self.tr("Systems"),
-                self.COL_RANK: self.tr("Best rank"),
+                self.COL_RANK: self.tr("Best"),
                 self.COL_BY: self.tr("Retrieved by"),
                 self.COL_TEXT: self.tr("Text"),
             }.get(section)
