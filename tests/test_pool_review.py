@@ -114,3 +114,26 @@ def test_an_added_item_is_one_undo_step_even_after_a_restart(opened):
     assert history.record(one) == "change"
     assert [u["kind"] for u in history.undo_lines()] == ["answerable"]
     assert not history.can_redo()
+
+
+def test_a_pending_judgement_leaves_only_its_reviewers_queue(opened):
+    """With two reviewers a lone line waits for the other; it has left its reviewer's queue
+    (their part is done) and stays in the other's, in the count as in the queue."""
+    q05 = opened.question("q05")
+    first, second = opened.pool(10, questions=["q05"])[0][1][:2]
+    opened.add_judgement("kim", "q01", "note", "둘째 검수자")
+    opened.add_judgement("lee", "q05", "not_evidence", True, passage_id=first.passage_id)
+    opened.add_evidence("lee", "q05", second.passage_id, "core")
+    reviewers = opened.reviewers()
+    assert opened.pool(10, questions=["q05"])[0][1][:2] == [first, second]  # not in force
+    kim = review.pool_of(opened, q05, "kim", False, reviewers)
+    lee = review.pool_of(opened, q05, "lee", False, reviewers)
+    assert kim[:2] == [first, second]
+    assert first not in lee and second not in lee and len(lee) == len(kim) - 2
+    counts = review.overview(opened, "lee", False, [5]).summaries
+    assert counts[q05["pk"]].unjudged == len(lee)
+    summary, _ = review.refresh_question(opened, q05, "kim", False, [5], reviewers)
+    assert summary.unjudged == len(kim)
+    # lee withdraws: back in lee's queue.
+    opened.add_judgement("lee", "q05", "not_evidence", None, passage_id=first.passage_id)
+    assert first in review.pool_of(opened, q05, "lee", False, reviewers)

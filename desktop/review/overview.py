@@ -82,7 +82,7 @@ def overview(
     for d in built.decisions:
         decided.setdefault(d.question_id, []).append(d)
     summaries = {}
-    unjudged = unjudged_counts(project, built, pool_depth)
+    unjudged = unjudged_counts(project, built, rows, reviewer, pool_depth)
     for question in questions:
         qid = question["id"]
         summaries[question["pk"]] = summary = summarize(
@@ -134,7 +134,7 @@ def _refreshed(
     items = built.metric_items().get(question["pk"], [])
     names = {s["pk"]: s["name"] for s in project.systems()}
     summary = summarize(question, built, rows, reviewer, blind)
-    summary.unjudged = len(question_pool(project, question, built, pool_depth, blind))
+    summary.unjudged = len(question_pool(project, question, seen, pool_depth, blind, reviewer))
     if not items:
         return summary, dict.fromkeys(names.values())
     ranked = project.ranked_by_system(question["pk"])

@@ -1,23 +1,52 @@
 """The unjudged pool as the window shows it (issue 13): one question's, from the gold that
 question's view was built from (so blind mode judges by the reviewer's own lines), and every
-question's count for the question list, from the full pass's gold."""
+question's count for the question list, from the full pass's gold.
+
+A reviewer's queue also leaves out what that reviewer has judged but is not in force yet
+(with several reviewers a lone judgement waits for a second one): they have done their part,
+and it stays in the other reviewers' queues until they do theirs."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from desktop.gold import EffectiveGold
+from desktop.gold import EffectiveGold, latest_values
 from desktop.pool import DEFAULT_DEPTH, PoolEntry
 from desktop.review.seen import question_gold
 
+# The kinds that judge a passage of the pool: an item, not evidence, an alternative.
+JUDGING_KINDS = ("evidence", "not_evidence", "alternative")
+
+
+def judged_by(rows: Iterable[dict], reviewer: str) -> dict[str, set[str]]:
+    """Question id -> passage ids the reviewer's own latest lines judge."""
+    votes, _, _ = latest_values(r for r in rows if r["reviewer"] == reviewer)
+    out: dict[str, set[str]] = {}
+    for (question_id, kind, passage_id), values in votes.items():
+        if kind in JUDGING_KINDS and values.get(reviewer) not in (None, False):
+            out.setdefault(question_id, set()).add(passage_id)
+    return out
+
+
+def _left(entries: list[PoolEntry], mine: set[str]) -> list[PoolEntry]:
+    return [e for e in entries if e.passage_id not in mine] if mine else entries
+
 
 def question_pool(
-    project, question: dict, built: EffectiveGold, depth: int, blind: bool
+    project,
+    question: dict,
+    seen: tuple[EffectiveGold, list[dict], list[dict]],
+    depth: int,
+    blind: bool,
+    reviewer: str,
 ) -> list[PoolEntry]:
-    """One question's unjudged passages in the design's order; blind mode leaves the systems
-    unnamed. One indexed read of that question's top D: cheap enough for every keypress."""
+    """One question's unjudged passages in the design's order, from question_gold's result
+    (the gold and the visible lines); blind mode leaves the systems unnamed. One indexed read
+    of that question's top D: cheap enough for every keypress."""
+    built, _, rows = seen
     found = project.pool(depth, blind=blind, questions=[question["id"]], effective=built)
-    return found[0][1] if found else []
+    mine = judged_by(rows, reviewer).get(question["id"], set())
+    return _left(found[0][1], mine) if found else []
 
 
 def pool_of(
@@ -29,14 +58,20 @@ def pool_of(
     depth: int = DEFAULT_DEPTH,
 ) -> list[PoolEntry]:
     """question_pool of a question not on screen (the pool queue across questions)."""
-    built, _, _ = question_gold(project, question, reviewer, blind, reviewers)
-    return question_pool(project, question, built, depth, blind)
+    seen = question_gold(project, question, reviewer, blind, reviewers)
+    return question_pool(project, question, seen, depth, blind, reviewer)
 
 
-def unjudged_counts(project, built: EffectiveGold, depth: int = DEFAULT_DEPTH) -> dict[int, int]:
-    """Question key -> how many passages of its pool are unjudged, for every question."""
+def unjudged_counts(
+    project,
+    built: EffectiveGold,
+    rows: Iterable[dict],
+    reviewer: str,
+    depth: int = DEFAULT_DEPTH,
+) -> dict[int, int]:
+    """Question key -> how many passages of its pool are left for the reviewer, for every
+    question; rows: the judgement lines the reviewer sees."""
     by_id = {q["id"]: q["pk"] for q in project.questions()}
-    return {
-        by_id[qid]: len(entries)
-        for qid, entries in project.pool(depth, blind=True, effective=built)
-    }
+    mine = judged_by(rows, reviewer)
+    found = project.pool(depth, blind=True, effective=built)
+    return {by_id[qid]: len(_left(entries, mine.get(qid, set()))) for qid, entries in found}

@@ -139,7 +139,7 @@ def question_view(
     seen = question_gold(project, question, reviewer, blind, reviewers)
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
-        view.pool = question_pool(project, question, seen[0], pool_depth, blind)
+        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
     return view
 
 

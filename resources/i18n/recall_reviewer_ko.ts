@@ -371,7 +371,7 @@
     </message>
     <message>
         <source>Saved: {lines} ({question})</source>
-        <translation>저장됨: {lines} ({question})</translation>
+        <translation>저장함: {lines} ({question})</translation>
     </message>
     <message>
         <source>Nothing to redo</source>
