@@ -43,6 +43,7 @@ class PoolPanel(QWidget):
         self.active = False  # the reader and the judgement keys follow this panel
         self._selecting = False
         self._wanted: tuple[int, int] | None = None  # (question, passage) to pick next
+        self._pending: QuestionView | None = None  # shown while the panel was hidden
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._header())
@@ -111,6 +112,12 @@ class PoolPanel(QWidget):
     # -- following the session -------------------------------------------------------------
 
     def show_view(self, view: QuestionView, keep: bool) -> None:
+        if not self.isVisible():
+            # Behind the rankings: the count is kept, the queue is filled when it is shown.
+            self._pending = view
+            self.countChanged.emit(len(view.pool))
+            return
+        self._pending = None
         before = self.current() if keep else None
         before_row = self.table.currentIndex().row()
         left = self.left()
@@ -131,6 +138,11 @@ class PoolPanel(QWidget):
             QTimer.singleShot(0, lambda: self._want(picked))
         elif picked is not None:
             self.passageChosen.emit(picked)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._pending is not None:
+            self.show_view(self._pending, False)
 
     def _row_to_pick(self, before: PoolRow | None, before_row: int) -> int:
         if not self.model.rows:
