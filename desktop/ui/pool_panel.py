@@ -60,7 +60,7 @@ class PoolPanel(QWidget):
             {
                 PoolModel.COL_QUESTION: 8,
                 PoolModel.COL_PASSAGE: 12,
-                PoolModel.COL_SYSTEMS: 6,
+                PoolModel.COL_SYSTEMS: 8,
                 PoolModel.COL_RANK: 6,
                 PoolModel.COL_BY: 14,
             },

@@ -46,7 +46,7 @@ class QuestionListPanel(QWidget):
                 QuestionListModel.COL_STATUS: 2,
                 QuestionListModel.COL_FOUND: 5,
                 QuestionListModel.COL_FLAG: 3,
-                QuestionListModel.COL_POOL: 4,
+                QuestionListModel.COL_POOL: 3,
             },
         )
         self.table.selectionModel().currentRowChanged.connect(self._clicked)

@@ -666,11 +666,11 @@
     </message>
     <message>
         <source>Systems</source>
-        <translation>시스템 수</translation>
+        <translation>찾은 수</translation>
     </message>
     <message>
         <source>Best</source>
-        <translation>최고 순위</translation>
+        <translation>최고</translation>
     </message>
     <message>
         <source>Retrieved by</source>
