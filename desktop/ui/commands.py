@@ -294,11 +294,7 @@ class ReviewCommands:
             self.evidence_panel.select(later[0])
             self.evidence_panel.focus_item()
             return
-        order = self.question_panel.order()
-        start = order.index(session.current_pk) + 1 if session.current_pk in order else 0
-        for pk in order[start:] + order[:start]:
-            if pk == session.current_pk:
-                continue
+        for pk in self.questions_after():
             found = session.found(pk)
             if found is None and session.board is None:
                 found = self._found_now(pk)
@@ -310,6 +306,13 @@ class ReviewCommands:
                 "MainWindow", "No other question has a miss at K = {k}"
             ).format(k=session.k)
         )
+
+    def questions_after(self) -> list[int]:
+        """Question pks in the list's order from the one after the current, round to the one
+        before it (for "the next question that has …")."""
+        order, current = self.question_panel.order(), self.session.current_pk
+        start = order.index(current) + 1 if current in order else 0
+        return [pk for pk in order[start:] + order[:start] if pk != current]
 
     def _found_now(self, pk: int):
         session = self.session

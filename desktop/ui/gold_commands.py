@@ -86,12 +86,8 @@ class GoldCommands:
     def next_pool_question(self) -> None:
         """U: the next question, in list order, whose pool has unjudged passages."""
         session = self.session
-        order = self.question_panel.order()
-        start = order.index(session.current_pk) + 1 if session.current_pk in order else 0
         summaries = session.overview.summaries if session.overview else {}
-        for pk in order[start:] + order[:start]:
-            if pk == session.current_pk:
-                continue
+        for pk in self.questions_after():
             summary = summaries.get(pk)
             known = summary.unjudged if summary is not None else -1
             if known > 0 or (known < 0 and session.pool_of(session.by_pk[pk])):
