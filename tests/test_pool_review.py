@@ -61,11 +61,10 @@ def test_imported_level_zero_passages_are_judged_in_the_window_too(opened, tmp_p
     assert shown == opened.pool(10, questions=["q05"])[0][1]
 
 
-def test_summaries_carry_the_unjudged_counts(opened):
+def test_every_questions_count_and_one_questions_after_a_judgement(opened):
     counts = {qid: len(entries) for qid, entries in opened.pool(5)}
-    result = review.overview(opened, "kim", False, [5], pool_depth=5)
-    by_id = {s.id: s.unjudged for s in result.summaries.values()}
-    assert by_id == {q["id"]: counts.get(q["id"], 0) for q in opened.questions()}
+    by_pk = review.pool_counts(opened, "kim", False, 5)
+    assert by_pk == {q["pk"]: counts.get(q["id"], 0) for q in opened.questions()}
     q05 = opened.question("q05")
     first = opened.pool(5, questions=["q05"])[0][1][0]
     opened.add_judgement("kim", "q05", "not_evidence", True, passage_id=first.passage_id)
@@ -130,8 +129,8 @@ def test_a_pending_judgement_leaves_only_its_reviewers_queue(opened):
     lee = review.pool_of(opened, q05, "lee", False, reviewers)
     assert kim[:2] == [first, second]
     assert first not in lee and second not in lee and len(lee) == len(kim) - 2
-    counts = review.overview(opened, "lee", False, [5]).summaries
-    assert counts[q05["pk"]].unjudged == len(lee)
+    assert review.pool_counts(opened, "lee", False)[q05["pk"]] == len(lee)
+    assert review.pool_counts(opened, "kim", False)[q05["pk"]] == len(kim)
     summary, _ = review.refresh_question(opened, q05, "kim", False, [5], reviewers)
     assert summary.unjudged == len(kim)
     # lee withdraws: back in lee's queue.

@@ -33,7 +33,7 @@ from desktop.review.status import (
     summarize,
 )
 from desktop.review.terms import highlight_spans, question_terms, search_terms
-from desktop.review.unjudged import pool_of, question_pool, unjudged_counts
+from desktop.review.unjudged import pool_counts, pool_of, question_pool, unjudged_counts
 from desktop.review.views import (
     Dispute,
     Found,
@@ -75,6 +75,7 @@ __all__ = [
     "labels_for",
     "next_at",
     "overview",
+    "pool_counts",
     "pool_of",
     "passage_context",
     "question_gold",

@@ -15,7 +15,7 @@ from desktop.pool import DEFAULT_DEPTH
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.status import Summary, summarize
-from desktop.review.unjudged import question_pool, unjudged_counts
+from desktop.review.unjudged import question_pool
 from desktop.review.views import QuestionView, view_of
 
 Tick = Callable[[int, int], None]
@@ -41,7 +41,6 @@ def overview(
     ks: Sequence[int] = WINDOW_KS,
     progress: Tick | None = None,
     with_agreement: bool = True,
-    pool_depth: int = DEFAULT_DEPTH,
 ) -> Overview:
     """Scores, curves, summaries and agreement over every question, for a worker. The ranked
     lists are read only where they hit evidence (SQLite does that scan), so memory stays flat
@@ -82,13 +81,11 @@ def overview(
     for d in built.decisions:
         decided.setdefault(d.question_id, []).append(d)
     summaries = {}
-    unjudged = unjudged_counts(project, built, rows, reviewer, pool_depth)
     for question in questions:
         qid = question["id"]
-        summaries[question["pk"]] = summary = summarize(
+        summaries[question["pk"]] = summarize(
             question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, [])
         )
-        summary.unjudged = unjudged.get(question["pk"], 0)
         done += 1
         if progress and done % 250 == 0:
             progress(done, total)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from desktop.gold import EffectiveGold, latest_values
 from desktop.pool import DEFAULT_DEPTH, PoolEntry
-from desktop.review.seen import question_gold
+from desktop.review.seen import build_gold, question_gold, visible
 
 # The kinds that judge a passage of the pool: an item, not evidence, an alternative.
 JUDGING_KINDS = ("evidence", "not_evidence", "alternative")
@@ -75,3 +75,11 @@ def unjudged_counts(
     mine = judged_by(rows, reviewer)
     found = project.pool(depth, blind=True, effective=built)
     return {by_id[qid]: len(_left(entries, mine.get(qid, set()))) for qid, entries in found}
+
+
+def pool_counts(project, reviewer: str, blind: bool, depth: int = DEFAULT_DEPTH) -> dict[int, int]:
+    """unjudged_counts as the reviewer sees the gold: a pass of its own after the metrics'
+    full pass (it costs about as much), so that the scores are not kept waiting for it."""
+    built = build_gold(project, reviewer, blind)
+    rows = visible(project.judgements(), reviewer, blind)
+    return unjudged_counts(project, built, rows, reviewer, depth)

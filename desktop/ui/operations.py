@@ -337,13 +337,17 @@ def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
     return work
 
 
-def overview_op(
-    reviewer: str, blind: bool, ks: Sequence[int], pool_depth: int = DEFAULT_DEPTH
-) -> Callable:
+def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:
     ks = list(ks)
     return lambda project, progress: Done(
-        review.overview(project, reviewer, blind, ks, progress, pool_depth=pool_depth),
-        Changes("metrics"),
+        review.overview(project, reviewer, blind, ks, progress), Changes("metrics")
+    )
+
+
+def pool_counts_op(reviewer: str, blind: bool, depth: int) -> Callable:
+    """Every question's unjudged count, for the question list."""
+    return lambda project, _: Done(
+        review.pool_counts(project, reviewer, blind, depth), Changes("query")
     )
 
 

@@ -61,6 +61,7 @@ class QuestionListPanel(QWidget):
         session.systemsChanged.connect(self._found_changed)
         session.scoresChanged.connect(self._scores_changed)
         session.blindChanged.connect(self._blind_changed)
+        session.poolCounted.connect(lambda: self._scores_changed(-1))
 
     def _filters(self) -> QGridLayout:
         grid = QGridLayout()

@@ -54,12 +54,23 @@ class MetricsRunner(QObject):
         self.worker.cancel("full")
         self.worker.start(
             "full",
-            operations.overview_op(
-                session.reviewer, session.blind, session.window_ks(), session.pool_depth
-            ),
+            operations.overview_op(session.reviewer, session.blind, session.window_ks()),
             on_done=lambda done: self._current(generation) and session.set_overview(done.result),
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
+        )
+        self.count_pool(generation)
+
+    def count_pool(self, generation: int | None = None) -> None:
+        """Every question's unjudged count, after the full pass (same worker, in order)."""
+        session = self.session
+        generation = self.generation if generation is None else generation
+        self.worker.cancel("pool")
+        self.worker.start(
+            "pool",
+            operations.pool_counts_op(session.reviewer, session.blind, session.pool_depth),
+            on_done=lambda done: self._current(generation) and session.set_unjudged(done.result),
+            on_failed=lambda error: self._failed(generation, error),
         )
 
     def rescore(self, question: dict) -> None:

@@ -22,6 +22,7 @@ class ReviewSession(QObject):
     dataReloaded = Signal()  # questions and systems were read again
     scoresChanged = Signal(int)  # a question's scores (its pk) or, for -1, every question's
     poolDepthChanged = Signal(int)  # every question's unjudged count changes with it
+    poolCounted = Signal()  # every question's unjudged count arrived (Summary.unjudged)
 
     def __init__(self, settings: QSettings, reviewer: str, parent=None):
         super().__init__(parent)
@@ -45,6 +46,7 @@ class ReviewSession(QObject):
         self.view: QuestionView | None = None
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
+        self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
         self.board: review.Scoreboard | None = None
 
     # -- data ------------------------------------------------------------------------------
@@ -70,6 +72,7 @@ class ReviewSession(QObject):
             self.compare_name = None
         self.board = None
         self.overview = None
+        self.unjudged = {}
         if self.current_pk not in self.by_pk:
             self.current_pk = None
             self.view = None
@@ -237,7 +240,17 @@ class ReviewSession(QObject):
         self.overview = result
         self.board = result.board
         self.reviewers = result.reviewers
+        for pk, summary in result.summaries.items():  # until the pool is counted again
+            summary.unjudged = self.unjudged.get(pk, -1)
         self.scoresChanged.emit(-1)
+
+    def set_unjudged(self, counts: dict[int, int]) -> None:
+        """Every question's unjudged count (a pass after the full one)."""
+        self.unjudged = counts
+        if self.overview is not None:
+            for pk, summary in self.overview.summaries.items():
+                summary.unjudged = counts.get(pk, 0)
+        self.poolCounted.emit()
 
     def set_question_scores(self, pk: int, summary, entries: dict, agreement) -> bool:
         if self.board is None:
@@ -245,6 +258,7 @@ class ReviewSession(QObject):
         for system, entry in entries.items():
             if system in self.board.entries:
                 self.board.set(system, pk, entry)
+        self.unjudged[pk] = summary.unjudged
         if self.overview is not None:
             self.overview.summaries[pk] = summary
             if agreement is not None:

@@ -209,7 +209,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         session.blindChanged.connect(self._blind_changed)
         session.reviewerChanged.connect(lambda _name: self._update_title())
         session.kChanged.connect(lambda k: self.metrics.k_changed(k))
-        session.poolDepthChanged.connect(lambda _depth: self.start_full_pass())
+        session.poolDepthChanged.connect(lambda _depth: self.metrics.count_pool())
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
