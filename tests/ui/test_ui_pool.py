@@ -335,6 +335,21 @@ def judge_pool(window, qtbot, qid: str, keys) -> list[str]:
     return judged
 
 
+def search_and_add(window, qtbot, text: str, judged: list[str]) -> str:
+    """Search the corpus for text and add its first hit not judged yet as supporting."""
+    window.search_dialog()
+    dialog = window.search
+    dialog.box.setText(text)
+    dialog.box.flush()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=10000)
+    ids = [dialog.model.passage(r)["id"] for r in range(dialog.model.rowCount())]
+    found = next(i for i in ids if i not in judged)
+    dialog.table.selectRow(ids.index(found))
+    assert dialog.add_selected_as("supporting")
+    dialog.close()
+    return found
+
+
 def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, open_window, qtbot):
     kim_db, lee_db = tmp_path / "kim.db", tmp_path / "lee.db"
     no_gold_database(kim_db)
@@ -346,14 +361,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     # kim judges q05's pool and finds one more passage by searching the corpus.
     kim = open_window(kim_db, reviewer="kim")
     k5 = judge_pool(kim, qtbot, "q05", [E, R, X])
-    kim.search_dialog()
-    kim.search.box.setText("국무총리")
-    kim.search.box.flush()
-    qtbot.waitUntil(lambda: kim.search.model.rowCount() > 0, timeout=10000)
-    searched = kim.search.model.passage(0)["id"]
-    kim.search.table.selectRow(0)
-    assert kim.search.add_selected_as("supporting")
-    kim.search.close()
+    searched = search_and_add(kim, qtbot, "국무총리", k5)
     k2 = judge_pool(kim, qtbot, "q02", [E, X])
     idle(qtbot, kim)
     kim.close()
@@ -362,6 +370,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     # not evidence); on q02 calls kim's core passage not evidence.
     lee = open_window(lee_db, reviewer="lee")
     l5 = judge_pool(lee, qtbot, "q05", [E, R, R])
+    assert search_and_add(lee, qtbot, "국무총리", l5) == searched  # found by both
     l2 = judge_pool(lee, qtbot, "q02", [X, X])
     assert (l5, l2) == (k5, k2)  # the same pool, the same order
     idle(qtbot, lee)
@@ -397,8 +406,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     with Project(kim_db) as project:
         effective = project.effective_gold()
         q05 = project.question("q05")["pk"]
-        assert sorted(i.primary_id for i in effective.items[q05]) == sorted(k5)
-        assert searched not in {i.primary_id for its in effective.items.values() for i in its}
+        assert sorted(i.primary_id for i in effective.items[q05]) == sorted([*k5, searched])
         scores = project.evaluate([5]).as_json(per_question=True)
 
     qrels_path = tmp_path / "gold.qrels"
@@ -415,6 +423,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     assert levels[("q05", k5[0])] == 2  # core, agreed
     assert levels[("q05", k5[1])] == 1  # supporting, agreed
     assert levels[("q05", k5[2])] == 1  # added by adjudication, its role still pending
+    assert levels[("q05", searched)] == 1  # found in the corpus by both, supporting
     assert levels[("q02", k2[0])] == 1  # kim's core is pending: the item, unassigned
     assert levels[("q02", k2[1])] == 0  # both: not evidence
 
