@@ -441,3 +441,22 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     for qid in ("q05", "q02"):
         assert theirs[qid]["P_5"] == pytest.approx(ours[qid]["P@5"])
         assert theirs[qid]["recall_5"] == pytest.approx(ours[qid]["Recall@5"])
+
+
+def test_across_questions_the_queue_moves_on_when_a_question_is_judged(
+    sample_db, open_window, qtbot
+):
+    window = open_window(sample_db)
+    window.session.set_pool(depth=1)
+    idle(qtbot, window)
+    panel = to_pool(window, qtbot, "q05")
+    panel.across.setChecked(True)
+    mine = [p for q, p in shown(window) if q == "q05"]
+    nxt = next(r for r in panel.model.rows if r.question_id != "q05")
+    for _ in mine:
+        qtbot.keyClick(window, Qt.Key.Key_X)
+    # The last one judged, the next question's first passage comes up by itself.
+    qtbot.waitUntil(lambda: window.current_question_id() == nxt.question_id, timeout=2000)
+    assert panel.current() == nxt
+    assert window.reader.passage_pk == nxt.passage_pk
+    assert window.selected_passage().passage_id == nxt.passage_id
