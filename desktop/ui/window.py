@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import html
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -27,7 +26,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +44,7 @@ from desktop.ui.guard import DatabaseGuard
 from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
+from desktop.ui.picking import PassageTabs
 from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
@@ -57,14 +56,6 @@ from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import highlighted_html, text_lines_height
 
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
-
-
-@dataclass(frozen=True)
-class Picked:
-    """A passage picked outside the rankings and the pool: a neighbour in the reader."""
-
-    passage_pk: int
-    passage_id: str
 
 
 class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
@@ -143,20 +134,14 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.rankings = RankingsArea(session)
         self.reader = PassageReader(session)
         self.pool_panel = PoolPanel(session, lambda: self.question_panel.order())
-        # Which passage the judgement keys act on: the one last picked in a ranking, the
-        # pool or among the reader's neighbours (an evidence item picked is not one).
-        self._picked_from, self._picked = "ranking", None
-        self.rankings.passageChosen.connect(self._ranked_chosen)
+        self.middle_tabs = PassageTabs(self.rankings, self.pool_panel, self.reader)
         self.rankings.nothingChosen.connect(self._reader_fallback)
-        self.pool_panel.passageChosen.connect(self._pool_chosen)
         self.pool_panel.questionWanted.connect(
             lambda pk: self.show_question(session.by_pk[pk]["id"])
         )
         self.pool_panel.nextQuestionWanted.connect(self.next_pool_question)
-        self.pool_panel.countChanged.connect(self._pool_count)
         # Said after the judgement's own "Saved" message, not under it.
         self.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, self.pool_done))
-        self.reader.neighbourChosen.connect(self._neighbour_chosen)
         self.evidence_panel.itemChosen.connect(self.reader.show_passage)
         middle = QWidget()
         layout = QVBoxLayout(middle)
@@ -173,11 +158,6 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         layout.addWidget(self.question_header)
         self.middle_split = QSplitter(Qt.Orientation.Vertical)
         self.middle_split.setObjectName("middle-split")
-        self.middle_tabs = QTabWidget()
-        self.middle_tabs.setDocumentMode(True)
-        self.middle_tabs.addTab(self.rankings, self.tr("Rankings"))
-        self.middle_tabs.addTab(self.pool_panel, self.tr("Unjudged pool"))
-        self.middle_tabs.currentChanged.connect(self._tab_changed)
         self.middle_split.addWidget(self.middle_tabs)
         self.middle_split.addWidget(self.reader)
         self.middle_split.setStretchFactor(0, 1)
@@ -418,36 +398,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
     def _view_shown(self, view, keep: bool) -> None:
         self._show_header(view)
         if not keep:
-            self._show_picked()
-
-    def _show_picked(self) -> None:
-        """The reader and the keys follow the panel in front: the pool or the rankings."""
-        if self.middle_tabs.currentWidget() is self.pool_panel:
-            self._picked_from, self._picked = "pool", None
-            self.pool_panel.show_current()
-        else:
-            self._picked_from, self._picked = "ranking", None
-            self.rankings.show_current(self.rankings.active)
-
-    def _tab_changed(self, _index: int) -> None:
-        self.pool_panel.active = self.middle_tabs.currentWidget() is self.pool_panel
-        if self.session.view is not None:
-            self._show_picked()
-
-    def _ranked_chosen(self, passage_pk: int) -> None:
-        self._picked_from, self._picked = "ranking", None
-        self.reader.show_passage(passage_pk)
-
-    def _pool_chosen(self, row) -> None:
-        self._picked_from, self._picked = "pool", None
-        self.reader.show_passage(row.passage_pk)
-
-    def _neighbour_chosen(self, passage_pk: int, passage_id: str) -> None:
-        self._picked_from = "reader"
-        self._picked = Picked(passage_pk, passage_id)
-
-    def _pool_count(self, left: int) -> None:
-        self.middle_tabs.setTabText(1, self.tr("Unjudged pool ({n})").format(n=left))
+            self.middle_tabs.show_picked()
 
     def _reader_fallback(self) -> None:
         item = self.selected_item()
@@ -480,13 +431,8 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         return self.evidence_panel.selected() if self.session.view else None
 
     def selected_passage(self):
-        """The passage the judgement keys act on (a RankedRow, PoolRow or Picked: each has
-        passage_pk and passage_id), or None."""
-        if self._picked_from == "pool":
-            return self.pool_panel.current()
-        if self._picked_from == "reader":
-            return self._picked
-        return self.rankings.selected()
+        """The passage the judgement keys act on, or None (see PassageTabs.selected)."""
+        return self.middle_tabs.selected()
 
     def select_item(self, row: int) -> None:
         self.evidence_panel.select(row)

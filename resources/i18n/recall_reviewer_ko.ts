@@ -270,14 +270,6 @@
         <translation>언어(&amp;L)</translation>
     </message>
     <message>
-        <source>Rankings</source>
-        <translation>순위</translation>
-    </message>
-    <message>
-        <source>Unjudged pool</source>
-        <translation>판정 대기</translation>
-    </message>
-    <message>
         <source>Cannot open the database</source>
         <translation>데이터베이스를 열 수 없습니다</translation>
     </message>
@@ -416,10 +408,6 @@
     <message>
         <source>The database was changed elsewhere: reloaded</source>
         <translation>다른 곳에서 데이터베이스가 바뀌어 다시 읽었습니다</translation>
-    </message>
-    <message>
-        <source>Unjudged pool ({n})</source>
-        <translation>판정 대기 ({n})</translation>
     </message>
     <message>
         <source>Reviewer</source>
@@ -652,6 +640,21 @@
     <message>
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
+    </message>
+</context>
+<context>
+    <name>PassageTabs</name>
+    <message>
+        <source>Rankings</source>
+        <translation>순위</translation>
+    </message>
+    <message>
+        <source>Unjudged pool</source>
+        <translation>판정 대기</translation>
+    </message>
+    <message>
+        <source>Unjudged pool ({n})</source>
+        <translation>판정 대기 ({n})</translation>
     </message>
 </context>
 <context>
