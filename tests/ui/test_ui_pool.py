@@ -5,7 +5,6 @@ neighbours, blind mode, and the whole "Done when" from no gold to qrels trec_eva
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -312,15 +311,18 @@ def test_a_reviewers_own_order_and_the_queue_across_questions(sample_db, open_wi
     assert [q for q, _ in shown(window)][0] == "q06"
 
 
-def no_gold_database(path) -> None:
-    """The sample's corpus, questions and runs, without its gold."""
+def import_without_gold(window, qtbot) -> None:
+    """The sample's corpus, questions and runs, imported in the window (File menu's imports,
+    without their file dialogs), and no gold."""
     spec = manifest()
     base = resources.path("sample")
-    with Project(path) as project:
-        project.import_file("corpus", base / spec["corpus_file"])
-        project.import_file("questions", base / spec["questions"])
-        for system in spec["systems"]:
-            project.import_file("run", base / system["file"], system=system["name"])
+    files = [("corpus", spec["corpus_file"], {}), ("questions", spec["questions"], {})]
+    files += [("run", s["file"], {"system": s["name"]}) for s in spec["systems"]]
+    for kind, name, options in files:
+        window.start_import(kind, base / name, **options)
+        qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=20000)
+        window.message_box.close()
+    idle(qtbot, window)
 
 
 def judge_pool(window, qtbot, qid: str, keys) -> list[str]:
@@ -352,14 +354,14 @@ def search_and_add(window, qtbot, text: str, judged: list[str]) -> str:
 
 def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, open_window, qtbot):
     kim_db, lee_db = tmp_path / "kim.db", tmp_path / "lee.db"
-    no_gold_database(kim_db)
-    shutil.copy(kim_db, lee_db)
+    E, R, X = Qt.Key.Key_E, Qt.Key.Key_R, Qt.Key.Key_X
+    # kim starts from an empty database: questions and runs, no gold at all; judges q05's
+    # pool and finds one more passage by searching the corpus.
+    kim = open_window(kim_db, reviewer="kim")
+    import_without_gold(kim, qtbot)
+    assert kim.pages.currentIndex() == kim.PAGE_REVIEW
     with Project(kim_db) as project:
         assert project.evaluate([5]).evaluated == 0  # no gold at all
-
-    E, R, X = Qt.Key.Key_E, Qt.Key.Key_R, Qt.Key.Key_X
-    # kim judges q05's pool and finds one more passage by searching the corpus.
-    kim = open_window(kim_db, reviewer="kim")
     k5 = judge_pool(kim, qtbot, "q05", [E, R, X])
     searched = search_and_add(kim, qtbot, "국무총리", k5)
     k2 = judge_pool(kim, qtbot, "q02", [E, X])
@@ -369,6 +371,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     # lee, separately: agrees on q05's first two, not on the third (adds it, where kim said
     # not evidence); on q02 calls kim's core passage not evidence.
     lee = open_window(lee_db, reviewer="lee")
+    import_without_gold(lee, qtbot)
     l5 = judge_pool(lee, qtbot, "q05", [E, R, R])
     assert search_and_add(lee, qtbot, "국무총리", l5) == searched  # found by both
     l2 = judge_pool(lee, qtbot, "q02", [X, X])
