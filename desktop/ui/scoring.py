@@ -21,12 +21,19 @@ class MetricsRunner(QObject):
         self.dock = dock
         self.worker = Worker(db_path, self, "metrics")
         self.worker.changed.connect(self._state)
+        # Every question's pool counted (seconds at a million passages) on a thread of its
+        # own, so that a judgement's rescore never waits behind it.
+        self.counter = Worker(db_path, self, "pool")
+        self.counter.changed.connect(self._state)
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
 
     def busy(self) -> bool:
-        return self.worker.busy() or self._pending > 0
+        return self.worker.busy() or self.counter.busy() or self._pending > 0
+
+    def workers(self) -> tuple[Worker, Worker]:
+        return self.worker, self.counter
 
     def _later(self, apply) -> None:
         """Apply a result from a zero timer: after the frame that shows the judgement has
@@ -62,11 +69,12 @@ class MetricsRunner(QObject):
         self.count_pool(generation)
 
     def count_pool(self, generation: int | None = None) -> None:
-        """Every question's unjudged count, after the full pass (same worker, in order)."""
+        """Every question's unjudged count, beside the full pass."""
         session = self.session
         generation = self.generation if generation is None else generation
-        self.worker.cancel("pool")
-        self.worker.start(
+        self.counter.cancel("pool")
+        session.counting()
+        self.counter.start(
             "pool",
             operations.pool_counts_op(session.reviewer, session.blind, session.pool_depth),
             on_done=lambda done: self._current(generation) and session.set_unjudged(done.result),

@@ -47,6 +47,7 @@ class ReviewSession(QObject):
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
         self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
+        self._rescored: set[int] = set()  # since the pool was last counted
         self.board: review.Scoreboard | None = None
 
     # -- data ------------------------------------------------------------------------------
@@ -244,8 +245,15 @@ class ReviewSession(QObject):
             summary.unjudged = self.unjudged.get(pk, -1)
         self.scoresChanged.emit(-1)
 
+    def counting(self) -> None:
+        """A pass counting every question's pool has started: questions rescored from now on
+        keep their own, fresher, count."""
+        self._rescored = set()
+
     def set_unjudged(self, counts: dict[int, int]) -> None:
-        """Every question's unjudged count (a pass after the full one)."""
+        """Every question's unjudged count (a pass beside the full one)."""
+        counts = dict(counts)
+        counts.update({pk: self.unjudged[pk] for pk in self._rescored if pk in self.unjudged})
         self.unjudged = counts
         if self.overview is not None:
             for pk, summary in self.overview.summaries.items():
@@ -259,6 +267,7 @@ class ReviewSession(QObject):
             if system in self.board.entries:
                 self.board.set(system, pk, entry)
         self.unjudged[pk] = summary.unjudged
+        self._rescored.add(pk)
         if self.overview is not None:
             self.overview.summaries[pk] = summary
             if agreement is not None:

@@ -235,7 +235,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self._remember_question()
         self.settings.sync()
         self.guard.stop()
-        for worker in (self.tasks, self.queries, self.metrics.worker):
+        for worker in (self.tasks, self.queries, *self.metrics.workers()):
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -265,7 +265,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
         self.metrics.forget()
-        for worker in (self.tasks, self.queries, self.metrics.worker):
+        for worker in (self.tasks, self.queries, *self.metrics.workers()):
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:
