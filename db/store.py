@@ -1011,6 +1011,16 @@ class Store:
             (with_systems, *([] if question_pk is None else [question_pk]), depth),
         ).fetchall()
 
+    def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
+        """(question_pk, passage_pk) once per passage in some system's top `depth`, in
+        question order, streamed: what counting the pool needs, without the passage ids."""
+        yield from self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (depth,),
+        )
+
     def gold_question_pks(self) -> set[int]:
         """Keys of the questions whose gold was imported (with or without evidence)."""
         return {pk for (pk,) in self.conn.execute("SELECT question_pk FROM gold_question")}

@@ -9,6 +9,8 @@ and it stays in the other reviewers' queues until they do theirs."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import groupby
+from operator import itemgetter
 
 from desktop.gold import EffectiveGold, latest_values
 from desktop.pool import DEFAULT_DEPTH, PoolEntry
@@ -70,11 +72,22 @@ def unjudged_counts(
     depth: int = DEFAULT_DEPTH,
 ) -> dict[int, int]:
     """Question key -> how many passages of its pool are left for the reviewer, for every
-    question; rows: the judgement lines the reviewer sees."""
+    question; rows: the judgement lines the reviewer sees. Counted from the pool's passage
+    keys as SQLite streams them: a million-passage database's pool is never held whole."""
     by_id = {q["id"]: q["pk"] for q in project.questions()}
     mine = judged_by(rows, reviewer)
-    found = project.pool(depth, blind=True, effective=built)
-    return {by_id[qid]: len(_left(entries, mine.get(qid, set()))) for qid, entries in found}
+    named = set().union(*mine.values()) if mine else set()
+    keys = project.passage_keys(named) if named else {}
+    mine_pks = {
+        by_id[qid]: {keys[p] for p in pids if p in keys}
+        for qid, pids in mine.items()
+        if qid in by_id
+    }
+    counts = dict.fromkeys(by_id.values(), 0)
+    for question_pk, group in groupby(project.pool_passages(depth), key=itemgetter(0)):
+        known = built.judged(question_pk) | mine_pks.get(question_pk, set())
+        counts[question_pk] = sum(1 for _, passage_pk in group if passage_pk not in known)
+    return counts
 
 
 def pool_counts(project, reviewer: str, blind: bool, depth: int = DEFAULT_DEPTH) -> dict[int, int]:
