@@ -833,16 +833,17 @@ class Store:
             "SELECT question_pk, pk, passage_pk, role FROM evidence_item ORDER BY question_pk, pk"
         ).fetchall()
 
-    def not_evidence_rows(self, question_pk: int | None = None) -> list[tuple[int, int]]:
-        """(question_pk, passage_pk) of every passage imported gold judges not evidence (of
-        one question when given: the window's keypress path)."""
-        if question_pk is not None:
-            return self.conn.execute(
-                "SELECT question_pk, passage_pk FROM judged_not_evidence WHERE question_pk = ?",
-                (question_pk,),
-            ).fetchall()
+    def not_evidence_rows(self) -> list[tuple[int, int]]:
+        """(question_pk, passage_pk) of every passage imported gold judges not evidence."""
         return self.conn.execute(
             "SELECT question_pk, passage_pk FROM judged_not_evidence"
+        ).fetchall()
+
+    def question_not_evidence(self, question_pk: int) -> list[tuple[int, int]]:
+        """not_evidence_rows of one question (the window builds one question's gold)."""
+        return self.conn.execute(
+            "SELECT question_pk, passage_pk FROM judged_not_evidence WHERE question_pk = ?",
+            (question_pk,),
         ).fetchall()
 
     def alternative_rows(self) -> list[tuple[int, int]]:

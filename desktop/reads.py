@@ -45,8 +45,8 @@ class Reads:
         return self.store.question_evidence(question_pk)
 
     def question_not_evidence(self, question_pk: int) -> list[tuple[int, int]]:
-        """(question key, passage key) of what the imported gold judges not evidence."""
-        return self.store.not_evidence_rows(question_pk)
+        """(question, passage) keys the imported gold of one question gives level 0."""
+        return self.store.question_not_evidence(question_pk)
 
     # -- runs ------------------------------------------------------------------------------
 

@@ -24,16 +24,12 @@ class MetricsRunner(QObject):
         # Every question's pool counted (seconds at a million passages) on a thread of its
         # own, so that a judgement's rescore never waits behind it.
         self.counter = Worker(db_path, self, "pool")
-        self.counter.changed.connect(self._state)
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
 
     def busy(self) -> bool:
-        return self.worker.busy() or self.counter.busy() or self._pending > 0
-
-    def workers(self) -> tuple[Worker, Worker]:
-        return self.worker, self.counter
+        return self.worker.busy() or self._pending > 0
 
     def _later(self, apply) -> None:
         """Apply a result from a zero timer: after the frame that shows the judgement has
@@ -67,6 +63,13 @@ class MetricsRunner(QObject):
             on_progress=self.dock.show_progress,
         )
         self.count_pool(generation)
+
+    def workers(self) -> tuple[Worker, Worker]:
+        return self.worker, self.counter
+
+    def counting(self) -> bool:
+        """Every question's pool is being counted (not scores: the dock does not say so)."""
+        return self.counter.busy()
 
     def count_pool(self, generation: int | None = None) -> None:
         """Every question's unjudged count, beside the full pass."""

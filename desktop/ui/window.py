@@ -528,7 +528,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self._progress_label.setText(self.tr("Updating metrics…") if busy else "")
 
     def metrics_busy(self) -> bool:
-        return self.metrics.busy()
+        return self.metrics.busy() or self.metrics.counting()
 
     # -- messages --------------------------------------------------------------------------
 
