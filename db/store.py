@@ -1003,22 +1003,35 @@ class Store:
         ).fetchall()
 
     def pool_candidates(
-        self, depth: int, with_systems: bool = True
+        self, depth: int, with_systems: bool = True, question_pk: int | None = None
     ) -> list[tuple[int, int, str, int, int, str | None]]:
         """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
         passage id, how many systems, best rank, comma-separated system keys or None), in
         question order. Each (system, question) prefix of the result key is sought, not
-        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics)."""
+        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics).
+        With question_pk, that question's alone (the window, after a judgement on it)."""
         # GROUP BY already yields question order; the id is looked up once per group.
+        one = "AND q.pk = ? " if question_pk is not None else ""
         return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk, "
             "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
             "count(*), min(r.rank), "
             "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
             "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
-            "AND r.question_pk = q.pk AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
-            (with_systems, depth),
+            f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
+            "GROUP BY r.question_pk, r.passage_pk",
+            (with_systems, *([] if question_pk is None else [question_pk]), depth),
         ).fetchall()
+
+    def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
+        """(question_pk, passage_pk) once per passage in some system's top `depth`, in
+        question order, streamed: what counting the pool needs, without the passage ids."""
+        yield from self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (depth,),
+        )
 
     def gold_question_pks(self) -> set[int]:
         """Keys of the questions whose gold was imported (with or without evidence)."""

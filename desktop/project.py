@@ -483,18 +483,32 @@ class Project(Reads):
         *,
         shuffle_for: str | None = None,
         blind: bool = False,
+        questions: list[str] | None = None,
+        effective: gold.EffectiveGold | None = None,
     ) -> list[tuple[str, list[pool_module.PoolEntry]]]:
         """The unjudged pool at depth D: (question id, unjudged passages in order) for every
-        question that has evidence or a ranked list, in question order."""
+        question that has evidence or a ranked list, in question order. ``questions``: only
+        these (question ids; each read by its own keys, the window's path after a judgement).
+        ``effective``: the gold as a reviewer sees it (blind mode), else everyone's."""
         if depth < 1:
             raise ValueError(f"the pool depth must be at least 1, not {depth}")
-        effective = self.effective_gold()
+        effective = effective or self.effective_gold()
         names = {s["pk"]: s["name"] for s in self.store.systems()}
-        candidates = self.store.pool_candidates(depth, with_systems=not blind)
+        if questions is None:
+            asked = self.store.questions()
+            candidates = self.store.pool_candidates(depth, with_systems=not blind)
+            ranked = self.store.questions_with_results()
+        else:
+            asked = [q for q in map(self.store.question, questions) if q is not None]
+            candidates = [
+                row
+                for q in asked
+                for row in self.store.pool_candidates(depth, not blind, question_pk=q["pk"])
+            ]
+            ranked = {row[0] for row in candidates}  # a ranked list has a rank 1 <= D
         found = pool_module.collect(candidates, effective.judged, None if blind else names)
-        ranked = self.store.questions_with_results()
         out = []
-        for question in self.store.questions():
+        for question in asked:
             pk = question["pk"]
             if pk in found or effective.items.get(pk) or pk in ranked:
                 entries = pool_module.ordered(found.get(pk, []), shuffle_for, question["id"])
@@ -534,20 +548,37 @@ class Project(Reads):
         return row
 
     def add_evidence(
-        self, reviewer: str, question_id: str, passage_id: str, role: str, system=None
+        self,
+        reviewer: str,
+        question_id: str,
+        passage_id: str,
+        role: str,
+        system=None,
+        at: str | None = None,
     ) -> list[dict]:
         """Add a passage as a new evidence item with its role (the window's "add as core" /
         "add as supporting"): the evidence line and the role line in one transaction."""
         if formats.check_judgement_value("role", role) or role is None:
             raise ValueError("a role must be core or supporting")
+        line = {"question_id": question_id, "passage_id": passage_id}
+        return self.add_judgement_lines(
+            reviewer,
+            [
+                {**line, "kind": "evidence", "value": True},
+                {**line, "kind": "role", "value": role, "system": system},
+            ],
+            at,
+        )
+
+    def add_judgement_lines(
+        self, reviewer: str, lines: list[dict], at: str | None = None
+    ) -> list[dict]:
+        """Several lines (add_judgement's arguments) written together: one transaction and
+        one time, which the window's undo takes as one step (an added item, a drop and its
+        reason). Nothing is written when one of them is refused."""
+        at = at or now()
         with self.store.atomic():
-            rows = [self.add_judgement(reviewer, question_id, "evidence", True, passage_id)]
-            rows.append(
-                self.add_judgement(
-                    reviewer, question_id, "role", role, passage_id, system=system, at=rows[0]["at"]
-                )
-            )
-        return rows
+            return [self.add_judgement(reviewer, at=at, **line) for line in lines]
 
     def added_evidence(self, question_id: str | None = None) -> dict[str, set[str]]:
         """Question id -> passages an evidence line (or an adjudication of one) in the log

@@ -69,6 +69,10 @@ class Reads:
         """(system key, question key, ranked passage keys) for every run's every list."""
         yield from self.store.ranked_lists()
 
+    def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
+        """(question key, passage key) once per passage in some system's top depth."""
+        return self.store.pool_passages(depth)
+
     def evidence_hits(self, pairs: Iterable[tuple[int, int]]) -> Iterator[tuple]:
         """(system, question, rank, passage) of the results that are evidence of their
         question, for (question, passage) key pairs."""

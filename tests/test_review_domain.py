@@ -133,18 +133,18 @@ def test_undo_history_from_the_log():
     history = review.UndoHistory()
     assert history.record(line("core", "2026-01-01T10:00:00.000+09:00")) == "change"
     assert history.record(line("supporting", "2026-01-01T10:00:01.000+09:00")) == "change"
-    undo = history.undo_line()
+    (undo,) = history.undo_lines()
     assert (undo["kind"], undo["passage_id"], undo["value"]) == ("role", "p1", "core")
     assert history.record(line("core", "2026-01-01T10:00:02.000+09:00")) == "undo"
-    assert history.undo_line()["value"] is None  # before the first change: nothing
+    assert history.undo_lines()[0]["value"] is None  # before the first change: nothing
     assert history.record(line(None, "2026-01-01T10:00:03.000+09:00")) == "undo"
     assert not history.can_undo()
-    assert history.redo_line()["value"] == "core"
+    assert history.redo_lines()[0]["value"] == "core"
     # Read back from the log after a restart, the stacks are the same.
     again = review.UndoHistory(rows)
-    assert not again.can_undo() and again.redo_line()["value"] == "core"
+    assert not again.can_undo() and again.redo_lines()[0]["value"] == "core"
     assert again.record(line("core", "2026-01-01T10:00:04.000+09:00")) == "redo"
-    assert again.redo_line()["value"] == "supporting"
+    assert again.redo_lines()[0]["value"] == "supporting"
     # A new change clears what could be redone.
     assert again.record(line(True, "2026-01-01T10:00:05.000+09:00", "answerable", "")) == ("change")
     assert not again.can_redo()

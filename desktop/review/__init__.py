@@ -33,6 +33,7 @@ from desktop.review.status import (
     summarize,
 )
 from desktop.review.terms import highlight_spans, question_terms, search_terms
+from desktop.review.unjudged import pool_counts, pool_of, question_pool, unjudged_counts
 from desktop.review.views import (
     Dispute,
     Found,
@@ -74,8 +75,11 @@ __all__ = [
     "labels_for",
     "next_at",
     "overview",
+    "pool_counts",
+    "pool_of",
     "passage_context",
     "question_gold",
+    "question_pool",
     "question_terms",
     "question_view",
     "refresh_question",
@@ -86,6 +90,7 @@ __all__ = [
     "sniff_encoding",
     "source_label",
     "summarize",
+    "unjudged_counts",
     "view_of",
     "visible",
 ]

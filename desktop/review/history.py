@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import groupby
+from operator import itemgetter
 
 from desktop.gold import instant
 from desktop.project import now
@@ -57,52 +59,50 @@ class UndoHistory:
     """A reviewer's undo and redo stacks, derived from their lines in the log so that they
     survive a restart. The log is append-only: an undo is a new line putting back the value
     the undone line replaced (null when there was none), and a redo appends the undone value
-    again. Reading the log back, a line that restores exactly what the latest change replaced
-    is its undo, and one that re-applies the latest undone change is its redo; any other line
-    is a new change and clears the redo stack."""
+    again. Lines written together (one time: an added item's evidence and role lines, a drop
+    and its reason) are one step. Reading the log back, lines that restore exactly what the
+    latest step replaced are its undo, and lines that re-apply the latest undone step are its
+    redo; anything else is a new step and clears the redo stack."""
 
     def __init__(self, rows: Iterable[dict] = ()):
         self.current: dict[Key, str] = {}  # value keys (JSON) as the reviewer's lines leave them
-        self.done: list[Step] = []
-        self.undone: list[Step] = []
+        self.done: list[list[Step]] = []
+        self.undone: list[list[Step]] = []
         self.last_at: str | None = None
-        for row in sorted(rows, key=lambda r: (instant(r["at"]), r.get("pk") or 0)):
-            self.record(row)
+        ordered = sorted(rows, key=lambda r: (instant(r["at"]), r.get("pk") or 0))
+        for _, together in groupby(ordered, key=itemgetter("at", "question_id")):
+            self.record_all(list(together))
 
     @staticmethod
     def key_of(row: dict) -> Key:
         return (row["question_id"], row["kind"], row["passage_id"] or "", row.get("settles") or "")
 
     def record(self, row: dict) -> str:
-        """Read one new line of this reviewer's; returns 'undo', 'redo' or 'change'."""
-        key = self.key_of(row)
-        after = json.loads(row["value"]) if isinstance(row["value"], str) else row["value"]
-        after_key = _value_key(after)
-        before_key = self.current.get(key, _value_key(None))
-        self.current[key] = after_key
-        if self.last_at is None or instant(row["at"]) >= instant(self.last_at):
-            self.last_at = row["at"]
-        if after_key == before_key:
+        """Read one new line of this reviewer's; returns 'undo', 'redo', 'change' or 'same'."""
+        return self.record_all([row])
+
+    def record_all(self, rows: Sequence[dict]) -> str:
+        """Read lines written together, as one step."""
+        steps = []
+        for row in rows:
+            key = self.key_of(row)
+            after = json.loads(row["value"]) if isinstance(row["value"], str) else row["value"]
+            after_key = _value_key(after)
+            before_key = self.current.get(key, _value_key(None))
+            self.current[key] = after_key
+            if self.last_at is None or instant(row["at"]) >= instant(self.last_at):
+                self.last_at = row["at"]
+            if after_key != before_key:
+                steps.append(Step(key, json.loads(before_key), after, row.get("system")))
+        if not steps:
             return "same"
-        top = self.done[-1] if self.done else None
-        if (
-            top is not None
-            and top.key == key
-            and _value_key(top.before) == after_key
-            and _value_key(top.after) == before_key
-        ):
+        if self.done and _changes(self.done[-1], backwards=True) == _changes(steps):
             self.undone.append(self.done.pop())
             return "undo"
-        redo = self.undone[-1] if self.undone else None
-        if (
-            redo is not None
-            and redo.key == key
-            and _value_key(redo.after) == after_key
-            and _value_key(redo.before) == before_key
-        ):
+        if self.undone and _changes(self.undone[-1]) == _changes(steps):
             self.done.append(self.undone.pop())
             return "redo"
-        self.done.append(Step(key, json.loads(before_key), after, row.get("system")))
+        self.done.append(steps)
         self.undone.clear()
         return "change"
 
@@ -112,16 +112,17 @@ class UndoHistory:
     def can_redo(self) -> bool:
         return bool(self.undone)
 
-    def undo_line(self) -> dict | None:
-        """The judgement to append to undo the latest change (Project.add_judgement args)."""
+    def undo_lines(self) -> list[dict]:
+        """The judgements to append, together, to undo the latest step (Project.add_judgement
+        arguments); empty when there is nothing to undo."""
         if not self.done:
-            return None
-        return self._line(self.done[-1], self.done[-1].before)
+            return []
+        return [self._line(step, step.before) for step in reversed(self.done[-1])]
 
-    def redo_line(self) -> dict | None:
+    def redo_lines(self) -> list[dict]:
         if not self.undone:
-            return None
-        return self._line(self.undone[-1], self.undone[-1].after)
+            return []
+        return [self._line(step, step.after) for step in self.undone[-1]]
 
     @staticmethod
     def _line(step: Step, value: object) -> dict:
@@ -134,3 +135,12 @@ class UndoHistory:
             "settles": settles or None,
             "system": step.system,
         }
+
+
+def _changes(steps: Sequence[Step], backwards: bool = False) -> dict[Key, tuple[str, str]]:
+    """Key -> (value before, value after) of a step, or (after, before) to match its undo."""
+    pairs = ((_value_key(s.before), _value_key(s.after)) for s in steps)
+    return {
+        s.key: (after, before) if backwards else (before, after)
+        for s, (before, after) in zip(steps, pairs, strict=True)
+    }

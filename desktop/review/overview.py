@@ -11,9 +11,11 @@ from operator import itemgetter
 from desktop import gold
 from desktop.gold import Decision, EffectiveGold
 from desktop.metrics import Prepared
+from desktop.pool import DEFAULT_DEPTH
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.status import Summary, summarize
+from desktop.review.unjudged import question_pool
 from desktop.review.views import QuestionView, view_of
 
 Tick = Callable[[int, int], None]
@@ -113,10 +115,12 @@ def refresh_question(
     blind: bool,
     ks: Sequence[int],
     reviewers: Sequence[str],
+    pool_depth: int = DEFAULT_DEPTH,
 ) -> tuple[Summary, dict[str, Entry | None]]:
-    """After a judgement on one question: its summary and every system's entry again."""
+    """After a judgement on one question: its summary (with its unjudged count) and every
+    system's entry again."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
-    return _refreshed(project, question, seen, reviewer, blind, ks)
+    return _refreshed(project, question, seen, reviewer, blind, ks, pool_depth)
 
 
 def _refreshed(
@@ -126,11 +130,13 @@ def _refreshed(
     reviewer: str,
     blind: bool,
     ks: Sequence[int],
+    pool_depth: int = DEFAULT_DEPTH,
 ) -> tuple[Summary, dict[str, Entry | None]]:
     built, _, rows = seen
     items = built.metric_items().get(question["pk"], [])
     names = {s["pk"]: s["name"] for s in project.systems()}
     summary = summarize(question, built, rows, reviewer, blind)
+    summary.unjudged = len(question_pool(project, question, seen, pool_depth, blind, reviewer))
     if not items:
         return summary, dict.fromkeys(names.values())
     ranked = project.ranked_by_system(question["pk"])

@@ -26,6 +26,7 @@ class Summary:
     status: str  # UNTOUCHED, IN_PROGRESS or DONE for this reviewer
     disputed: int  # open disagreements (0 in blind mode: they are not shown)
     single: int = 0  # judgements in force that one reviewer alone made
+    unjudged: int = -1  # passages of its pool not judged yet (-1: not counted yet)
 
 
 def review_status(
@@ -75,6 +76,13 @@ def summarize(
         built.answerable.get(pk, bool(question["answerable"])),
         len(items),
         review_status(rows, items, reviewer),
-        0 if blind else sum(1 for d in decisions if d.status == DISPUTED),
+        0 if blind else _disputed(question["id"], built, decisions),
         sum(1 for d in decisions if d.status == gold.SINGLE),
     )
+
+
+def _disputed(question_id: str, built: EffectiveGold, decisions: Sequence[Decision]) -> int:
+    """Open disagreements: disputed decisions, and passages added by one reviewer that
+    another judges not evidence."""
+    conflicts = sum(1 for c in built.conflicts if c.question_id == question_id)
+    return sum(1 for d in decisions if d.status == DISPUTED) + conflicts

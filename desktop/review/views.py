@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from desktop import metrics
-from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.gold import Decision, EffectiveGold, instant
 from desktop.metrics import Item
+from desktop.pool import PoolEntry
 from desktop.review.seen import question_gold
+from desktop.review.unjudged import question_pool
 
 
 @dataclass
@@ -104,6 +106,7 @@ class QuestionView:
     notes: list[Note]
     mine: dict[tuple[str, str], object]  # (kind, passage_id) -> this reviewer's latest value
     k: int
+    pool: list[PoolEntry] = field(default_factory=list)  # unjudged, in the design's order
 
     def missed(self, system: str) -> list[int]:
         return [
@@ -128,12 +131,16 @@ def question_view(
     reviewer: str,
     blind: bool,
     reviewers: Sequence[str],
+    pool_depth: int | None = None,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
-    systems (one, or two in compare mode). A handful of indexed queries: cheap enough for the
-    GUI thread on every question switch."""
+    systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
+    A handful of indexed queries: cheap enough for the GUI thread on every question switch."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
-    return view_of(project, question, seen, systems, k, reviewer)
+    view = view_of(project, question, seen, systems, k, reviewer)
+    if pool_depth is not None:
+        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
+    return view
 
 
 def view_of(
@@ -230,8 +237,9 @@ def view_of(
     ]
     notes.sort(key=lambda n: instant(n.at))
     disputes = []
-    for d in built.decisions:
-        if d.status != DISPUTED:
+    # Evidence against not evidence (built.conflicts) is listed with the others.
+    for d in built.disagreements():
+        if d.question_id != question["id"]:
             continue
         these = {}
         for n in notes:

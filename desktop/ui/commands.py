@@ -27,33 +27,47 @@ class ReviewCommands:
         question: dict | None = None,
     ) -> dict | None:
         """Append one judgement line (committed before this returns), then show it."""
+        line = {
+            "kind": kind,
+            "value": value,
+            "passage_id": passage_id,
+            "settles": settles,
+            "system": system,
+        }
+        rows = self.judge_lines([line], question)
+        return rows[0] if rows else None
+
+    def judge_lines(self, lines: list[dict], question: dict | None = None) -> list[dict]:
+        """Append lines written together (one transaction, one undo step), then show them.
+        Empty when nothing was saved (and the reviewer was told why)."""
         question = question or self.session.question()
         if question is None or self.project is None or not self.writable():
-            return None
+            return []
         self.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:
-            row, new_reviewer = self.session.judge(
-                question, kind, value, passage_id=passage_id, settles=settles, system=system
-            )
+            rows, new_reviewer = self.session.judge(question, lines)
         except (ValueError, StoreError, sqlite3.Error) as error:
             self.show_error(
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
-            return None
+            return []
         self.metrics.after_judgement(question, new_reviewer)
         self.update_undo_actions()
+        saved = "; ".join(
+            QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(
+                kind=terms.kind(line.get("settles") or line["kind"]),
+                passage=line.get("passage_id", ""),
+                value=terms.value_text(line.get("settles") or line["kind"], line["value"]),
+            )
+            for line in lines
+        )
         self.statusBar().showMessage(
-            QCoreApplication.translate(
-                "MainWindow", "Saved: {kind} {passage} → {value} ({question})"
-            ).format(
-                kind=terms.kind(settles or kind),
-                passage=passage_id,
-                value=terms.value_text(settles or kind, value),
-                question=question["id"],
+            QCoreApplication.translate("MainWindow", "Saved: {lines} ({question})").format(
+                lines=saved, question=question["id"]
             ),
             8000,
         )
-        return row
+        return rows
 
     def _say(self, text: str, msecs: int = 5000) -> None:
         self.statusBar().showMessage(text, msecs)
@@ -179,9 +193,17 @@ class ReviewCommands:
             lambda passage, item: self.add_alternative(passage["id"], item),
             max(self.evidence_panel.table.currentIndex().row(), 0),
             self,
+            add_evidence=self._add_found,
         )
         self.search = dialog
         dialog.open()
+
+    def _add_found(self, passage: dict, role: str) -> bool:
+        """A passage found by the corpus search becomes an evidence item."""
+        if not self.add_passage(passage["id"], role):
+            return False
+        self.search.set_items(self.session.view.items)
+        return True
 
     def search_corpus(self, text: str, offset: int, on_done):
         """One page of a corpus search from offset, in the query worker, off the GUI thread."""
@@ -207,46 +229,42 @@ class ReviewCommands:
         if reviewer_index >= len(reviewers) or reviewers[reviewer_index] not in dispute.values:
             return
         value = dispute.values[reviewers[reviewer_index]]
-        self.judge("adjudication", value, passage_id=dispute.passage_id, settles=dispute.kind)
+        settles = dispute.kind
+        if settles == "evidence" and value is False:
+            settles, value = "not_evidence", True  # "not evidence" against an added item
+        self.judge("adjudication", value, passage_id=dispute.passage_id, settles=settles)
 
     def undo(self) -> None:
         self._replay(
-            self.session.history.undo_line(),
+            self.session.history.undo_lines(),
             QCoreApplication.translate("MainWindow", "Undone"),
             QCoreApplication.translate("MainWindow", "Nothing to undo"),
         )
 
     def redo(self) -> None:
         self._replay(
-            self.session.history.redo_line(),
+            self.session.history.redo_lines(),
             QCoreApplication.translate("MainWindow", "Redone"),
             QCoreApplication.translate("MainWindow", "Nothing to redo"),
         )
 
-    def _replay(self, line: dict | None, what: str, nothing: str) -> None:
-        if line is None:
+    def _replay(self, lines: list[dict], what: str, nothing: str) -> None:
+        """Write the lines that undo (or redo) the latest step, together."""
+        if not lines:
             self._say(nothing, 4000)
             return
-        question = self.session.by_id.get(line["question_id"])
+        question = self.session.by_id.get(lines[0]["question_id"])
         if question is None:
             return
         if question["pk"] != self.session.current_pk:
             self.show_question(question["id"])
-        kind = line["kind"]
-        row = self.judge(
-            kind,
-            line["value"],
-            passage_id=line["passage_id"],
-            settles=line["settles"],
-            system=line["system"],
-            question=question,
-        )
-        if row is not None:
-            self._say(
-                f"{what}: {terms.kind(line['settles'] or kind)} {line['passage_id']} "
-                f"({question['id']})",
-                8000,
+        written = [{k: v for k, v in line.items() if k != "question_id"} for line in lines]
+        if self.judge_lines(written, question):
+            done = ", ".join(
+                f"{terms.kind(line['settles'] or line['kind'])} {line['passage_id']}"
+                for line in lines
             )
+            self._say(f"{what}: {done} ({question['id']})", 8000)
 
     def update_undo_actions(self) -> None:
         writable = self.writable() and bool(self.session.questions)
@@ -276,11 +294,7 @@ class ReviewCommands:
             self.evidence_panel.select(later[0])
             self.evidence_panel.focus_item()
             return
-        order = self.question_panel.order()
-        start = order.index(session.current_pk) + 1 if session.current_pk in order else 0
-        for pk in order[start:] + order[:start]:
-            if pk == session.current_pk:
-                continue
+        for pk in self.questions_after():
             found = session.found(pk)
             if found is None and session.board is None:
                 found = self._found_now(pk)
@@ -292,6 +306,13 @@ class ReviewCommands:
                 "MainWindow", "No other question has a miss at K = {k}"
             ).format(k=session.k)
         )
+
+    def questions_after(self) -> list[int]:
+        """Question pks in the list's order from the one after the current, round to the one
+        before it (for "the next question that has …")."""
+        order, current = self.question_panel.order(), self.session.current_pk
+        start = order.index(current) + 1 if current in order else 0
+        return [pk for pk in order[start:] + order[:start] if pk != current]
 
     def _found_now(self, pk: int):
         session = self.session

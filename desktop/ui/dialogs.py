@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -186,8 +187,9 @@ class NoteDialog(QDialog):
 
 class CorpusSearchDialog(QDialog):
     """Search the whole corpus and add a found passage as an alternative for an evidence
-    item. Searching runs in a worker: `search(text, offset, on_done)` gives on_done
-    `(total, rows)`, one page from offset; `add(passage, item)` writes the judgement."""
+    item, or as a new core or supporting item (evidence no system retrieved). Searching runs
+    in a worker: `search(text, offset, on_done)` gives on_done `(total, rows)`, one page from
+    offset; `add(passage, item)` and `add_evidence(passage, role)` write the judgements."""
 
     def __init__(
         self,
@@ -196,10 +198,11 @@ class CorpusSearchDialog(QDialog):
         add: Callable[[dict, ItemState], bool],
         selected_item: int = 0,
         parent=None,
+        add_evidence: Callable[[dict, str], bool] | None = None,
     ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Search the corpus"))
-        self._search, self._add = search, add
+        self._search, self._add, self._add_evidence = search, add, add_evidence
         self.items = list(items)
         self._serial = 0
         layout = QVBoxLayout(self)
@@ -250,24 +253,56 @@ class CorpusSearchDialog(QDialog):
     def _target_row(self, selected_item: int) -> QHBoxLayout:
         """Which evidence item a found passage becomes an alternative for, and the buttons."""
         bottom = QHBoxLayout()
+        self.evidence_buttons = []
+        if self._add_evidence is not None:
+            for role, text in (
+                ("core", self.tr("Add as core")),
+                ("supporting", self.tr("Add as supporting")),
+            ):
+                button = QPushButton(text)
+                button.setAutoDefault(False)
+                button.clicked.connect(partial(self.add_selected_as, role))
+                bottom.addWidget(button)
+                self.evidence_buttons.append(button)
         bottom.addWidget(QLabel(self.tr("Alternative for")))
         self.target = QComboBox()
-        for item in self.items:
-            self.target.addItem(f"{item.primary_id} ({terms.role(item.role)})")
-        if self.items:
-            self.target.setCurrentIndex(min(max(selected_item, 0), len(self.items) - 1))
         bottom.addWidget(self.target, 1)
         self.add_button = QPushButton(self.tr("Add as alternative"))
         self.add_button.setDefault(False)
         self.add_button.setAutoDefault(False)
         self.add_button.clicked.connect(self.add_selected)
-        self.add_button.setEnabled(bool(self.items))
         bottom.addWidget(self.add_button)
+        self.set_items(self.items, selected_item)
         close = QPushButton(self.tr("Close"))
         close.setAutoDefault(False)
         close.clicked.connect(self.reject)
         bottom.addWidget(close)
         return bottom
+
+    def set_items(self, items: Sequence[ItemState], selected_item: int | None = None) -> None:
+        """The question's evidence items again (one was just added)."""
+        chosen = self.target.currentIndex() if selected_item is None else selected_item
+        self.items = list(items)
+        self.target.clear()
+        for item in self.items:
+            self.target.addItem(f"{item.primary_id} ({terms.role(item.role)})")
+        if self.items:
+            self.target.setCurrentIndex(min(max(chosen, 0), len(self.items) - 1))
+        self.add_button.setEnabled(bool(self.items))
+
+    def add_selected_as(self, role: str) -> bool:
+        """The selected passage becomes a new evidence item with this role."""
+        passage = self.selected_passage()
+        if passage is None or self._add_evidence is None:
+            return False
+        if self._add_evidence(passage, role):
+            self.status.setText(
+                self.tr("Added {passage} as {role} evidence").format(
+                    passage=passage["id"], role=terms.role(role)
+                )
+            )
+            return True
+        return False
 
     def run_search(self, text: str) -> None:
         text = text.strip()

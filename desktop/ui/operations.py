@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop import review
 from desktop.formats import Cancelled
+from desktop.pool import DEFAULT_DEPTH
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
 
@@ -343,6 +344,13 @@ def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:
     )
 
 
+def pool_counts_op(reviewer: str, blind: bool, depth: int) -> Callable:
+    """Every question's unjudged count, for the question list."""
+    return lambda project, _: Done(
+        review.pool_counts(project, reviewer, blind, depth), Changes("query")
+    )
+
+
 def rescore_op(
     question: dict,
     reviewer: str,
@@ -350,14 +358,15 @@ def rescore_op(
     ks: Sequence[int],
     reviewers: Sequence[str],
     agreement: bool,
+    pool_depth: int = DEFAULT_DEPTH,
 ) -> Callable:
-    """One question scored again after a judgement on it; the agreement (which reads the whole
-    log) only when it is shown."""
+    """One question scored again after a judgement on it (its pool counted again too); the
+    agreement (which reads the whole log) only when it is shown."""
     ks, reviewers = list(ks), list(reviewers)
 
     def work(project, _progress) -> Done:
         summary, entries = review.refresh_question(
-            project, question, reviewer, blind, ks, reviewers
+            project, question, reviewer, blind, ks, reviewers, pool_depth
         )
         shared = project.agreement() if agreement and not blind else None
         return Done((summary, entries, shared), Changes("judgement", question=question["pk"]))

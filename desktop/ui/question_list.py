@@ -46,6 +46,7 @@ class QuestionListPanel(QWidget):
                 QuestionListModel.COL_STATUS: 2,
                 QuestionListModel.COL_FOUND: 5,
                 QuestionListModel.COL_FLAG: 3,
+                QuestionListModel.COL_POOL: 3,
             },
         )
         self.table.selectionModel().currentRowChanged.connect(self._clicked)
@@ -60,23 +61,32 @@ class QuestionListPanel(QWidget):
         session.systemsChanged.connect(self._found_changed)
         session.scoresChanged.connect(self._scores_changed)
         session.blindChanged.connect(self._blind_changed)
+        session.poolCounted.connect(lambda: self._scores_changed(-1))
 
     def _filters(self) -> QGridLayout:
         grid = QGridLayout()
         self.only_misses = QCheckBox(self.tr("Misses at K"))
         self.only_unreviewed = QCheckBox(self.tr("Not done"))
         self.only_disputed = QCheckBox(self.tr("Disagreements"))
+        self.only_unjudged = QCheckBox(self.tr("Unjudged left"))
+        self.only_unjudged.setToolTip(self.tr("Questions whose pool has unjudged passages"))
         self.answerable_box = QComboBox()
         self.answerable_box.addItem(self.tr("All questions"), None)
         self.answerable_box.addItem(self.tr("Answerable"), True)
         self.answerable_box.addItem(self.tr("To abstain on"), False)
-        for widget in (self.only_misses, self.only_unreviewed, self.only_disputed):
+        for widget in (
+            self.only_misses,
+            self.only_unreviewed,
+            self.only_disputed,
+            self.only_unjudged,
+        ):
             widget.toggled.connect(self.apply_filter)
         self.answerable_box.currentIndexChanged.connect(self.apply_filter)
         grid.addWidget(self.only_misses, 0, 0)
         grid.addWidget(self.only_unreviewed, 0, 1)
         grid.addWidget(self.only_disputed, 1, 0)
         grid.addWidget(self.answerable_box, 1, 1)
+        grid.addWidget(self.only_unjudged, 2, 0)
         return grid
 
     # -- following the session -------------------------------------------------------------
@@ -121,6 +131,7 @@ class QuestionListPanel(QWidget):
             unreviewed=self.only_unreviewed.isChecked(),
             disputed=self.only_disputed.isChecked() and not self.session.blind,
             answerable=self.answerable_box.currentData(),
+            unjudged=self.only_unjudged.isChecked(),
         )
         self.model.set_filter(spec)
         self.after_reset()

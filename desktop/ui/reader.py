@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import json
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from desktop import review
@@ -18,10 +18,16 @@ NEIGHBOUR_CHARS = 600
 
 
 class PassageReader(QWidget):
+    # A neighbour was followed: (passage pk, passage id), now the passage the keys act on
+    # (evidence no system retrieved is often beside evidence that one did).
+    neighbourChosen = Signal(int, str)
+
     def __init__(self, session: ReviewSession, parent=None):
         super().__init__(parent)
         self.session = session
         self.passage_pk: int | None = None
+        self.passage_id: str | None = None
+        self.neighbour_pks: list[int] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
@@ -35,7 +41,7 @@ class PassageReader(QWidget):
     def clear(self) -> None:
         self.viewer.clear()
         self.title.clear()
-        self.passage_pk = None
+        self.passage_pk = self.passage_id = None
 
     def show_passage(self, passage_pk: int) -> None:
         passage, before, after = review.passage_context(self.session.project, passage_pk, 1)
@@ -57,7 +63,8 @@ class PassageReader(QWidget):
         if before:
             # Start at the passage itself, not at the neighbour above it.
             QTimer.singleShot(0, self._scroll)
-        self.passage_pk = passage_pk
+        self.passage_pk, self.passage_id = passage_pk, passage["id"]
+        self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
 
     @staticmethod
     def _neighbour(p: dict) -> str:
@@ -75,4 +82,9 @@ class PassageReader(QWidget):
     def _link(self, url) -> None:
         text = url.toString()
         if text.startswith("passage:"):
-            self.show_passage(int(text.split(":", 1)[1]))
+            self.show_neighbour(int(text.split(":", 1)[1]))
+
+    def show_neighbour(self, passage_pk: int) -> None:
+        self.show_passage(passage_pk)
+        if self.passage_pk == passage_pk:
+            self.neighbourChosen.emit(passage_pk, self.passage_id)

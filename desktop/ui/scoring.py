@@ -22,6 +22,9 @@ class MetricsRunner(QObject):
         self.dock = dock
         self.worker = Worker(db_path, self, "metrics")
         self.worker.changed.connect(self._state)
+        # Every question's pool counted (seconds at a million passages) on a thread of its
+        # own, so that a judgement's rescore never waits behind it.
+        self.counter = Worker(db_path, self, "pool")
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
@@ -66,6 +69,27 @@ class MetricsRunner(QObject):
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
         )
+        self.count_pool(generation)
+
+    def workers(self) -> tuple[Worker, Worker]:
+        return self.worker, self.counter
+
+    def counting(self) -> bool:
+        """Every question's pool is being counted (not scores: the dock does not say so)."""
+        return self.counter.busy()
+
+    def count_pool(self, generation: int | None = None) -> None:
+        """Every question's unjudged count, beside the full pass."""
+        session = self.session
+        generation = self.generation if generation is None else generation
+        self.counter.cancel("pool")
+        session.counting()
+        self.counter.start(
+            "pool",
+            operations.pool_counts_op(session.reviewer, session.blind, session.pool_depth),
+            on_done=lambda done: self._current(generation) and session.set_unjudged(done.result),
+            on_failed=lambda error: self._failed(generation, error),
+        )
 
     def rescore(self, question: dict) -> None:
         """One question again after a judgement on it."""
@@ -81,6 +105,7 @@ class MetricsRunner(QObject):
                 ks,
                 session.reviewers,
                 self.dock.agreement_shown(),
+                session.pool_depth,
             ),
             on_done=lambda done: self._later(
                 lambda: self._question_ready(generation, question["pk"], done.result)

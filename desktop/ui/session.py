@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from desktop import review
+from desktop.pool import DEFAULT_DEPTH, ordered
 from desktop.review import QuestionView, UndoHistory
 
 
@@ -20,6 +21,8 @@ class ReviewSession(QObject):
     reviewerChanged = Signal(str)
     dataReloaded = Signal()  # questions and systems were read again
     scoresChanged = Signal(int)  # a question's scores (its pk) or, for -1, every question's
+    poolDepthChanged = Signal(int)  # every question's unjudged count changes with it
+    poolCounted = Signal()  # every question's unjudged count arrived (Summary.unjudged)
 
     def __init__(self, settings: QSettings, reviewer: str, parent=None):
         super().__init__(parent)
@@ -27,6 +30,8 @@ class ReviewSession(QObject):
         self.reviewer = reviewer
         self.blind = settings.value("blind", False, bool)
         self.k = int(settings.value("k", 5) or 5)
+        self.pool_depth = int(settings.value("pool/depth", DEFAULT_DEPTH) or DEFAULT_DEPTH)
+        self.pool_shuffled = settings.value("pool/shuffled", False, bool)
         self.project = None
         self.db_key = ""
         self.questions: list[dict] = []
@@ -41,6 +46,8 @@ class ReviewSession(QObject):
         self.view: QuestionView | None = None
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
+        self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
+        self._rescored: set[int] = set()  # since the pool was last counted
         self.board: review.Scoreboard | None = None
 
     # -- data ------------------------------------------------------------------------------
@@ -66,6 +73,7 @@ class ReviewSession(QObject):
             self.compare_name = None
         self.board = None
         self.overview = None
+        self.unjudged = {}
         if self.current_pk not in self.by_pk:
             self.current_pk = None
             self.view = None
@@ -108,8 +116,27 @@ class ReviewSession(QObject):
 
     def view_of(self, question: dict, systems: list[dict]) -> QuestionView:
         return review.question_view(
-            self.project, question, systems, self.k, self.reviewer, self.blind, self.reviewers
+            self.project,
+            question,
+            systems,
+            self.k,
+            self.reviewer,
+            self.blind,
+            self.reviewers,
+            self.pool_depth,
         )
+
+    def pool_of(self, question: dict) -> list:
+        """The unjudged pool of a question, the current one from its view."""
+        if question["pk"] == self.current_pk and self.view is not None:
+            return self.view.pool
+        return review.pool_of(
+            self.project, question, self.reviewer, self.blind, self.reviewers, self.pool_depth
+        )
+
+    def pool_order(self, question_id: str, entries: list) -> list:
+        """The design's order, or the reviewer's own shuffle of it (against position bias)."""
+        return ordered(entries, self.reviewer if self.pool_shuffled else None, question_id)
 
     def refresh(self) -> None:
         """The current question again, keeping what the reviewer selected."""
@@ -171,6 +198,16 @@ class ReviewSession(QObject):
         remembered = str(self.settings.value("compare", "") or "")
         return remembered if remembered in others else (others[0] if others else None)
 
+    def set_pool(self, depth: int | None = None, shuffled: bool | None = None) -> None:
+        if depth is not None and depth >= 1 and depth != self.pool_depth:
+            self.pool_depth = depth
+            self.settings.setValue("pool/depth", depth)
+            self.poolDepthChanged.emit(depth)
+        if shuffled is not None:
+            self.pool_shuffled = shuffled
+            self.settings.setValue("pool/shuffled", shuffled)
+        self.refresh()
+
     def set_blind(self, blind: bool) -> None:
         self.blind = blind
         self.settings.setValue("blind", blind)
@@ -188,26 +225,25 @@ class ReviewSession(QObject):
 
     # -- judgements ------------------------------------------------------------------------
 
-    def judge(self, question: dict, kind: str, value, **line) -> tuple[dict, bool]:
-        """Append one judgement line (committed before this returns) and show it. Returns the
-        row and whether this reviewer is new to the database (which changes what counts
-        everywhere). Raises ValueError or StoreError when it was not saved."""
-        row = self.project.add_judgement(
+    def judge(self, question: dict, lines: list[dict]) -> tuple[list[dict], bool]:
+        """Append judgement lines (add_judgement's arguments but the question: one, or
+        several written together as one undo step), committed before this returns, and show
+        them. Returns the rows and whether this reviewer is new to the database (which
+        changes what counts everywhere). Raises ValueError or StoreError when nothing was
+        saved."""
+        rows = self.project.add_judgement_lines(
             self.reviewer,
-            question["id"],
-            kind,
-            value,
-            at=review.next_at(self.history.last_at),
-            **line,
+            [{**line, "question_id": question["id"]} for line in lines],
+            review.next_at(self.history.last_at),
         )
-        self.history.record(row)
+        self.history.record_all(rows)
         new_reviewer = self.reviewer not in self.reviewers
         if new_reviewer:
             self.reviewers = sorted({*self.reviewers, self.reviewer})
         if question["pk"] == self.current_pk:
             self.refresh()
         self.judgementsChanged.emit(question["pk"])
-        return row, new_reviewer
+        return rows, new_reviewer
 
     def mine(self, kind: str, passage_id: str):
         return self.view.mine.get((kind, passage_id)) if self.view else None
@@ -218,7 +254,24 @@ class ReviewSession(QObject):
         self.overview = result
         self.board = result.board
         self.reviewers = result.reviewers
+        for pk, summary in result.summaries.items():  # until the pool is counted again
+            summary.unjudged = self.unjudged.get(pk, -1)
         self.scoresChanged.emit(-1)
+
+    def counting(self) -> None:
+        """A pass counting every question's pool has started: questions rescored from now on
+        keep their own, fresher, count."""
+        self._rescored = set()
+
+    def set_unjudged(self, counts: dict[int, int]) -> None:
+        """Every question's unjudged count (a pass beside the full one)."""
+        counts = dict(counts)
+        counts.update({pk: self.unjudged[pk] for pk in self._rescored if pk in self.unjudged})
+        self.unjudged = counts
+        if self.overview is not None:
+            for pk, summary in self.overview.summaries.items():
+                summary.unjudged = counts.get(pk, 0)
+        self.poolCounted.emit()
 
     def set_question_scores(self, pk: int, summary, entries: dict, agreement) -> bool:
         if self.board is None:
@@ -226,6 +279,8 @@ class ReviewSession(QObject):
         for system, entry in entries.items():
             if system in self.board.entries:
                 self.board.set(system, pk, entry)
+        self.unjudged[pk] = summary.unjudged
+        self._rescored.add(pk)
         if self.overview is not None:
             self.overview.summaries[pk] = summary
             if agreement is not None:

@@ -37,6 +37,8 @@ KINDS = {
     "answerable": QT_TRANSLATE_NOOP("terms", "answerability"),
     "note": QT_TRANSLATE_NOOP("terms", "note"),
     "adjudication": QT_TRANSLATE_NOOP("terms", "adjudication"),
+    "evidence": QT_TRANSLATE_NOOP("terms", "new evidence item"),
+    "drop": QT_TRANSLATE_NOOP("terms", "dropped item"),
 }
 MEASURES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "R"),
@@ -110,6 +112,10 @@ def value_text(kind_name: str, value: object) -> str:
         return t("not evidence") if value else t("evidence")
     if kind_name == "alternative":
         return t("alternative for {passage}").format(passage=value)
+    if kind_name == "evidence":  # False: a vote of "not evidence" against an added item
+        return t("added") if value else t("not evidence")
+    if kind_name == "drop":
+        return t("dropped")
     return str(value)
 
 
@@ -147,4 +153,6 @@ _EXTRA = (
     QT_TRANSLATE_NOOP("terms", "not evidence"),
     QT_TRANSLATE_NOOP("terms", "evidence"),
     QT_TRANSLATE_NOOP("terms", "alternative for {passage}"),
+    QT_TRANSLATE_NOOP("terms", "added"),
+    QT_TRANSLATE_NOOP("terms", "dropped"),
 )

@@ -13,7 +13,7 @@ import html
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -39,10 +39,13 @@ from desktop.ui.common import shrinkable
 from desktop.ui.dialogs import ShortcutSheet
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
+from desktop.ui.gold_commands import GoldCommands
 from desktop.ui.guard import DatabaseGuard
 from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
+from desktop.ui.picking import PassageTabs
+from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
@@ -55,7 +58,7 @@ from desktop.ui.widgets import highlighted_html, text_lines_height
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
 
 
-class MainWindow(ReviewCommands, FileCommands, QMainWindow):
+class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
     PAGE_EMPTY, PAGE_REVIEW = 0, 1
 
     def __init__(self, db_path, reviewer: str | None = None, parent=None):
@@ -130,8 +133,15 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         )
         self.rankings = RankingsArea(session)
         self.reader = PassageReader(session)
-        self.rankings.passageChosen.connect(self.reader.show_passage)
+        self.pool_panel = PoolPanel(session, lambda: self.question_panel.order())
+        self.middle_tabs = PassageTabs(self.rankings, self.pool_panel, self.reader)
         self.rankings.nothingChosen.connect(self._reader_fallback)
+        self.pool_panel.questionWanted.connect(
+            lambda pk: self.show_question(session.by_pk[pk]["id"])
+        )
+        self.pool_panel.nextQuestionWanted.connect(self.next_pool_question)
+        # Said after the judgement's own "Saved" message, not under it.
+        self.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, self.pool_done))
         self.evidence_panel.itemChosen.connect(self.reader.show_passage)
         middle = QWidget()
         layout = QVBoxLayout(middle)
@@ -148,7 +158,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         layout.addWidget(self.question_header)
         self.middle_split = QSplitter(Qt.Orientation.Vertical)
         self.middle_split.setObjectName("middle-split")
-        self.middle_split.addWidget(self.rankings)
+        self.middle_split.addWidget(self.middle_tabs)
         self.middle_split.addWidget(self.reader)
         self.middle_split.setStretchFactor(0, 1)
         self.middle_split.setStretchFactor(1, 1)
@@ -186,6 +196,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         session.blindChanged.connect(self._blind_changed)
         session.reviewerChanged.connect(lambda _name: self._update_title())
         session.kChanged.connect(lambda k: self.metrics.k_changed(k))
+        session.poolDepthChanged.connect(lambda _depth: self.metrics.count_pool())
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
@@ -231,7 +242,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self._remember_question()
         self.settings.sync()
         self.guard.stop()
-        for worker in (self.tasks, self.queries, self.metrics.worker):
+        for worker in (self.tasks, self.queries, *self.metrics.workers()):
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -261,7 +272,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
         self.metrics.forget()
-        for worker in (self.tasks, self.queries, self.metrics.worker):
+        for worker in (self.tasks, self.queries, *self.metrics.workers()):
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:
@@ -394,7 +405,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
     def _view_shown(self, view, keep: bool) -> None:
         self._show_header(view)
         if not keep:
-            self.rankings.show_current(self.rankings.active)
+            self.middle_tabs.show_picked()
 
     def _reader_fallback(self) -> None:
         item = self.selected_item()
@@ -427,7 +438,8 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         return self.evidence_panel.selected() if self.session.view else None
 
     def selected_passage(self):
-        return self.rankings.selected()
+        """The passage the judgement keys act on, or None (see PassageTabs.selected)."""
+        return self.middle_tabs.selected()
 
     def select_item(self, row: int) -> None:
         self.evidence_panel.select(row)
@@ -523,7 +535,7 @@ class MainWindow(ReviewCommands, FileCommands, QMainWindow):
         self._progress_label.setText(self.tr("Updating metrics…") if busy else "")
 
     def metrics_busy(self) -> bool:
-        return self.metrics.busy()
+        return self.metrics.busy() or self.metrics.counting()
 
     # -- messages --------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ VIEWS = {
     "disagreement": "disagreement.png",  # two reviewers, the queue and adjudication keys
     "english": "english.png",  # the English UI with the agreement panel
     "welcome": "welcome.png",  # the first run: the welcome panel on an empty database
+    "pool": "pool.png",  # the unjudged pool queue, its passage in the reader
 }
 SIZE = tuple(int(n) for n in os.environ.get("SHOT_SIZE", "1366x768").split("x"))
 OUT = Path(os.environ.get("SHOT_DIR", HERE))
@@ -112,6 +113,10 @@ def shoot(view: str) -> None:
                 pass
             elif view == "main":
                 window.show_question("q03")
+            elif view == "pool":
+                window.question_panel.only_unjudged.setChecked(True)
+                window.show_question("q05")
+                window.middle_tabs.setCurrentWidget(window.pool_panel)
             elif view == "compare":
                 window.show_question("q05")
                 window.set_compare("BM25-Bigram")

@@ -105,6 +105,14 @@
         <translation>모든 단어가 들어 있는 문단을 코퍼스 순서로 보여 줍니다.</translation>
     </message>
     <message>
+        <source>Add as core</source>
+        <translation>핵심 근거로 추가</translation>
+    </message>
+    <message>
+        <source>Add as supporting</source>
+        <translation>보조 근거로 추가</translation>
+    </message>
+    <message>
         <source>Alternative for</source>
         <translation>대체 근거 대상</translation>
     </message>
@@ -115,6 +123,10 @@
     <message>
         <source>Close</source>
         <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Added {passage} as {role} evidence</source>
+        <translation>{passage}을(를) {role} 근거로 추가했습니다</translation>
     </message>
     <message>
         <source>Searching…</source>
@@ -356,10 +368,6 @@
         <translation>판단이 저장되지 않았습니다</translation>
     </message>
     <message>
-        <source>Saved: {kind} {passage} → {value} ({question})</source>
-        <translation>저장함: {kind} {passage} → {value} ({question})</translation>
-    </message>
-    <message>
         <source>Select an evidence item first</source>
         <translation>먼저 정답 근거 항목을 고르세요</translation>
     </message>
@@ -410,6 +418,14 @@
     <message>
         <source>Nothing to undo</source>
         <translation>되돌릴 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>{kind} {passage} → {value}</source>
+        <translation>{kind} {passage} → {value}</translation>
+    </message>
+    <message>
+        <source>Saved: {lines} ({question})</source>
+        <translation>저장함: {lines} ({question})</translation>
     </message>
     <message>
         <source>Nothing to redo</source>
@@ -587,6 +603,22 @@
         <source>Exporting…</source>
         <translation>내보내는 중…</translation>
     </message>
+    <message>
+        <source>Pick a passage first: in the pool, a ranking or the reader</source>
+        <translation>먼저 문단을 고르세요: 판정 대기, 순위 또는 본문 보기에서</translation>
+    </message>
+    <message>
+        <source>Why drop {passage} from {question}? The reason is kept as a note.</source>
+        <translation>{question}에서 {passage}을(를) 빼는 이유는? 이유는 메모로 남습니다.</translation>
+    </message>
+    <message>
+        <source>No other question has unjudged passages at depth {depth}</source>
+        <translation>깊이 {depth}에서 판정할 문단이 남은 다른 질문이 없습니다</translation>
+    </message>
+    <message>
+        <source>This question&apos;s pool is judged. U: next question with unjudged passages</source>
+        <translation>이 질문의 판정 대기 문단을 모두 판정했습니다. U: 판정할 문단이 남은 다음 질문</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -736,6 +768,103 @@
     </message>
 </context>
 <context>
+    <name>PassageTabs</name>
+    <message>
+        <source>Rankings</source>
+        <translation>순위</translation>
+    </message>
+    <message>
+        <source>Unjudged pool</source>
+        <translation>판정 대기</translation>
+    </message>
+    <message>
+        <source>Unjudged pool ({n})</source>
+        <translation>판정 대기 ({n})</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <source>Question</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>Passage</source>
+        <translation>문단</translation>
+    </message>
+    <message>
+        <source>Systems</source>
+        <translation>찾은 수</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>최고</translation>
+    </message>
+    <message>
+        <source>Retrieved by</source>
+        <translation>찾은 시스템</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>본문</translation>
+    </message>
+    <message>
+        <source>How many systems have the passage in their top D</source>
+        <translation>이 문단을 상위 D 안에 둔 시스템 수</translation>
+    </message>
+    <message>
+        <source>Its best rank in any system</source>
+        <translation>시스템들 가운데 가장 높은 순위</translation>
+    </message>
+    <message>
+        <source>Hidden in blind mode</source>
+        <translation>블라인드 모드에서는 숨김</translation>
+    </message>
+</context>
+<context>
+    <name>PoolPanel</name>
+    <message>
+        <source>Across questions</source>
+        <translation>질문 넘어서</translation>
+    </message>
+    <message>
+        <source>Go on into the next questions&apos; pools, in list order</source>
+        <translation>목록 순서로 다음 질문들의 판정 대기 문단까지 이어서 보기</translation>
+    </message>
+    <message>
+        <source>My own order</source>
+        <translation>내 순서</translation>
+    </message>
+    <message>
+        <source>A shuffled order fixed for you, against position bias (else: most systems first, then best rank)</source>
+        <translation>위치 편향을 막도록 검수자마다 고정된 뒤섞인 순서 (끄면: 많은 시스템이 찾은 문단 먼저, 다음은 높은 순위)</translation>
+    </message>
+    <message>
+        <source>Depth </source>
+        <translation>깊이 </translation>
+    </message>
+    <message>
+        <source>The pool: every passage in some system&apos;s top D</source>
+        <translation>판정 대기: 어느 시스템이든 상위 D 안에 둔 모든 문단</translation>
+    </message>
+    <message>
+        <source>Next question with unjudged passages</source>
+        <translation>판정할 문단이 남은 다음 질문</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Unjudged pool&lt;/b&gt; of {question}: {n} left (top {depth})</source>
+        <translation>{question}의 &lt;b&gt;판정 대기&lt;/b&gt;: {n}개 남음 (상위 {depth})</translation>
+    </message>
+    <message>
+        <source>Judge each passage: E core, R supporting, A alternative, X not evidence</source>
+        <translation>문단마다 판정하세요: E 핵심, R 보조, A 대체 근거, X 근거 아님</translation>
+    </message>
+    <message>
+        <source>Every passage in the systems&apos; top {depth} for this question is judged.</source>
+        <translation>이 질문에서 시스템들의 상위 {depth} 안 문단을 모두 판정했습니다.</translation>
+    </message>
+</context>
+<context>
     <name>QuestionListModel</name>
     <message>
         <source>ID</source>
@@ -748,6 +877,10 @@
     <message>
         <source>Ans.</source>
         <translation>답변</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>대기</translation>
     </message>
     <message>
         <source>Answerable, or to be abstained on</source>
@@ -766,8 +899,16 @@
         <translation>검수자 사이의 남은 이견</translation>
     </message>
     <message>
+        <source>Unjudged passages in the systems&apos; top D for this question (the pool)</source>
+        <translation>이 질문에서 시스템들의 상위 D 안에 있는, 아직 판정하지 않은 문단 수 (판정 대기)</translation>
+    </message>
+    <message>
         <source>{n} open disagreements</source>
         <translation>남은 이견 {n}건</translation>
+    </message>
+    <message>
+        <source>{n} unjudged passages in the pool</source>
+        <translation>판정 대기 문단 {n}개</translation>
     </message>
     <message>
         <source>abstain</source>
@@ -795,6 +936,14 @@
     <message>
         <source>Disagreements</source>
         <translation>이견</translation>
+    </message>
+    <message>
+        <source>Unjudged left</source>
+        <translation>판정 대기 남음</translation>
+    </message>
+    <message>
+        <source>Questions whose pool has unjudged passages</source>
+        <translation>판정할 문단이 남은 질문</translation>
     </message>
     <message>
         <source>All questions</source>
@@ -1152,6 +1301,22 @@
         <translation>보조</translation>
     </message>
     <message>
+        <source>Add the passage as a core evidence item</source>
+        <translation>문단을 핵심 근거 항목으로 추가</translation>
+    </message>
+    <message>
+        <source>+ Core</source>
+        <translation>+ 핵심</translation>
+    </message>
+    <message>
+        <source>Add the passage as a supporting evidence item</source>
+        <translation>문단을 보조 근거 항목으로 추가</translation>
+    </message>
+    <message>
+        <source>+ Supporting</source>
+        <translation>+ 보조</translation>
+    </message>
+    <message>
         <source>Accept the passage as an alternative</source>
         <translation>문단을 대체 근거로 인정</translation>
     </message>
@@ -1166,6 +1331,14 @@
     <message>
         <source>Not evidence</source>
         <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>Drop the evidence item…</source>
+        <translation>근거 항목 빼기…</translation>
+    </message>
+    <message>
+        <source>Drop</source>
+        <translation>빼기</translation>
     </message>
     <message>
         <source>Question answerable</source>
@@ -1218,6 +1391,14 @@
     <message>
         <source>Next miss</source>
         <translation>다음 누락</translation>
+    </message>
+    <message>
+        <source>Unjudged &amp;pool</source>
+        <translation>판정 대기(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Next question with unjudged passages</source>
+        <translation>판정할 문단이 남은 다음 질문</translation>
     </message>
     <message>
         <source>Filter questions</source>
@@ -1351,6 +1532,14 @@
         <translation>판정</translation>
     </message>
     <message>
+        <source>new evidence item</source>
+        <translation>새 근거 항목</translation>
+    </message>
+    <message>
+        <source>dropped item</source>
+        <translation>뺀 항목</translation>
+    </message>
+    <message>
         <source>R</source>
         <translation>R</translation>
     </message>
@@ -1465,6 +1654,14 @@
     <message>
         <source>alternative for {passage}</source>
         <translation>{passage}의 대체 근거</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>추가함</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>뺌</translation>
     </message>
 </context>
 </TS>

@@ -1,7 +1,8 @@
 """The reviewer window at the reference size (design section 8): 1,000,000 passages, 5,000
 questions, 10 systems x 100 results. Drives the real widgets offscreen and prints one JSON
 object: open-to-first-question time, question-switch latency (p50/p95/max, idle and while the
-metrics worker runs), the full metrics pass, and resident memory.
+metrics worker runs), the full metrics pass, judging a pool passage until the next one is
+shown, and resident memory.
 
     python tests/bench/bench_window.py [--passages 1000000] [--questions 5000] [--systems 10]
                                        [--depth 100] [--switches 300] [--build-only] [--keep]
@@ -248,11 +249,52 @@ def drive(db: Path, switches: int) -> dict:
             "metrics_updated_ms": round((time.perf_counter() - t) * 1000, 2),
         }
 
+    out["pool_judgement"] = _pool_judgements(window, qapp, min(100, switches))
+
     now, peak = _rss_mb()
     out["rss_mb"] = now
     out["peak_rss_mb"] = peak
     window.close()
     return out
+
+
+def _pool_judgements(window, qapp, n: int) -> dict:
+    """The pool queue (issue 13): a key judges the passage it shows (E adds it as a core
+    item, X strikes it) and the next unjudged one is in the queue and the reader: timed from
+    the key to that frame (target: one frame, 16 ms). U moves on when a question's pool is
+    judged; the metrics worker finishes between keys, as it does while a reviewer reads."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    def settle() -> None:
+        while window.metrics_busy():
+            qapp.processEvents()
+            time.sleep(0.002)
+
+    panel = window.pool_panel
+    window.middle_tabs.setCurrentWidget(panel)
+    timed: list[float] = []
+    advanced = 0
+    for i in range(n):
+        if not panel.left():
+            QTest.keyClick(window, Qt.Key.Key_U)
+            settle()
+        before = panel.current()
+        key = Qt.Key.Key_E if i % 4 == 0 else Qt.Key.Key_X
+        t = time.perf_counter()
+        QTest.keyClick(window, key)
+        window.repaint_now()
+        timed.append((time.perf_counter() - t) * 1000)
+        after = panel.current()
+        if after is None or (after != before and window.reader.passage_pk == after.passage_pk):
+            advanced += 1  # the next one shown (or the question's pool is done)
+        settle()
+    return {
+        **_percentiles(timed),
+        "next_shown": advanced,
+        "pool_depth": window.session.pool_depth,
+        "target_ms": 16,
+    }
 
 
 def cold_open(db: Path, base: Path) -> dict:

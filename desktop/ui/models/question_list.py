@@ -28,20 +28,21 @@ class QuestionFilter:
     unreviewed: bool = False  # not done by this reviewer
     disputed: bool = False  # has an open disagreement
     answerable: bool | None = None  # None: both
+    unjudged: bool = False  # its pool has unjudged passages left
 
     def uses_scores(self) -> bool:
         return self.misses
 
     def uses_summaries(self) -> bool:
-        return self.unreviewed or self.disputed or self.answerable is not None
+        return self.unreviewed or self.disputed or self.answerable is not None or self.unjudged
 
 
 class QuestionListModel(QAbstractTableModel):
     """Every question with its status, filtered and sorted here (not by a proxy) so that the
     view can fetch the filtered rows lazily, a page at a time."""
 
-    COL_ID, COL_TEXT, COL_ANSWERABLE, COL_STATUS, COL_FOUND, COL_FLAG = range(6)
-    COLUMNS = 6
+    COL_ID, COL_TEXT, COL_ANSWERABLE, COL_STATUS, COL_FOUND, COL_FLAG, COL_POOL = range(7)
+    COLUMNS = 7
     SortRole = USER
     PkRole = USER + 1
     SummaryRole = USER + 2
@@ -125,6 +126,7 @@ class QuestionListModel(QAbstractTableModel):
             self.COL_ANSWERABLE,
             self.COL_STATUS,
             self.COL_FLAG,
+            self.COL_POOL,
         )
 
     # filtering and sorting
@@ -149,6 +151,8 @@ class QuestionListModel(QAbstractTableModel):
             return False
         if f.answerable is not None and s.answerable != f.answerable:
             return False
+        if f.unjudged and s.unjudged == 0:  # not counted yet (-1): kept
+            return False
         if f.misses:
             found = self._found(s.pk)
             if found is None or found[0] >= found[1]:
@@ -171,6 +175,8 @@ class QuestionListModel(QAbstractTableModel):
                 return -1.0 if value is None else value[0] / value[1]
 
             return found
+        if column == self.COL_POOL:
+            return lambda s: s.unjudged
         return lambda s: s.disputed
 
     def _refilter(self) -> None:
@@ -254,6 +260,7 @@ class QuestionListModel(QAbstractTableModel):
                 self.COL_STATUS: "√",
                 self.COL_FOUND: f"@{self.k}",
                 self.COL_FLAG: "※",
+                self.COL_POOL: self.tr("Pool"),
             }.get(section)
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
@@ -266,6 +273,9 @@ class QuestionListModel(QAbstractTableModel):
                     "Evidence items the chosen system finds in its top {k}, of all items"
                 ).format(k=self.k),
                 self.COL_FLAG: self.tr("Open disagreements between reviewers"),
+                self.COL_POOL: self.tr(
+                    "Unjudged passages in the systems' top D for this question (the pool)"
+                ),
             }.get(section)
         return None
 
@@ -290,6 +300,8 @@ class QuestionListModel(QAbstractTableModel):
                 return terms.status(s.status)
             if column == self.COL_FLAG and s.disputed:
                 return self.tr("{n} open disagreements").format(n=s.disputed)
+            if column == self.COL_POOL and s.unjudged > 0:
+                return self.tr("{n} unjudged passages in the pool").format(n=s.unjudged)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == self.COL_FOUND:
                 found = self._found(s.pk)
@@ -306,6 +318,7 @@ class QuestionListModel(QAbstractTableModel):
             self.COL_STATUS,
             self.COL_FOUND,
             self.COL_FLAG,
+            self.COL_POOL,
         ):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
@@ -326,4 +339,6 @@ class QuestionListModel(QAbstractTableModel):
             return f"{found[0]}/{found[1]}"
         if column == self.COL_FLAG:
             return f"※{s.disputed}" if s.disputed else ""
+        if column == self.COL_POOL:
+            return str(s.unjudged) if s.unjudged > 0 else ""
         return None

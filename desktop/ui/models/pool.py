@@ -1,0 +1,152 @@
+"""The pool queue: unjudged passages of the current question (and, across questions, of the
+next ones), in the order they are to be judged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, Qt
+
+from desktop.pool import PoolEntry
+from desktop.ui.models.base import ROOT, TOOLTIP_CHARS, USER
+from desktop.ui.widgets import highlighted_html
+
+
+@dataclass(frozen=True)
+class PoolRow:
+    """One unjudged passage as the queue shows it, prepared ahead of painting."""
+
+    question_pk: int
+    question_id: str
+    entry: PoolEntry
+    title: str
+    text: str  # an excerpt, one line
+
+    @property
+    def passage_pk(self) -> int:
+        return self.entry.passage_pk
+
+    @property
+    def passage_id(self) -> str:
+        return self.entry.passage_id
+
+
+class PoolModel(QAbstractTableModel):
+    COL_QUESTION, COL_PASSAGE, COL_SYSTEMS, COL_RANK, COL_BY, COL_TEXT = range(6)
+    COLUMNS = 6
+    RowRole = USER
+    HtmlRole = USER + 1
+    ROLES = frozenset(
+        (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            RowRole,
+            HtmlRole,
+        )
+    )
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[PoolRow] = []
+        self.blind = False
+        self._html: list[str] = []
+        self._terms: list[str] = []
+
+    def set_rows(self, rows: Sequence[PoolRow], blind: bool, terms_: Sequence[str]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.blind = blind
+        self._terms = list(terms_)
+        self._html = [""] * len(self.rows)
+        self.endResetModel()
+
+    def row(self, index: int) -> PoolRow | None:
+        return self.rows[index] if 0 <= index < len(self.rows) else None
+
+    def row_of(self, question_pk: int, passage_pk: int) -> int:
+        return next(
+            (
+                i
+                for i, r in enumerate(self.rows)
+                if r.question_pk == question_pk and r.passage_pk == passage_pk
+            ),
+            -1,
+        )
+
+    def rowCount(self, parent=ROOT) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=ROOT) -> int:
+        return 0 if parent.isValid() else self.COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                self.COL_QUESTION: self.tr("Question"),
+                self.COL_PASSAGE: self.tr("Passage"),
+                self.COL_SYSTEMS: self.tr("Systems"),
+                self.COL_RANK: self.tr("Best"),
+                self.COL_BY: self.tr("Retrieved by"),
+                self.COL_TEXT: self.tr("Text"),
+            }.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                self.COL_SYSTEMS: self.tr("How many systems have the passage in their top D"),
+                self.COL_RANK: self.tr("Its best rank in any system"),
+                self.COL_BY: self.tr("Hidden in blind mode"),
+            }.get(section)
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role not in self.ROLES or not index.isValid() or index.row() >= len(self.rows):
+            return None
+        r = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, column)
+        if role == self.RowRole:
+            return r
+        if role == self.HtmlRole and column == self.COL_TEXT:
+            return self._markup(index.row(), r)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            self.COL_SYSTEMS,
+            self.COL_RANK,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, r: PoolRow, column: int):
+        if column == self.COL_QUESTION:
+            return r.question_id
+        if column == self.COL_PASSAGE:
+            return r.passage_id
+        if column == self.COL_SYSTEMS:
+            return r.entry.systems
+        if column == self.COL_RANK:
+            return r.entry.best_rank
+        if column == self.COL_BY:
+            return "" if self.blind else ", ".join(r.entry.retrieved_by)
+        if column == self.COL_TEXT:
+            return r.text
+        return None
+
+    def _markup(self, row: int, r: PoolRow) -> str:
+        # Prepared once per row and kept: the delegate asks on every paint.
+        if not self._html[row]:
+            self._html[row] = highlighted_html(r.text, self._terms)
+        return self._html[row]
+
+    def _tooltip(self, r: PoolRow, column: int):
+        if column == self.COL_PASSAGE:
+            return "\n".join(p for p in (r.passage_id, r.title) if p)
+        if column == self.COL_BY and not self.blind:
+            return "\n".join(r.entry.retrieved_by)
+        if column == self.COL_TEXT:
+            return r.text[:TOOLTIP_CHARS]
+        return None
