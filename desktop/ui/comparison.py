@@ -1,8 +1,9 @@
 """The comparison tab of the metrics dock (issue 10): for the two systems shown in compare
 mode, or for all, win/tie/loss with Holm-adjusted significance, what only one system finds,
 union recall, tie ranges at the cutoff and abstention. All of it is desktop.compare.compare,
-the `compare` command's function, run on the metrics worker: recomputed (debounced) when the
-scores change while the tab is shown, cancelled when superseded; the window never waits."""
+the `compare` command's function, run on a worker of its own (a judgement's rescore never waits
+behind it): recomputed (debounced) when the scores change while the tab is shown, cancelled
+when superseded; the window never waits."""
 
 from __future__ import annotations
 
@@ -165,8 +166,8 @@ class ComparisonPanel(QWidget):
 
 
 class ComparisonRunner(QObject):
-    """Keeps the comparison current while its tab is shown: a debounced `compare_op` on the
-    metrics worker after every change of the scores, the previous one cancelled."""
+    """Keeps the comparison current while its tab is shown: a debounced `compare_op` on its
+    own worker after every change of the scores, the previous one cancelled."""
 
     def __init__(
         self,
@@ -187,8 +188,7 @@ class ComparisonRunner(QObject):
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self.start)
         session.scoresChanged.connect(self._changed)
-        # A judgement makes a comparison under way out of date, and it would hold up the
-        # one-question rescore queued behind it on the worker: stop it at once.
+        # A judgement makes a comparison under way out of date: stop it at once.
         session.judgementsChanged.connect(self._judged)
         session.kChanged.connect(self._changed)
         session.blindChanged.connect(self._changed)

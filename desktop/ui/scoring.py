@@ -28,14 +28,15 @@ class MetricsRunner(QObject):
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
+        # The comparison (seconds at the reference size) on a thread of its own too: a
+        # judgement's rescore must not queue behind a comparison's next progress call.
         self.comparison = ComparisonRunner(
-            session, dock.comparison, self.worker, dock.comparison_shown, self
+            session, dock.comparison, Worker(db_path, self, "compare"), dock.comparison_shown, self
         )
 
     def busy(self) -> bool:
         """Scores still coming (the comparison, which the scores never wait for, aside)."""
-        running = any(op.name != "compare" for op in self.worker.operations)
-        return running or self._pending > 0
+        return self.worker.busy() or self._pending > 0
 
     def _later(self, apply) -> None:
         """Apply a result from a zero timer: after the frame that shows the judgement has
@@ -71,8 +72,8 @@ class MetricsRunner(QObject):
         )
         self.count_pool(generation)
 
-    def workers(self) -> tuple[Worker, Worker]:
-        return self.worker, self.counter
+    def workers(self) -> tuple[Worker, Worker, Worker]:
+        return self.worker, self.counter, self.comparison.worker
 
     def counting(self) -> bool:
         """Every question's pool is being counted (not scores: the dock does not say so)."""

@@ -4,6 +4,7 @@ the metrics panel (issue 13): each against the command line on the same database
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from PySide6.QtCore import Qt
@@ -154,11 +155,34 @@ def test_a_superseded_comparison_is_cancelled(sample_db, open_window, qtbot):
     runner = window.metrics.comparison
     runner.timer.stop()
     runner.start()
-    first = window.metrics.worker.operations[-1]
+    first = runner.worker.operations[-1]
     runner.start()
     assert first.is_cancelled
     show_comparison(window, qtbot)
     assert window.metrics_dock.comparison.comparison is not None
+
+
+def test_a_judgement_is_rescored_while_a_comparison_runs(sample_db, open_window, qtbot):
+    """The comparison has a worker of its own: a rescore never waits behind it."""
+    window = open_window(sample_db)
+    idle(qtbot, window)
+    release = threading.Event()
+    runner = window.metrics.comparison
+    runner.worker.start("compare", lambda project, progress: release.wait(30))
+    try:
+        window.show_question("q05")
+        window.judge("role", "supporting", passage_id="art-084")
+        qtbot.waitUntil(lambda: not window.metrics.busy(), timeout=10000)
+        assert runner.worker.busy("compare") and not release.is_set()
+        reference = cli_json(sample_db, "metrics", "--k", "5,10")
+        for system in reference["systems"]:
+            for label in ("Recall@5", "CoreRecall@5", "P@5"):
+                assert panel_value(window, system["system"], label) == pytest.approx(
+                    system[label], abs=1e-12
+                ), (system["system"], label)
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not runner.worker.busy(), timeout=10000)
 
 
 @pytest.fixture
