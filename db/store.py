@@ -1007,10 +1007,11 @@ class Store:
     ) -> list[tuple[int, int, str, int, int, str | None]]:
         """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
         passage id, how many systems, best rank, comma-separated system keys or None), in
-        question order. Each (system, question) prefix of the result key is sought, not
+        passage order. Each (system, question) prefix of the result key is sought, not
         scanned, and the counting is done in SQLite (issue 13: no slower than the metrics).
         With question_pk, that question's alone (the window, after a judgement on it)."""
-        # GROUP BY already yields question order; the id is looked up once per group.
+        # Grouped by passage first, so that the id is looked up once per group in key order:
+        # at a million passages, lookups in question order jump about the index (0.3 s more).
         one = "AND q.pk = ? " if question_pk is not None else ""
         return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk, "
@@ -1019,7 +1020,7 @@ class Store:
             "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
             "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
             f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
-            "GROUP BY r.question_pk, r.passage_pk",
+            "GROUP BY r.passage_pk, r.question_pk",
             (with_systems, *([] if question_pk is None else [question_pk]), depth),
         ).fetchall()
 

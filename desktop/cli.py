@@ -450,11 +450,11 @@ def cmd_pool(args, db_path) -> int:
         # The JSON never names systems, so it skips naming them (as blind mode does).
         blind = args.blind or args.json
         found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=blind)
-    data = pool.as_json(args.depth, found)
     if args.json:
-        return print_json(data)
+        sys.stdout.write(pool.json_text(args.depth, found) + "\n")
+        return 0
     print(
-        f"{data['unjudged']} passages in some system's top {args.depth} are not judged yet, "
+        f"{pool.unjudged(found)} passages in some system's top {args.depth} are not judged yet, "
         f"in {sum(1 for _, e in found if e)} of {len(found)} questions"
     )
     for qid, entries in found:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterable
-from itertools import groupby
+from json.encoder import encode_basestring
 from operator import itemgetter
 
 DEFAULT_DEPTH = 10
@@ -46,24 +46,28 @@ def collect(
     system_names: dict[int, str] | None = None,
 ) -> dict[int, list[PoolEntry]]:
     """candidates: (question_pk, passage_pk, passage_id, systems, best rank, system keys
-    comma-separated or None) per passage in some system's top D, in question order (the
-    store counts); judged(question_pk) gives J(q). The unjudged passages per question,
-    unordered; without system_names the systems are not named."""
+    comma-separated or None) per passage in some system's top D, in any order (the store
+    counts); judged(question_pk) gives J(q). The unjudged passages per question, unordered;
+    without system_names the systems are not named."""
     out: dict[int, list[PoolEntry]] = {}
-    for question_pk, group in groupby(candidates, key=itemgetter(0)):
-        known = judged(question_pk)
+    known: dict[int, set[int]] = {}
+    for row in candidates:
+        question_pk = row[0]
+        seen = known.get(question_pk)
+        if seen is None:
+            seen = known[question_pk] = judged(question_pk)
+        if row[1] in seen:
+            continue
         if system_names is None:
-            entries = [PoolEntry(row[1:]) for row in group if row[1] not in known]
+            entry = PoolEntry(row[1:])
         else:
-            entries = [
-                PoolEntry(
-                    (*row[1:5], tuple(sorted(system_names[int(k)] for k in row[5].split(","))))
-                )
-                for row in group
-                if row[1] not in known
-            ]
-        if entries:
-            out[question_pk] = entries
+            names = tuple(sorted(system_names[int(k)] for k in row[5].split(",")))
+            entry = PoolEntry((*row[1:5], names))
+        entries = out.get(question_pk)
+        if entries is None:
+            out[question_pk] = [entry]
+        else:
+            entries.append(entry)
     return out
 
 
@@ -76,18 +80,26 @@ def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: 
     return entries
 
 
-def as_json(depth: int, pool: list[tuple[str, list[PoolEntry]]]) -> dict:
-    return {
-        "depth": depth,
-        "unjudged": sum(len(entries) for _, entries in pool),
-        "questions": [
-            # built inline: a method call per passage would cost a tenth of the whole command
-            {
-                "question": qid,
-                "unjudged": [
-                    {"passage_id": e[1], "systems": e[2], "best_rank": e[3]} for e in entries
-                ],
-            }
-            for qid, entries in pool
-        ],
-    }
+def unjudged(pool: list[tuple[str, list[PoolEntry]]]) -> int:
+    return sum(len(entries) for _, entries in pool)
+
+
+_ENTRY = '{"passage_id": %s, "systems": %d, "best_rank": %d}'
+_QUESTION = '{"question": %s, "unjudged": [%s]}'
+
+
+def json_text(depth: int, pool: list[tuple[str, list[PoolEntry]]]) -> str:
+    """The `pool --json` object as text: `{"depth": D, "unjudged": N, "questions":
+    [{"question": ..., "unjudged": [{"passage_id": ..., "systems": ..., "best_rank": ...}]}]}`.
+    Written with json's own string escaping (what json.dumps(..., ensure_ascii=False) gives,
+    byte for byte), not through a dict per passage: for the pool of 5,000 questions the dicts
+    and their encoding cost more than a third of the whole command."""
+    questions = ", ".join(
+        _QUESTION
+        % (
+            encode_basestring(qid),
+            ", ".join([_ENTRY % (encode_basestring(e[1]), e[2], e[3]) for e in entries]),
+        )
+        for qid, entries in pool
+    )
+    return f'{{"depth": {int(depth)}, "unjudged": {unjudged(pool)}, "questions": [{questions}]}}'

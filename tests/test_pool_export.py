@@ -3,7 +3,10 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from desktop import pool
 from desktop.pool import reviewer_seed
 from desktop.project import Project
 from tests.helpers import cli, small_project, write_text
@@ -152,3 +155,46 @@ def test_export_gold_refuses_an_imported_file(db_path, tmp_path):
         small_project(project, tmp_path)
     result = cli(db_path, "export", "gold", str(tmp_path / "gold.jsonl"))
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.text(max_size=8),
+            st.lists(
+                st.tuples(st.text(max_size=8), st.integers(1, 99), st.integers(1, 1000)),
+                max_size=4,
+            ),
+        ),
+        max_size=4,
+    ),
+    st.integers(1, 1000),
+)
+def test_the_pool_json_text_is_what_json_dumps_writes(questions, depth):
+    """pool --json writes its text without a dict per passage: byte for byte what json.dumps
+    (ensure_ascii=False) writes for the same object, whatever the ids hold."""
+    found = [
+        (
+            qid,
+            [
+                pool.PoolEntry((n, pid, systems, rank, None))
+                for n, (pid, systems, rank) in enumerate(entries)
+            ],
+        )
+        for qid, entries in questions
+    ]
+    expected = {
+        "depth": depth,
+        "unjudged": sum(len(e) for _, e in questions),
+        "questions": [
+            {
+                "question": qid,
+                "unjudged": [
+                    {"passage_id": pid, "systems": systems, "best_rank": rank}
+                    for pid, systems, rank in entries
+                ],
+            }
+            for qid, entries in questions
+        ],
+    }
+    assert pool.json_text(depth, found) == json.dumps(expected, ensure_ascii=False)
