@@ -66,7 +66,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, compare, formats, gold, metrics, review, scratch, stats
+from desktop import __version__, compare, formats, gold, metrics, review, scratch, stats, xlsx
 
 Progress = Callable[[int, int], None]
 
@@ -149,6 +149,19 @@ def sheet_title(name: str) -> str:
     return name[:31].rstrip() or "Sheet"
 
 
+def _cleaned(value):
+    """A cell value as written: None, a bool or number as it is, text cleaned (anything else
+    as its JSON text)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return clean_text(value if isinstance(value, str) else _as_text(value))
+
+
+def _looks_like_formula(value: str) -> bool:
+    """Text openpyxl would store as a formula or an error code."""
+    return value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
+
+
 def _as_text(value) -> str:
     if value is None:
         return ""
@@ -187,7 +200,7 @@ def text_lines(text, width: float) -> int:
     room = max(int(width) - 1, 1)
     total = 0
     for line in text.split("\n"):
-        shown = len(line) + (len(line.encode("utf-8")) - len(line)) // 2
+        shown = len(line) + (len(line.encode("utf-8", "surrogatepass")) - len(line)) // 2
         total += max(1, math.ceil(shown * 1.1 / room))
     return total
 
@@ -212,9 +225,42 @@ class Sheet:
         if freeze:
             self.ws.freeze_panes = freeze
         self.rows = 0
+        self._raw: xlsx.RawRows | None | bool = False  # False: not opened yet
+        self._style_ids: dict = {}
         # Styled cells are reused column by column: a write-only sheet serialises each row
         # while append() runs, so the same cell object can carry the next row's value.
         self._pool: dict[tuple[int, str], object] = {}
+
+    def append(
+        self,
+        values: Sequence,
+        styles: Sequence[str | None] | str | None = None,
+        lines: int | None = None,
+    ) -> int:
+        """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
+        the lines of text the row must show (its height). Returns the row's number."""
+        # A write-only row takes its height before its cells, and LibreOffice does not grow
+        # rows to wrapped text by itself: without one, a row shows a single line.
+        height = LINE_POINTS * lines + 3 if lines is not None and lines > 1 else None
+        row = [_cleaned(value) for value in values]
+        if self._raw is False:
+            self._raw = xlsx.RawRows.open(self.ws)
+        self.rows += 1
+        if self._raw is not None:
+            self._raw.append(self.rows, row, self._ids(styles, len(row)), height)
+        else:
+            self._append_cells(row, styles, height)
+        return self.rows
+
+    def _ids(self, styles, n: int) -> list[int]:
+        """The workbook's style id per column (0: unstyled), made once per style list."""
+        key = styles if isinstance(styles, str) or styles is None else tuple(styles)
+        ids = self._style_ids.get((key, n))
+        if ids is None:
+            names = [styles] * n if isinstance(styles, str) or styles is None else styles
+            made = {n: self._raw.style_id(STYLES[n]) for n in dict.fromkeys(names) if n}
+            ids = self._style_ids[(key, n)] = [made[name] if name else 0 for name in names]
+        return ids
 
     def _styled(self, column: int, style: str):
         key = (column, style)
@@ -226,49 +272,28 @@ class Sheet:
             self._pool[key] = cell
         return cell
 
-    def append(
-        self,
-        values: Sequence,
-        styles: Sequence[str | None] | str | None = None,
-        lines: int | None = None,
-    ) -> int:
-        """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
-        the lines of text the row must show (its height). Returns the row's number."""
-        if lines is not None and lines > 1:
-            # A write-only row takes its height before its cells, and LibreOffice does not
-            # grow rows to wrapped text by itself: without one, a row shows a single line.
-            index = self.rows + 1
-            self.ws.row_dimensions[index] = RowDimension(
-                self.ws, index=index, ht=LINE_POINTS * lines + 3
-            )
+    def _append_cells(self, values: list, styles, height: float | None) -> None:
+        """The row through openpyxl's cells, where xlsx.RawRows cannot take over."""
+        if height is not None:
+            self.ws.row_dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
         row = []
         for column, value in enumerate(values):
             style = styles if isinstance(styles, str) or styles is None else styles[column]
             if value is None:
                 row.append(None)
-                continue
-            if isinstance(value, str):
-                value = clean_text(value)
-                forced = value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
-            elif isinstance(value, (bool, int, float)):
-                forced = False
-            else:
-                value, forced = clean_text(_as_text(value)), False
-            if style:
+            elif style:
                 cell = self._styled(column, style)
                 cell.value = value
                 if isinstance(value, str):
                     cell.data_type = "s"
                 row.append(cell)
-            elif forced:
+            elif isinstance(value, str) and _looks_like_formula(value):
                 cell = WriteOnlyCell(self.ws, value)
                 cell.data_type = "s"  # text, never a formula or an error code
                 row.append(cell)
             else:
                 row.append(value)
         self.ws.append(row)
-        self.rows += 1
-        return self.rows
 
     def header(self, labels: Sequence[str]) -> int:
         # Without a height a two-line header covers the row below it in LibreOffice.
