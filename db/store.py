@@ -952,7 +952,7 @@ class Store:
             (max_rank,),
         )
 
-    def scored_heads(self, system_pks: Sequence[int], depth: int) -> list[tuple]:
+    def scored_heads(self, system_pks: Sequence[int], depth: int) -> Iterator[tuple]:
         """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
         rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
         `depth` with its score), in system, question, rank order. For lists ordered by score
@@ -975,15 +975,15 @@ class Store:
             f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
             "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
             (*system_pks, depth, depth, *system_pks, depth),
-        ).fetchall()
+        )
 
-    def top_scores(self) -> list[tuple[int, int, float | None]]:
-        """(system_pk, question_pk, score) of every stored list's first result."""
+    def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
+        """(system_pk, question_pk, score) of every stored list's first result, streamed."""
         return self.conn.execute(
             "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
             "AND r.rank = 1"
-        ).fetchall()
+        )
 
     def pool_candidates(
         self, depth: int, with_systems: bool = True
@@ -1001,6 +1001,16 @@ class Store:
             "AND r.question_pk = q.pk AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
             (with_systems, depth),
         ).fetchall()
+
+    def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
+        """(question_pk, passage_pk) once per passage in some system's top `depth`, in
+        question order, streamed: what pool_candidates groups, for counting only (no ids)."""
+        return self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (depth,),
+        )
 
     def gold_question_pks(self) -> set[int]:
         """Keys of the questions whose gold was imported (with or without evidence)."""

@@ -70,6 +70,20 @@ def collect(
     return out
 
 
+def unjudged_counts(
+    passages: Iterable[tuple[int, int]], judged: Callable[[int], set[int]]
+) -> dict[int, int]:
+    """collect's entries counted, without building them: passages are (question_pk,
+    passage_pk) once per passage in some system's top D, in question order."""
+    out: dict[int, int] = {}
+    for question_pk, group in groupby(passages, key=itemgetter(0)):
+        known = judged(question_pk)
+        count = sum(1 for row in group if row[1] not in known)
+        if count:
+            out[question_pk] = count
+    return out
+
+
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):
     """The design's order; with shuffle_for (a reviewer's name) a shuffle fixed by that name
     and the question, so that a reviewer meets each question's pool the same way each time."""

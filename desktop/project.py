@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
@@ -492,14 +492,28 @@ class Project(Reads):
         names = {s["pk"]: s["name"] for s in self.store.systems()}
         candidates = self.store.pool_candidates(depth, with_systems=not blind)
         found = pool_module.collect(candidates, effective.judged, None if blind else names)
-        ranked = self.store.questions_with_results()
         out = []
+        for question in self._pool_questions(effective, found):
+            entries = pool_module.ordered(
+                found.get(question["pk"], []), shuffle_for, question["id"]
+            )
+            out.append((question["id"], entries))
+        return out
+
+    def unjudged_counts(self, depth: int = pool_module.DEFAULT_DEPTH) -> dict[str, int]:
+        """Question id -> how many passages its pool at depth D holds, for the questions
+        pool() lists; counted as the store streams the top D, without building the pool."""
+        effective = self.effective_gold()
+        found = pool_module.unjudged_counts(self.store.pool_passages(depth), effective.judged)
+        return {q["id"]: found.get(q["pk"], 0) for q in self._pool_questions(effective, found)}
+
+    def _pool_questions(self, effective: gold.EffectiveGold, found) -> Iterator[dict]:
+        """The questions the pool lists: those with evidence, a ranked list or a pool."""
+        ranked = self.store.questions_with_results()
         for question in self.store.questions():
             pk = question["pk"]
             if pk in found or effective.items.get(pk) or pk in ranked:
-                entries = pool_module.ordered(found.get(pk, []), shuffle_for, question["id"])
-                out.append((question["id"], entries))
-        return out
+                yield question
 
     # -- judgements ------------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
@@ -66,7 +66,18 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, compare, formats, gold, metrics, review, scratch, stats, xlsx
+from desktop import (
+    __version__,
+    compare,
+    formats,
+    gold,
+    metrics,
+    review,
+    scored,
+    scratch,
+    stats,
+    xlsx,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -470,12 +481,6 @@ class _Report:
             text += f"; {STATUS_WORDS[decision.status]}: {votes}"
         return text
 
-    def _result_groups(self) -> Iterator[tuple[tuple[int, int], list[int]]]:
-        """((system_pk, question_pk), full ranked passage keys) in system, question order,
-        streamed from the store without holding more than one list."""
-        for system_pk, question_pk, passages in self.project.ranked_lists():
-            yield (system_pk, question_pk), passages
-
     # -- the workbook ------------------------------------------------------------------------
 
     def write(self, wb: Workbook, target: Path) -> None:
@@ -544,7 +549,7 @@ class _Report:
         per_q.header(per_q_head)
         misses.header(miss_head)
         per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
-        unjudged = {qid: len(entries) for qid, entries in self.project.pool(POOL_DEPTH)}
+        unjudged = self.project.unjudged_counts(POOL_DEPTH)
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
         miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
@@ -557,7 +562,6 @@ class _Report:
             for q, items in self.gold.metric_items().items()
             if items
         }
-        empty: tuple = ()
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
         # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
@@ -565,8 +569,11 @@ class _Report:
         miss_counts: list[list[Counter]] = []
         missing_from_run: list[int] = []
         curves: list[list[float]] = []
-        results = self._result_groups()
-        pending = next(results, None)
+        # What the Comparison sheet needs from this pass, so that nothing is scored twice.
+        scores = scored.Scores(ks, self.gold.metric_items())
+        # One ranked list at a time, as the store streams them, for every system and
+        # question in the order of the rows below.
+        lists = scored.each_list(self.systems, self.questions, self.project.ranked_lists())
         done = 0
         for system in self.systems:
             name = system["name"]
@@ -574,14 +581,9 @@ class _Report:
             counts = [[] for _ in ks]
             missed = [Counter() for _ in ks]
             absent = 0
+            scores.system(name)
             for question in self.questions:
-                key = (system["pk"], question["pk"])
-                while pending is not None and pending[0] < key:
-                    pending = next(results, None)
-                ranked: Sequence[int] = empty
-                if pending is not None and pending[0] == key:
-                    ranked = pending[1]
-                    pending = next(results, None)
+                _, _, ranked = next(lists)
                 qid, q_pk = question["id"], question["pk"]
                 items = self.gold.items.get(q_pk, [])
                 prep = prepared.get(q_pk)
@@ -600,11 +602,12 @@ class _Report:
                 else:
                     if not ranked:
                         absent += 1
-                    scores = prep.score(ranked)
-                    values = [scores[label] for label in labels]
+                    these = prep.score(ranked)
+                    values = [these[label] for label in labels]
                     per_q.append(row + values + [unjudged.get(qid)], per_q_styles)
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
+                    scores.add(name, q_pk, these, first)
                     for index, k in enumerate(ks):
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
                     for index, item in enumerate(items):
@@ -643,6 +646,7 @@ class _Report:
                 if done % 500 == 0:
                     self.tick(done)
             means.append(tally.means())
+            scores.finish(name, means[-1])
             curves.append(tally.curve())
             found_counts.append(counts)
             miss_counts.append(missed)
@@ -664,7 +668,7 @@ class _Report:
             tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
         )
         pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
-        comparison = self._compare(base + self.step)
+        comparison = self._compare(base + self.step, scores)
         better: list[list[list[str]]] = [[[] for _ in ks] for _ in range(n_systems)]
         comparisons = []
         for a, b in pairs:
@@ -822,11 +826,12 @@ class _Report:
                 )
         return out
 
-    def _compare(self, start: int) -> compare.Comparison:
-        """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks."""
-        result = compare.compare(
+    def _compare(self, start: int, scores: scored.Scores) -> compare.Comparison:
+        """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks,
+        from this report's own pass."""
+        result = compare.compare_scores(
             self.project,
-            self.ks,
+            scores,
             permutations=self.permutations,
             seed=self.seed,
             progress=lambda d, t, phase=None: self.tick(start + self.step * d // max(t, 1)),
