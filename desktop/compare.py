@@ -565,7 +565,7 @@ def compare_scores(
             progress(done, STEPS, phase)
 
     effective = project.effective_gold()
-    gold = effective.metric_items()
+    gold = scores.gold
     names = list(scores.values)
     step(1, "testing")
     pairs, family = pair_results(

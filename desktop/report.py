@@ -557,9 +557,10 @@ class _Report:
         notes = self._notes()
         primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
         passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
+        evidence = self.gold.metric_items()
         prepared = {
             q: metrics.Prepared(items, ks, self.gold.judged(q))
-            for q, items in self.gold.metric_items().items()
+            for q, items in evidence.items()
             if items
         }
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
@@ -570,7 +571,7 @@ class _Report:
         missing_from_run: list[int] = []
         curves: list[list[float]] = []
         # What the Comparison sheet needs from this pass, so that nothing is scored twice.
-        scores = scored.Scores(ks, self.gold.metric_items())
+        scores = scored.Scores(ks, evidence)
         # One ranked list at a time, as the store streams them, for every system and
         # question in the order of the rows below.
         lists = scored.each_list(self.systems, self.questions, self.project.ranked_lists())

@@ -86,6 +86,7 @@ class Scores:
 
     def __init__(self, ks: Sequence[int], gold: Mapping[Hashable, Sequence[metrics.Item]]):
         self.ks = list(ks)
+        self.gold = gold  # what compare reads the items from, not built a second time
         self.labels = metrics.labels(self.ks)
         self.position = {q: i for i, q in enumerate(q for q, items in gold.items() if items)}
         self.values: dict[str, PerQuestion] = {}
