@@ -555,14 +555,7 @@ class _Report:
 
         status = self._review_status()
         notes = self._notes()
-        primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
-        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
         evidence = self.gold.metric_items()
-        prepared = {
-            q: metrics.Prepared(items, ks, self.gold.judged(q))
-            for q, items in evidence.items()
-            if items
-        }
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
         # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
@@ -587,7 +580,14 @@ class _Report:
                 _, _, ranked = next(lists)
                 qid, q_pk = question["id"], question["pk"]
                 items = self.gold.items.get(q_pk, [])
-                prep = prepared.get(q_pk)
+                # Prepared and excerpts are made per row, not kept for every question: what
+                # the pass holds must not grow with the questions (tests/bench/bench_export).
+                these_items = evidence.get(q_pk)
+                prep = (
+                    metrics.Prepared(these_items, ks, self.gold.judged(q_pk))
+                    if these_items
+                    else None
+                )
                 row = [
                     name,
                     qid,
@@ -611,10 +611,12 @@ class _Report:
                     scores.add(name, q_pk, these, first)
                     for index, k in enumerate(ks):
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
-                    for index, item in enumerate(items):
-                        rank = first[index]
-                        if rank and rank <= ks[0]:
-                            continue
+                    left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
+                    if left:
+                        primaries = {items[i].primary_pk for i in left}
+                        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
+                    for index in left:
+                        item, rank = items[index], first[index]
                         # Missed at the smallest K, and at every larger K it is still beyond:
                         # one row says at which K, rather than a copy of it per K.
                         at = [not rank or rank > k for k in ks]
