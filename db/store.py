@@ -959,7 +959,7 @@ class Store:
             (max_rank,),
         )
 
-    def scored_heads(self, system_pks: Sequence[int], depth: int) -> list[tuple]:
+    def scored_heads(self, system_pks: Sequence[int], depth: int) -> Iterator[tuple]:
         """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
         rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
         `depth` with its score), in system, question, rank order. For lists ordered by score
@@ -982,7 +982,7 @@ class Store:
             f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
             "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
             (*system_pks, depth, depth, *system_pks, depth),
-        ).fetchall()
+        )
 
     def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
         """(system_pk, question_pk, length) of every stored list shorter than `depth` (ranks
@@ -994,13 +994,13 @@ class Store:
             (depth, depth),
         ).fetchall()
 
-    def top_scores(self) -> list[tuple[int, int, float | None]]:
-        """(system_pk, question_pk, score) of every stored list's first result."""
+    def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
+        """(system_pk, question_pk, score) of every stored list's first result, streamed."""
         return self.conn.execute(
             "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
             "AND r.rank = 1"
-        ).fetchall()
+        )
 
     def pool_candidates(
         self, depth: int, with_systems: bool = True, question_pk: int | None = None
@@ -1027,7 +1027,7 @@ class Store:
     def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
         """(question_pk, passage_pk) once per passage in some system's top `depth`, in
         question order, streamed: what counting the pool needs, without the passage ids."""
-        yield from self.conn.execute(
+        return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
             "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",

@@ -18,12 +18,12 @@ Comparison sheet and the window. Qt-free; the per-question values come from desk
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, groupby, permutations, product
 from operator import gt, itemgetter, lt
 
-from desktop import metrics, stats
+from desktop import metrics, scored, stats
 
 PERMUTATIONS = 1000
 ALPHA = 0.05  # ★ where the Holm-adjusted p is under this (the report and the window)
@@ -290,25 +290,27 @@ def tie_extremes(
 
 def tie_ranges(
     gold: dict[Hashable, Sequence[metrics.Item]],
-    scored: dict[str, dict[Hashable, list[tuple[Hashable, float | None]]]],
+    scored: Mapping[str, Mapping | Iterable[tuple[Hashable, list[tuple[Hashable, float | None]]]]],
     ks: Sequence[int],
     evaluation_means: dict[str, dict[str, float | None]],
-    per_question: dict[str, dict[Hashable, dict[str, float | None]]],
+    per_question: Mapping[str, Mapping[Hashable, Mapping[str, float | None]]],
 ) -> list[TieRange]:
     """Per TREC system and measure at every K: the mean in the stored order and the means of
     the per-question lowest and highest values over tie orders (each question's order is free
-    on its own, so these are the extremes of the mean)."""
-    prepared = {q: metrics.Prepared(items, ks) for q, items in gold.items() if items}
-    n_core = sum(1 for p in prepared.values() if p.n_core)
+    on its own, so these are the extremes of the mean). ``scored`` holds per system its
+    (passage, score) lists by question: a mapping, or (question, list) pairs in question
+    order, read once (so that the store can stream them)."""
+    n_evaluated = sum(1 for items in gold.values() if items)
+    n_core = sum(1 for items in gold.values() if any(i.role == "core" for i in items))
     out = []
     for system, lists in scored.items():
         shift_low: dict[str, float] = {}
         shift_high: dict[str, float] = {}
         changed: dict[str, int] = {}
         inexact: dict[str, int] = {}
-        for q, prep in prepared.items():
-            ranked = lists.get(q)
-            found = tie_extremes(prep, ranked) if ranked else None
+        for q, ranked in lists.items() if isinstance(lists, Mapping) else lists:
+            items = gold.get(q)
+            found = tie_extremes(metrics.Prepared(items, ks), ranked) if items and ranked else None
             if found is None:
                 continue
             low, high, exact = found
@@ -325,7 +327,7 @@ def tie_ranges(
             for measure in metrics.MEASURES:
                 key = metrics.label(measure, k)
                 mean = evaluation_means[system].get(key)
-                n = n_core if measure == "CoreRecall" else len(prepared)
+                n = n_core if measure == "CoreRecall" else n_evaluated
                 if mean is None or not n:
                     out.append(TieRange(system, key, None, None, None, 0))
                     continue
@@ -397,8 +399,9 @@ def coverage(
     for k_index, k in enumerate(ks):
         counts = dict.fromkeys(names, 0)
         union_all = 0.0
-        for q in questions:
-            row = [masks[s][q][k_index] for s in names]
+        columns = {name: _mask_column(masks[name], k_index, questions) for name in names}
+        for position, q in enumerate(questions):
+            row = [columns[s][position] for s in names]
             everyone = 0
             for m in row:
                 everyone |= m
@@ -413,8 +416,7 @@ def coverage(
         for a, b in combinations(names, 2):
             a_only = b_only = 0
             both = 0.0
-            for q in questions:
-                ma, mb = masks[a][q][k_index], masks[b][q][k_index]
+            for q, ma, mb in zip(questions, columns[a], columns[b], strict=True):
                 a_only += (ma & ~mb).bit_count()
                 b_only += (mb & ~ma).bit_count()
                 both += (ma | mb).bit_count() / len(gold[q])
@@ -448,8 +450,7 @@ def pair_results(
             questions = [q for q in evaluated if any(i.role == "core" for i in gold[q])]
         labels = [metrics.label(measure, k) for k in ks]
         values = [
-            [[per_question[name][q][label] for q in questions] for label in labels]
-            for name in names
+            [_column(per_question[name], label, questions) for label in labels] for name in names
         ]
         by_pair: dict[tuple[int, int, int], tuple[PairResult, PairResult]] = {}
         for a, b in pairs:
@@ -542,56 +543,66 @@ def compare(
     seed: int = SEED,
     progress: Callable[..., None] | None = None,
 ) -> Comparison:
-    """Everything above for the project's systems at the K values ``ks``.
+    """Everything above for the project's systems at the K values ``ks`` (the command line:
+    its own pass over the first K of every list, then what the report calls).
     ``progress(done, total, phase)`` is called between the steps and may raise to stop."""
     ks = metrics.parse_ks(ks)
-    total = 8
+    if progress is not None:
+        progress(0, STEPS, "scoring")
+    scores = scored.collect(project, ks)
+    return compare_scores(project, scores, permutations=permutations, seed=seed, progress=progress)
+
+
+STEPS = 8  # progress steps of compare_scores: scoring, five measures tested, hits, ties
+
+
+def compare_scores(
+    project,
+    scores: scored.Scores,
+    *,
+    permutations: int = PERMUTATIONS,
+    seed: int = SEED,
+    progress: Callable[..., None] | None = None,
+) -> Comparison:
+    """Everything above from the per-question values of one pass (scored.Scores: the report's
+    or the command line's); ties and top scores are read from the store here, a system at a
+    time."""
+    ks = scores.ks
 
     def step(done: int, phase: str) -> None:
         if progress is not None:
-            progress(done, total, phase)
+            progress(done, STEPS, phase)
 
-    step(0, "scoring")
-    runs = project.runs(max(ks))
-    evaluation = project.evaluate(ks, runs=runs)
-    gold = evaluation.items
-    names = [s.system for s in evaluation.systems]
-    per_question = {s.system: s.per_question for s in evaluation.systems}
+    effective = project.effective_gold()
+    gold = scores.gold
+    names = list(scores.values)
     step(1, "testing")
     pairs, family = pair_results(
         gold,
         names,
-        per_question,
+        scores.values,
         ks,
         permutations,
         seed,
         tick=lambda d, t: step(1 + d, "testing"),
     )
     step(6, "comparing hits")
-    masks = {name: found_masks(gold, runs.get(name, {}), ks) for name in names}
-    unique, missed, union, only_found = coverage(gold, masks, ks)
+    unique, missed, union, only_found = coverage(gold, scores.found, ks)
     step(7, "checking ties")
-    store = project.store
-    systems = store.systems()
-    trec = {s["pk"]: s["name"] for s in systems if s["format"] == "trec"}
-    scored = {name: {} for name in trec.values()}
-    rows = store.scored_heads(list(trec), max(ks)) if trec else []
-    for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
-        scored[trec[system_pk]][question_pk] = [(r[3], r[4]) for r in group]
-    del rows, runs, masks  # the largest structures, no longer needed
-    means = {s.system: s.means for s in evaluation.systems}
-    ties = tie_ranges(gold, scored, ks, means, per_question)
+    systems = project.systems()
+    trec = {s["name"]: s["pk"] for s in systems if s["format"] == "trec"}
+    heads = {name: project.scored_heads(pk, max(ks)) for name, pk in trec.items()}
+    ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
     by_pk = {s["pk"]: s["name"] for s in systems}
     top: dict[str, dict[Hashable, float | None]] = {}
-    for system_pk, question_pk, score in store.top_scores():
+    for system_pk, question_pk, score in project.top_scores():
         top.setdefault(by_pk[system_pk], {})[question_pk] = score
-    answerable = evaluation.gold.answerable
-    positives = [
-        q["pk"] for q in evaluation.questions if answerable.get(q["pk"]) and gold.get(q["pk"])
-    ]
-    negatives = [q["pk"] for q in evaluation.questions if not answerable.get(q["pk"], True)]
+    answerable = effective.answerable
+    questions = project.questions()
+    positives = [q["pk"] for q in questions if answerable.get(q["pk"]) and gold.get(q["pk"])]
+    negatives = [q["pk"] for q in questions if not answerable.get(q["pk"], True)]
     abstain = abstention(names, top, positives, negatives)
-    step(total, "done")
+    step(STEPS, "done")
     return Comparison(
         ks,
         names,
@@ -602,8 +613,24 @@ def compare(
         union,
         ties,
         abstain,
-        evaluated=evaluation.evaluated,
+        evaluated=scores.evaluated,
         permutations=permutations,
         seed=seed,
         only_found=only_found,
     )
+
+
+def _column(per_q, label: str, questions: Sequence[Hashable]) -> Sequence[float | None]:
+    """One measure's values over these questions, from a scored.PerQuestion or from the dicts
+    per question of metrics.evaluate."""
+    if isinstance(per_q, scored.PerQuestion):
+        return per_q.column(label, questions)
+    return [per_q[q][label] for q in questions]
+
+
+def _mask_column(masks, k_index: int, questions: Sequence[Hashable]) -> Sequence[int]:
+    """The found masks at one K over these questions, from a scored.Found or from the dict
+    of found_masks."""
+    if isinstance(masks, scored.Found):
+        return masks.column(k_index, questions)
+    return [masks[q][k_index] for q in questions]

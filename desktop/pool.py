@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterable
+from itertools import groupby
 from json.encoder import encode_basestring
 from operator import itemgetter
 
@@ -68,6 +69,20 @@ def collect(
             out[question_pk] = [entry]
         else:
             entries.append(entry)
+    return out
+
+
+def unjudged_counts(
+    passages: Iterable[tuple[int, int]], judged: Callable[[int], set[int]]
+) -> dict[int, int]:
+    """collect's entries counted, without building them: passages are (question_pk,
+    passage_pk) once per passage in some system's top D, in question order."""
+    out: dict[int, int] = {}
+    for question_pk, group in groupby(passages, key=itemgetter(0)):
+        known = judged(question_pk)
+        count = sum(1 for row in group if row[1] not in known)
+        if count:
+            out[question_pk] = count
     return out
 
 

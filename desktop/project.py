@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
@@ -507,13 +507,28 @@ class Project(Reads):
             ]
             ranked = {row[0] for row in candidates}  # a ranked list has a rank 1 <= D
         found = pool_module.collect(candidates, effective.judged, None if blind else names)
-        out = []
+        return [
+            (q["id"], pool_module.ordered(found.get(q["pk"], []), shuffle_for, q["id"]))
+            for q in self._pool_questions(asked, ranked, effective, found)
+        ]
+
+    def unjudged_counts(self, depth: int = pool_module.DEFAULT_DEPTH) -> dict[str, int]:
+        """Question id -> how many passages its pool at depth D holds, for the questions
+        pool() lists; counted as the store streams the top D, without building the pool."""
+        effective = self.effective_gold()
+        found = pool_module.unjudged_counts(self.store.pool_passages(depth), effective.judged)
+        listed = self._pool_questions(
+            self.store.questions(), self.store.questions_with_results(), effective, found
+        )
+        return {q["id"]: found.get(q["pk"], 0) for q in listed}
+
+    @staticmethod
+    def _pool_questions(asked, ranked: set[int], effective, found) -> Iterator[dict]:
+        """The questions the pool lists: those with evidence, a ranked list or a pool."""
         for question in asked:
             pk = question["pk"]
             if pk in found or effective.items.get(pk) or pk in ranked:
-                entries = pool_module.ordered(found.get(pk, []), shuffle_for, question["id"])
-                out.append((question["id"], entries))
-        return out
+                yield question
 
     # -- judgements ------------------------------------------------------------------------
 

@@ -5,6 +5,8 @@ queries and their cost are described in db/store.py."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import groupby
+from operator import itemgetter
 
 
 class Reads:
@@ -72,6 +74,26 @@ class Reads:
     def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
         """(question key, passage key) once per passage in some system's top depth."""
         return self.store.pool_passages(depth)
+
+    def ranked_heads(self, max_rank: int) -> Iterator[tuple[int, int, list[int]]]:
+        """(system key, question key, its first ``max_rank`` passage keys) for every list, in
+        system, question order, streamed: one list at a time in memory."""
+        rows = self.store.result_rows(max_rank)
+        for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
+            yield system_pk, question_pk, [row[2] for row in group]
+
+    def scored_heads(
+        self, system_pk: int, depth: int
+    ) -> Iterator[tuple[int, list[tuple[int, float | None]]]]:
+        """(question key, [(passage key, score)]) of one system's lists up to rank ``depth``
+        and on to the end of a tie group straddling it, in question order, streamed."""
+        rows = self.store.scored_heads([system_pk], depth)
+        for question_pk, group in groupby(rows, key=itemgetter(1)):
+            yield question_pk, [(row[3], row[4]) for row in group]
+
+    def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
+        """(system key, question key, score) of every list's first result."""
+        return self.store.top_scores()
 
     def evidence_hits(self, pairs: Iterable[tuple[int, int]]) -> Iterator[tuple]:
         """(system, question, rank, passage) of the results that are evidence of their

@@ -52,7 +52,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
@@ -66,7 +66,18 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, compare, formats, gold, metrics, review, scratch, stats
+from desktop import (
+    __version__,
+    compare,
+    formats,
+    gold,
+    metrics,
+    review,
+    scored,
+    scratch,
+    stats,
+    xlsx,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -149,6 +160,19 @@ def sheet_title(name: str) -> str:
     return name[:31].rstrip() or "Sheet"
 
 
+def _cleaned(value):
+    """A cell value as written: None, a bool or number as it is, text cleaned (anything else
+    as its JSON text)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return clean_text(value if isinstance(value, str) else _as_text(value))
+
+
+def _looks_like_formula(value: str) -> bool:
+    """Text openpyxl would store as a formula or an error code."""
+    return value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
+
+
 def _as_text(value) -> str:
     if value is None:
         return ""
@@ -187,7 +211,7 @@ def text_lines(text, width: float) -> int:
     room = max(int(width) - 1, 1)
     total = 0
     for line in text.split("\n"):
-        shown = len(line) + (len(line.encode("utf-8")) - len(line)) // 2
+        shown = len(line) + (len(line.encode("utf-8", "surrogatepass")) - len(line)) // 2
         total += max(1, math.ceil(shown * 1.1 / room))
     return total
 
@@ -212,9 +236,42 @@ class Sheet:
         if freeze:
             self.ws.freeze_panes = freeze
         self.rows = 0
+        self._raw: xlsx.RawRows | None | bool = False  # False: not opened yet
+        self._style_ids: dict = {}
         # Styled cells are reused column by column: a write-only sheet serialises each row
         # while append() runs, so the same cell object can carry the next row's value.
         self._pool: dict[tuple[int, str], object] = {}
+
+    def append(
+        self,
+        values: Sequence,
+        styles: Sequence[str | None] | str | None = None,
+        lines: int | None = None,
+    ) -> int:
+        """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
+        the lines of text the row must show (its height). Returns the row's number."""
+        # A write-only row takes its height before its cells, and LibreOffice does not grow
+        # rows to wrapped text by itself: without one, a row shows a single line.
+        height = LINE_POINTS * lines + 3 if lines is not None and lines > 1 else None
+        row = [_cleaned(value) for value in values]
+        if self._raw is False:
+            self._raw = xlsx.RawRows.open(self.ws)
+        self.rows += 1
+        if self._raw is not None:
+            self._raw.append(self.rows, row, self._ids(styles, len(row)), height)
+        else:
+            self._append_cells(row, styles, height)
+        return self.rows
+
+    def _ids(self, styles, n: int) -> list[int]:
+        """The workbook's style id per column (0: unstyled), made once per style list."""
+        key = styles if isinstance(styles, str) or styles is None else tuple(styles)
+        ids = self._style_ids.get((key, n))
+        if ids is None:
+            names = [styles] * n if isinstance(styles, str) or styles is None else styles
+            made = {n: self._raw.style_id(STYLES[n]) for n in dict.fromkeys(names) if n}
+            ids = self._style_ids[(key, n)] = [made[name] if name else 0 for name in names]
+        return ids
 
     def _styled(self, column: int, style: str):
         key = (column, style)
@@ -226,49 +283,28 @@ class Sheet:
             self._pool[key] = cell
         return cell
 
-    def append(
-        self,
-        values: Sequence,
-        styles: Sequence[str | None] | str | None = None,
-        lines: int | None = None,
-    ) -> int:
-        """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
-        the lines of text the row must show (its height). Returns the row's number."""
-        if lines is not None and lines > 1:
-            # A write-only row takes its height before its cells, and LibreOffice does not
-            # grow rows to wrapped text by itself: without one, a row shows a single line.
-            index = self.rows + 1
-            self.ws.row_dimensions[index] = RowDimension(
-                self.ws, index=index, ht=LINE_POINTS * lines + 3
-            )
+    def _append_cells(self, values: list, styles, height: float | None) -> None:
+        """The row through openpyxl's cells, where xlsx.RawRows cannot take over."""
+        if height is not None:
+            self.ws.row_dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
         row = []
         for column, value in enumerate(values):
             style = styles if isinstance(styles, str) or styles is None else styles[column]
             if value is None:
                 row.append(None)
-                continue
-            if isinstance(value, str):
-                value = clean_text(value)
-                forced = value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
-            elif isinstance(value, (bool, int, float)):
-                forced = False
-            else:
-                value, forced = clean_text(_as_text(value)), False
-            if style:
+            elif style:
                 cell = self._styled(column, style)
                 cell.value = value
                 if isinstance(value, str):
                     cell.data_type = "s"
                 row.append(cell)
-            elif forced:
+            elif isinstance(value, str) and _looks_like_formula(value):
                 cell = WriteOnlyCell(self.ws, value)
                 cell.data_type = "s"  # text, never a formula or an error code
                 row.append(cell)
             else:
                 row.append(value)
         self.ws.append(row)
-        self.rows += 1
-        return self.rows
 
     def header(self, labels: Sequence[str]) -> int:
         # Without a height a two-line header covers the row below it in LibreOffice.
@@ -445,12 +481,6 @@ class _Report:
             text += f"; {STATUS_WORDS[decision.status]}: {votes}"
         return text
 
-    def _result_groups(self) -> Iterator[tuple[tuple[int, int], list[int]]]:
-        """((system_pk, question_pk), full ranked passage keys) in system, question order,
-        streamed from the store without holding more than one list."""
-        for system_pk, question_pk, passages in self.project.ranked_lists():
-            yield (system_pk, question_pk), passages
-
     # -- the workbook ------------------------------------------------------------------------
 
     def write(self, wb: Workbook, target: Path) -> None:
@@ -519,20 +549,13 @@ class _Report:
         per_q.header(per_q_head)
         misses.header(miss_head)
         per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
-        unjudged = {qid: len(entries) for qid, entries in self.project.pool(POOL_DEPTH)}
+        unjudged = self.project.unjudged_counts(POOL_DEPTH)
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
         miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
         status = self._review_status()
         notes = self._notes()
-        primaries = {i.primary_pk for items in self.gold.items.values() for i in items}
-        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
-        prepared = {
-            q: metrics.Prepared(items, ks, self.gold.judged(q))
-            for q, items in self.gold.metric_items().items()
-            if items
-        }
-        empty: tuple = ()
+        evidence = self.gold.metric_items()
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
         # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
@@ -540,8 +563,11 @@ class _Report:
         miss_counts: list[list[Counter]] = []
         missing_from_run: list[int] = []
         curves: list[list[float]] = []
-        results = self._result_groups()
-        pending = next(results, None)
+        # What the Comparison sheet needs from this pass, so that nothing is scored twice.
+        scores = scored.Scores(ks, evidence)
+        # One ranked list at a time, as the store streams them, for every system and
+        # question in the order of the rows below.
+        lists = scored.each_list(self.systems, self.questions, self.project.ranked_lists())
         done = 0
         for system in self.systems:
             name = system["name"]
@@ -549,17 +575,19 @@ class _Report:
             counts = [[] for _ in ks]
             missed = [Counter() for _ in ks]
             absent = 0
+            scores.system(name)
             for question in self.questions:
-                key = (system["pk"], question["pk"])
-                while pending is not None and pending[0] < key:
-                    pending = next(results, None)
-                ranked: Sequence[int] = empty
-                if pending is not None and pending[0] == key:
-                    ranked = pending[1]
-                    pending = next(results, None)
+                _, _, ranked = next(lists)
                 qid, q_pk = question["id"], question["pk"]
                 items = self.gold.items.get(q_pk, [])
-                prep = prepared.get(q_pk)
+                # Prepared and excerpts are made per row, not kept for every question: what
+                # the pass holds must not grow with the questions (tests/bench/bench_export).
+                these_items = evidence.get(q_pk)
+                prep = (
+                    metrics.Prepared(these_items, ks, self.gold.judged(q_pk))
+                    if these_items
+                    else None
+                )
                 row = [
                     name,
                     qid,
@@ -575,17 +603,20 @@ class _Report:
                 else:
                     if not ranked:
                         absent += 1
-                    scores = prep.score(ranked)
-                    values = [scores[label] for label in labels]
+                    these = prep.score(ranked)
+                    values = [these[label] for label in labels]
                     per_q.append(row + values + [unjudged.get(qid)], per_q_styles)
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
+                    scores.add(name, q_pk, these, first)
                     for index, k in enumerate(ks):
                         counts[index].append(sum(1 for rank in first if rank and rank <= k))
-                    for index, item in enumerate(items):
-                        rank = first[index]
-                        if rank and rank <= ks[0]:
-                            continue
+                    left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
+                    if left:
+                        primaries = {items[i].primary_pk for i in left}
+                        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
+                    for index in left:
+                        item, rank = items[index], first[index]
                         # Missed at the smallest K, and at every larger K it is still beyond:
                         # one row says at which K, rather than a copy of it per K.
                         at = [not rank or rank > k for k in ks]
@@ -618,6 +649,7 @@ class _Report:
                 if done % 500 == 0:
                     self.tick(done)
             means.append(tally.means())
+            scores.finish(name, means[-1])
             curves.append(tally.curve())
             found_counts.append(counts)
             miss_counts.append(missed)
@@ -639,7 +671,7 @@ class _Report:
             tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
         )
         pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
-        comparison = self._compare(base + self.step)
+        comparison = self._compare(base + self.step, scores)
         better: list[list[list[str]]] = [[[] for _ in ks] for _ in range(n_systems)]
         comparisons = []
         for a, b in pairs:
@@ -797,11 +829,12 @@ class _Report:
                 )
         return out
 
-    def _compare(self, start: int) -> compare.Comparison:
-        """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks."""
-        result = compare.compare(
+    def _compare(self, start: int, scores: scored.Scores) -> compare.Comparison:
+        """Every comparison of the Comparison sheet, whose Recall@K tests the Summary marks,
+        from this report's own pass."""
+        result = compare.compare_scores(
             self.project,
-            self.ks,
+            scores,
             permutations=self.permutations,
             seed=self.seed,
             progress=lambda d, t, phase=None: self.tick(start + self.step * d // max(t, 1)),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from itertools import compress
 
@@ -44,6 +45,16 @@ def _units(numerator: int, denominator: int, scale: int) -> int:
     if scale % denominator == 0:
         return numerator * (scale // denominator)
     return (2 * numerator * scale + denominator) // (2 * denominator)  # rounded
+
+
+def _unit_column(numerators: Sequence[int], denominators: Sequence[int], scale: int):
+    """A column in units of 1/scale: 8 bytes a question in an array where the units fit
+    (every value from 0 to 1 does, scale being at most 2**60), Python ints otherwise."""
+    units = [_units(num, den, scale) for num, den in zip(numerators, denominators, strict=True)]
+    try:
+        return array("q", units)
+    except OverflowError:
+        return units
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -119,13 +130,14 @@ def randomization_p_values(
     if n == 0:
         return [1.0] * len(pairs)
     scale = common_scale(denominators)
-    units = [
-        [_units(num, den, scale) for num, den in zip(column, denominators, strict=True)]
-        for column in numerators
-    ]
-    diffs = [[ua - ub for ua, ub in zip(units[a], units[b], strict=True)] for a, b in pairs]
-    keep = [i for i in range(n) if any(d[i] for d in diffs)]
-    observed = [abs(sum(d)) for d in diffs]
+    units = [_unit_column(column, denominators, scale) for column in numerators]
+    # The differences are taken a question at a time rather than kept per pair: with 45
+    # pairs at two K, lists of them would outweigh everything else the report holds.
+    columns = [(units[a], units[b]) for a, b in pairs]
+    keep = [i for i in range(n) if any(ua[i] != ub[i] for ua, ub in columns)]
+    # Questions left out differ by 0 in every pair, so the sums over all and over keep agree.
+    totals = [sum(ua) - sum(ub) for ua, ub in columns]
+    observed = [abs(t) for t in totals]
     if not keep:
         return [1.0] * len(pairs)
     # Each field holds the sum over the flipped questions of (difference + scale) >= 0.
@@ -133,10 +145,9 @@ def randomization_p_values(
     packed = []
     for i in keep:
         value = 0
-        for p, d in enumerate(diffs):
-            value += (d[i] + scale) << (p * width)
+        for p, (ua, ub) in enumerate(columns):
+            value += (ua[i] - ub[i] + scale) << (p * width)
         packed.append(value)
-    totals = [sum(d[i] for i in keep) for d in diffs]
     rng = random.Random(seed)
     mask = (1 << width) - 1
     m = len(keep)

@@ -9,9 +9,8 @@ and it stays in the other reviewers' queues until they do theirs."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import groupby
-from operator import itemgetter
 
+from desktop import pool as pool_module
 from desktop.gold import EffectiveGold, latest_values
 from desktop.pool import DEFAULT_DEPTH, PoolEntry
 from desktop.review.seen import build_gold, question_gold, visible
@@ -84,9 +83,12 @@ def unjudged_counts(
         if qid in by_id
     }
     counts = dict.fromkeys(by_id.values(), 0)
-    for question_pk, group in groupby(project.pool_passages(depth), key=itemgetter(0)):
-        known = built.judged(question_pk) | mine_pks.get(question_pk, set())
-        counts[question_pk] = sum(1 for _, passage_pk in group if passage_pk not in known)
+    counts.update(
+        pool_module.unjudged_counts(
+            project.pool_passages(depth),
+            lambda q: built.judged(q) | mine_pks.get(q, set()),
+        )
+    )
     return counts
 
 

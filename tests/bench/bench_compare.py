@@ -1,8 +1,8 @@
 """`compare --k 5,10 --json` against `export REPORT.xlsx --k 5,10` on the same synthetic
 database (3,000 questions x 10 systems x 100 by default), and that export against the export
-of the code this branch started from (its merge base with main, unpacked with git archive into
-a temporary folder): whole processes, measured in one run. Prints one JSON object; asserts
-nothing about time.
+of the code before the comparison existed (commit 1d3b193 by default, unpacked with git
+archive into a temporary folder, importing the same files into a database of its own schema):
+whole processes, measured in one run. Prints one JSON object; asserts nothing about time.
 
     python tests/bench/bench_compare.py [--questions 3000] [--systems 10] [--depth 100]
         [--passages 100000] [--tie 3] [--baseline REV] [--keep DIR]
@@ -27,6 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.bench_export import build  # noqa: E402
 from tests.bench.common import PY, ROOT, resource_run  # noqa: E402
 
+BASELINE = "1d3b193"  # the last export without the Comparison sheet
+
 
 def baseline_tree(revision: str, into: Path) -> Path:
     """The source tree of `revision`, unpacked from git (nothing in the worktree changes)."""
@@ -45,41 +47,44 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--passages", type=int, default=100_000)
     parser.add_argument("--tie", type=int, default=3)
-    parser.add_argument("--baseline", help="git revision of today's export (default: merge base)")
+    parser.add_argument(
+        "--baseline", default=BASELINE, help="git revision of the export before compare existed"
+    )
     parser.add_argument("--keep", help="build (or reuse) the database in this folder")
     args = parser.parse_args()
-    revision = (
-        args.baseline
-        or subprocess.run(
-            ["git", "-C", str(ROOT), "merge-base", "HEAD", "main"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    )
+    revision = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", args.baseline],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["RECALL_REVIEWER_HOME"] = str(Path(tmp) / "home")  # never the user's folder
         name = f"q{args.questions}-s{args.systems}-d{args.depth}-t{args.tie}"
         base = Path(args.keep or tmp) / name
         base.mkdir(parents=True, exist_ok=True)
-        db = base / "bench.db"
-        if not db.exists():
-            tie = args.tie
-            db = build(
-                base,
-                args.questions,
-                args.systems,
-                args.depth,
-                args.passages,
-                lambda r: 200 - (r - 1) // tie,
-            )
         old = baseline_tree(revision, Path(tmp) / "baseline")
+
+        def database(folder: Path, tree: Path) -> Path:
+            """The same files imported by `tree`'s own command line, built once."""
+            folder.mkdir(parents=True, exist_ok=True)
+            if (folder / "bench.db").exists():
+                return folder / "bench.db"
+            tie = args.tie
+            score = lambda r: 200 - (r - 1) // tie  # noqa: E731
+            return build(
+                folder, args.questions, args.systems, args.depth, args.passages, score, tree
+            )
+
+        db = database(base, ROOT)
+        old_db = database(base / f"baseline-{revision[:12]}", old)
         cli = [PY, "-m", "desktop", "--db", str(db)]
         compare_s, compare_rss, out = resource_run([*cli, "compare", "--k", "5,10", "--json"])
         data = json.loads(out)
-        export_s, export_rss, _ = resource_run([*cli, "export", str(Path(tmp) / "new.xlsx")])
+        export = ["export", str(Path(tmp) / "new.xlsx"), "--k", "5,10"]
+        export_s, export_rss, _ = resource_run([*cli, *export])
         before_s, before_rss, _ = resource_run(
-            [*cli, "export", str(Path(tmp) / "old.xlsx")], cwd=old
+            [PY, "-m", "desktop", "--db", str(old_db), *export], cwd=old
         )
     tied = [t for t in data["ties"] if t["questions"]]
     print(

@@ -98,10 +98,17 @@ print(json.dumps({"s": wall,
 
 
 def build(
-    base: Path, questions: int, systems: int, depth: int, passages: int, score=lambda r: 200 - r
+    base: Path,
+    questions: int,
+    systems: int,
+    depth: int,
+    passages: int,
+    score=lambda r: 200 - r,
+    tree: Path = ROOT,
 ) -> Path:
     """Files in the design's formats, imported with the command line as a user would;
-    ``score(rank)`` is the TREC score written at each rank."""
+    ``score(rank)`` is the TREC score written at each rank; ``tree`` is the source tree
+    whose command line imports them (another revision's writes its own schema)."""
     rng = random.Random(11)
     corpus = write_corpus(base / "corpus.jsonl", passages, words=40, rng=rng)
     write_questions(base / "questions.jsonl", questions, rng, lambda q: q % 40 == 0)
@@ -125,9 +132,11 @@ def build(
             f.write(json.dumps({"question_id": qid, "evidence": evidence}) + "\n")
     db = base / "bench.db"
     cli = [PY, "-m", "desktop", "--db", str(db)]
-    resource_run([*cli, "import", "corpus", str(corpus), "--chunk-size", "400", "--unit", "문단"])
-    resource_run([*cli, "import", "questions", str(base / "questions.jsonl")])
-    resource_run([*cli, "import", "gold", str(base / "gold.jsonl")])
+    resource_run(
+        [*cli, "import", "corpus", str(corpus), "--chunk-size", "400", "--unit", "문단"], cwd=tree
+    )
+    resource_run([*cli, "import", "questions", str(base / "questions.jsonl")], cwd=tree)
+    resource_run([*cli, "import", "gold", str(base / "gold.jsonl")], cwd=tree)
     for s in range(systems):
         quality = 0.7 + 0.025 * s  # systems differ, so that some comparisons are significant
         path = base / f"system{s}.trec"
@@ -144,7 +153,7 @@ def build(
                             found = item["alternatives"][0]
                         ranked[min(depth - 1, int(rng.expovariate(1 / 5)))] = found
                 write_ranked(f, qid, ranked, f"sys{s}", score)
-        resource_run([*cli, "import", "run", str(path), "--system", f"system-{s}"])
+        resource_run([*cli, "import", "run", str(path), "--system", f"system-{s}"], cwd=tree)
         path.unlink()
     with open(base / "judgements.jsonl", "w", encoding="utf-8") as f:
         for reviewer in ("kim", "lee"):
@@ -175,7 +184,7 @@ def build(
                         "value": korean_text(rng, 12),
                     }
                     f.write(json.dumps(note, ensure_ascii=False) + "\n")
-    resource_run([*cli, "import", "judgements", str(base / "judgements.jsonl")])
+    resource_run([*cli, "import", "judgements", str(base / "judgements.jsonl")], cwd=tree)
     texts = [korean_text(rng, 40) for _ in range(200)]
     (base / "texts.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
     return db

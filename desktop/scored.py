@@ -1,0 +1,170 @@
+"""Per-question scores kept compactly for desktop.compare, filled in one pass over the runs.
+
+The report scores every system on every question once, as it writes its Per question and
+Misses rows; the `compare` command scores the first K of every list. Both fill a ``Scores``
+question by question (``Scores.add``) and hand it to ``compare.compare_scores``, so that the
+comparison has one entry point and nothing is scored twice. What is kept per system is an
+``array('d')`` per measure and K over the evaluated questions (NaN where a measure has no
+value: CoreRecall of a question without a core item) and a list per K of found-item masks:
+about 170 bytes a question and system, where a dict of values per question took a kilobyte.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+
+from desktop import metrics
+
+
+class PerQuestion:
+    """One system's per-question values, read back as ``values[question][label]`` like the
+    dicts of metrics.evaluate, or a column at a time."""
+
+    __slots__ = ("labels", "position", "columns")
+
+    def __init__(self, labels: Sequence[str], position: Mapping[Hashable, int]):
+        self.labels = list(labels)
+        self.position = position
+        self.columns = {label: array("d", bytes(8 * len(position))) for label in self.labels}
+
+    def set(self, question: Hashable, scores: Mapping[str, float | None]) -> None:
+        i = self.position[question]
+        for label, column in self.columns.items():
+            value = scores[label]
+            column[i] = math.nan if value is None else value
+
+    def __getitem__(self, question: Hashable) -> dict[str, float | None]:
+        i = self.position[question]
+        return {label: _value(column[i]) for label, column in self.columns.items()}
+
+    def column(self, label: str, questions: Sequence[Hashable]) -> Sequence[float | None]:
+        """The label's values over these questions (the array itself for all of them)."""
+        column = self.columns[label]
+        if len(questions) == len(self.position):
+            return column
+        position = self.position
+        return [_value(column[position[q]]) for q in questions]
+
+
+class Found:
+    """One system's found-item masks: per K a list over the evaluated questions of a bit mask
+    of the evidence items found in the top K (bit i: item i). Read as ``found[question][k]``
+    like compare.found_masks, or a column at a time."""
+
+    __slots__ = ("position", "columns")
+
+    def __init__(self, n_ks: int, position: Mapping[Hashable, int]):
+        self.position = position
+        self.columns = [[0] * len(position) for _ in range(n_ks)]
+
+    def set(self, question: Hashable, first: Sequence[int | None], ks: Sequence[int]) -> None:
+        """From the first rank of every item (None: not found)."""
+        i = self.position[question]
+        for column, k in zip(self.columns, ks, strict=True):
+            mask = 0
+            for index, rank in enumerate(first):
+                if rank is not None and rank <= k:
+                    mask |= 1 << index
+            column[i] = mask
+
+    def __getitem__(self, question: Hashable) -> list[int]:
+        i = self.position[question]
+        return [column[i] for column in self.columns]
+
+    def column(self, k_index: int, questions: Sequence[Hashable]) -> Sequence[int]:
+        column = self.columns[k_index]
+        if len(questions) == len(self.position):
+            return column
+        return [column[self.position[q]] for q in questions]
+
+
+class Scores:
+    """Every system's per-question values, found masks and means at the K values ``ks`` over
+    the evaluated questions of ``gold`` (question -> evidence items, in question order)."""
+
+    def __init__(self, ks: Sequence[int], gold: Mapping[Hashable, Sequence[metrics.Item]]):
+        self.ks = list(ks)
+        self.gold = gold  # what compare reads the items from, not built a second time
+        self.labels = metrics.labels(self.ks)
+        self.position = {q: i for i, q in enumerate(q for q, items in gold.items() if items)}
+        self.values: dict[str, PerQuestion] = {}
+        self.found: dict[str, Found] = {}
+        self.means: dict[str, dict[str, float | None]] = {}
+
+    @property
+    def evaluated(self) -> int:
+        return len(self.position)
+
+    def system(self, name: str) -> None:
+        """Start a system; its questions follow."""
+        self.values[name] = PerQuestion(self.labels, self.position)
+        self.found[name] = Found(len(self.ks), self.position)
+
+    def add(
+        self,
+        name: str,
+        question: Hashable,
+        scores: Mapping[str, float | None],
+        first: Sequence[int | None],
+    ) -> None:
+        """One evaluated question: its scores (metrics.Prepared.score) and the first rank of
+        each of its evidence items (Prepared.first_ranks)."""
+        self.values[name].set(question, scores)
+        self.found[name].set(question, first, self.ks)
+
+    def finish(self, name: str, means: Mapping[str, float | None]) -> None:
+        """The system's means (metrics.Means.means(): at least this object's labels)."""
+        self.means[name] = dict(means)
+
+
+def each_list(
+    systems: Sequence[dict],
+    questions: Sequence[dict],
+    lists: Iterable[tuple[int, int, Sequence[int]]],
+) -> Iterator[tuple[dict, dict, Sequence[int]]]:
+    """(system, question, ranked passage keys) for every system and question, in that order,
+    from ``lists``: (system key, question key, ranked keys) in key order, as the store streams
+    them; a question missing from a run gets an empty list. Holds one list at a time."""
+    lists = iter(lists)
+    pending = next(lists, None)
+    empty: tuple = ()
+    for system in systems:
+        for question in questions:
+            key = (system["pk"], question["pk"])
+            while pending is not None and (pending[0], pending[1]) < key:
+                pending = next(lists, None)
+            if pending is not None and (pending[0], pending[1]) == key:
+                yield system, question, pending[2]
+                pending = next(lists, None)
+            else:
+                yield system, question, empty
+
+
+def collect(project, ks: Sequence[int]) -> Scores:
+    """The command line's pass: every system scored on the first max(ks) results of every
+    list, as the store streams them (metrics.evaluate's numbers, without a dict per
+    question)."""
+    gold = project.effective_gold().metric_items()
+    scores = Scores(ks, gold)
+    prepared = {q: metrics.Prepared(items, ks) for q, items in gold.items() if items}
+    systems = project.systems()
+    tallies = {}
+    for system in systems:
+        scores.system(system["name"])
+        tallies[system["name"]] = metrics.Means(ks)
+    questions = [q for q in project.questions() if q["pk"] in prepared]
+    for system, question, ranked in each_list(systems, questions, project.ranked_heads(max(ks))):
+        prep = prepared[question["pk"]]
+        values = prep.score(ranked)
+        first, _ = prep.first_ranks(enumerate(ranked, 1))
+        tallies[system["name"]].add([values[label] for label in scores.labels])
+        scores.add(system["name"], question["pk"], values, first)
+    for name, tally in tallies.items():
+        scores.finish(name, tally.means())
+    return scores
+
+
+def _value(value: float) -> float | None:
+    return None if value != value else value  # NaN stands for no value

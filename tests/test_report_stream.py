@@ -1,0 +1,148 @@
+"""The report streams: rows written as text are the rows openpyxl would write, and the big
+sheets are written as the ranked lists come from the store, not gathered first."""
+
+from __future__ import annotations
+
+import zipfile
+
+from openpyxl import Workbook, load_workbook
+
+from desktop import compare, scored, xlsx
+from desktop import report as rp
+from tests.helpers import write_jsonl, write_text
+from tests.test_report import FAST
+
+ROWS = [
+    (["a & <b> > c", " lead", "trail ", "  ", "", "x\ny", "=1+1", "#N/A", "#", "한국어"], None),
+    ([1, 2.5, True, False, None, 1 / 3, 1e20, 123456789012345678, -0.0, float("nan")], None),
+    ([float("inf"), -float("inf"), 0, 10**30, 7e-300], "num"),
+    (
+        ["bold", 0.25, "wrapped text that is long enough", None, "=x"],
+        ["bold", "p", "wrap", "num", None],
+    ),
+    ([{"json": [1, "둘"]}, ["a"], "bad\x00char\ud800"], [None, "pct", None]),
+    ([], None),
+]
+
+
+def sheet_xml(path, forced_cells: bool, monkeypatch) -> str:
+    with monkeypatch.context() as m:
+        if forced_cells:
+            m.setattr(xlsx.RawRows, "open", classmethod(lambda cls, ws: None))
+        wb = Workbook(write_only=True)
+        sheet = rp.Sheet(wb, "S", [10, 20, 30], "B2")
+        for values, styles in ROWS:
+            sheet.append(values, styles, sheet.lines(values) if values else None)
+        sheet.header(["one\n하나", "two\n둘\n셋"])
+        sheet.autofilter(1, 3)
+        assert (sheet._raw is None) == forced_cells
+        wb.save(path)
+    return zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode()
+
+
+def test_rows_written_as_text_are_the_xml_openpyxl_writes(tmp_path, monkeypatch):
+    through_cells = sheet_xml(tmp_path / "cells.xlsx", True, monkeypatch)
+    as_text = sheet_xml(tmp_path / "text.xlsx", False, monkeypatch)
+    assert 'customHeight="1"' in as_text and 's="' in as_text
+    assert as_text == through_cells
+    ws = load_workbook(tmp_path / "text.xlsx")["S"]
+    assert ws["A1"].value == "a & <b> > c" and ws["G1"].value == "=1+1"
+    assert ws["H1"].value == "#N/A" and ws["B1"].value == " lead"
+    assert ws["C2"].value is True and ws["F2"].value == 1 / 3
+    assert ws["B4"].number_format == "0.0000" and ws["A4"].font.b
+
+
+# -- a project big enough that gathering would show -------------------------------------------
+
+QUESTIONS = 40
+
+
+def many_questions(project, tmp_path) -> None:
+    """40 questions, two runs of ten results each (the second misses some questions), gold
+    with one to three items, a few judgements."""
+    import random
+
+    rng = random.Random(5)
+    passages = [f"p{i:03d}" for i in range(60)]
+    project.import_corpus(
+        write_jsonl(tmp_path / "c.jsonl", [{"id": p, "text": f"본문 {p}"} for p in passages])
+    )
+    qids = [f"q{i:02d}" for i in range(QUESTIONS)]
+    project.import_questions(
+        write_jsonl(tmp_path / "q.jsonl", [{"id": q, "text": f"질문 {q}"} for q in qids])
+    )
+    gold = []
+    for i, q in enumerate(qids):
+        if i % 10 == 3:
+            continue  # a question without evidence
+        items = rng.sample(passages, rng.randint(1, 3))
+        roles = ["core", "supporting", None]
+        gold.append(
+            {
+                "question_id": q,
+                "evidence": [{"passage_id": p, "role": rng.choice(roles)} for p in items],
+            }
+        )
+    project.import_gold(write_jsonl(tmp_path / "g.jsonl", gold))
+    for name in ("A", "B"):
+        lines = []
+        for i, q in enumerate(qids):
+            if name == "B" and i % 7 == 0:
+                continue
+            for rank, p in enumerate(rng.sample(passages, 10), 1):
+                lines.append(f"{q} Q0 {p} {rank} {20 - rank // 2} {name}")
+        project.import_run(write_text(tmp_path / f"{name}.trec", "\n".join(lines) + "\n"), name)
+    project.add_judgement("kim", "q01", "not_evidence", True, passage_id="p001")
+    project.add_evidence("kim", "q02", "p002", "core")
+
+
+def test_the_big_sheets_are_written_as_the_lists_come(project, tmp_path, monkeypatch):
+    many_questions(project, tmp_path)
+    written: dict[str, int] = {}
+    original_append = rp.Sheet.append
+
+    def counting_append(self, *args, **kwargs):
+        written[self.title] = written.get(self.title, 0) + 1
+        return original_append(self, *args, **kwargs)
+
+    monkeypatch.setattr(rp.Sheet, "append", counting_append)
+    stored = project.ranked_lists
+    pulled = []
+
+    def watched():
+        for entry in stored():
+            pulled.append(entry)
+            # Rows written on Per question so far (its header is one): the pass may hold the
+            # list being written and the next one, never more.
+            rows = written.get(rp.PER_QUESTION, 0) - 1
+            assert len(pulled) <= rows + 3, f"{len(pulled)} lists pulled, {rows} rows written"
+            yield entry
+
+    monkeypatch.setattr(project, "ranked_lists", watched)
+    wb = load_workbook(rp.write_report(project, tmp_path / "r.xlsx", [5, 10], **FAST))
+    assert len(pulled) == QUESTIONS + QUESTIONS - len(range(0, QUESTIONS, 7))
+    assert wb[rp.PER_QUESTION].max_row == 1 + 2 * QUESTIONS
+
+
+def test_one_pass_gives_evaluate_numbers(project, tmp_path):
+    many_questions(project, tmp_path)
+    evaluation = project.evaluate([3, 10])
+    scores = scored.collect(project, [3, 10])
+    assert list(scores.values) == [s.system for s in evaluation.systems]
+    for system in evaluation.systems:
+        assert scores.means[system.system] == {
+            k: v for k, v in system.means.items() if k in scores.labels
+        }
+        for q, values in system.per_question.items():
+            kept = scores.values[system.system][q]
+            assert kept == {label: values[label] for label in scores.labels}
+        runs = project.runs(10)
+        masks = compare.found_masks(evaluation.items, runs[system.system], [3, 10])
+        assert {q: scores.found[system.system][q] for q in masks} == masks
+
+
+def test_unjudged_counts_are_the_pool_counted(project, tmp_path):
+    many_questions(project, tmp_path)
+    for depth in (1, 5, 10):
+        pool = project.pool(depth)
+        assert project.unjudged_counts(depth) == {qid: len(entries) for qid, entries in pool}
