@@ -1013,15 +1013,16 @@ class Store:
         # Grouped by passage first, so that the id is looked up once per group in key order:
         # at a million passages, lookups in question order jump about the index (0.3 s more).
         one = "AND q.pk = ? " if question_pk is not None else ""
+        # Not in a CASE: an aggregate is accumulated even where its value is never used.
+        systems = "group_concat(r.system_pk)" if with_systems else "NULL"
         return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk, "
             "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
-            "count(*), min(r.rank), "
-            "CASE WHEN ? THEN group_concat(r.system_pk) END FROM system s "
+            f"count(*), min(r.rank), {systems} FROM system s "
             "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
             f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
             "GROUP BY r.passage_pk, r.question_pk",
-            (with_systems, *([] if question_pk is None else [question_pk]), depth),
+            (*([] if question_pk is None else [question_pk]), depth),
         ).fetchall()
 
     def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
