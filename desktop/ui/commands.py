@@ -41,7 +41,11 @@ class ReviewCommands:
         """Append lines written together (one transaction, one undo step), then show them.
         Empty when nothing was saved (and the reviewer was told why)."""
         question = question or self.session.question()
-        if question is None or self.project is None or not self.writable():
+        if question is None or self.project is None:
+            return []
+        if not self.writable():
+            if self.read_only:  # a key or a dialog's button: say why nothing happens
+                self.show_read_only()
             return []
         self.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:

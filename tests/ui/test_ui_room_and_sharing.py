@@ -90,6 +90,11 @@ def test_a_second_window_on_the_same_database_is_read_only(sample_db, open_windo
     second.select_item(0)
     qtbot.keyClick(second, Qt.Key.Key_1)
     assert logged(sample_db) == []  # nothing written through the read-only window
+    # a search result's "add as core" in the read-only window says why nothing happens
+    second.statusBar().clearMessage()
+    assert not second.add_passage("art-001", "core")
+    assert "Read-only" in second.statusBar().currentMessage()
+    assert logged(sample_db) == []
     assert not second.act_core.isEnabled() and not second.act_undo.isEnabled()
     first.close()
     third = open_window(sample_db)  # the lock was released with the first window
