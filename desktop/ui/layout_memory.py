@@ -107,6 +107,8 @@ class LayoutMemory:
         w.main_split.setSizes([int(width * 0.2), int(width * 0.5), int(width * 0.3)])
         w.resizeDocks([w.metrics_dock], [int(w.height() * 0.18)], Qt.Orientation.Vertical)
         height = w.middle_split.height() or w.height()
-        w.middle_split.setSizes([int(height * 0.5), int(height * 0.5)])
+        # The ranking a little taller than the reader: at 768 px half the height showed only
+        # two or three of the top 5 rows; the reader still shows a passage and its neighbours.
+        w.middle_split.setSizes([int(height * 0.6), int(height * 0.4)])
         total = w.metrics_dock.split.width() or width
         w.metrics_dock.split.setSizes([int(total * 0.6), int(total * 0.4)])
