@@ -707,6 +707,30 @@ class Store:
     def questions(self) -> list[dict]:
         return self._query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk")
 
+    def each_question(self) -> Iterator[dict]:
+        """questions(), streamed: one row at a time, for a pass that must not hold them all."""
+        cursor = self.conn.execute(
+            "SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"
+        )
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read snapshot for everything read inside (a report's many queries), unless a
+        transaction is open already. Writers go on meanwhile (WAL); they are not seen."""
+        began = not self.conn.in_transaction
+        if began:
+            self.conn.execute("BEGIN")
+            # A deferred transaction takes its snapshot at its first read, so read now.
+            self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        try:
+            yield
+        finally:
+            if began and self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+
     def question(self, question_id: str) -> dict | None:
         rows = self._query("SELECT * FROM question WHERE id = ?", [question_id])
         return rows[0] if rows else None
@@ -995,11 +1019,12 @@ class Store:
         ).fetchall()
 
     def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
-        """(system_pk, question_pk, score) of every stored list's first result, streamed."""
+        """(system_pk, question_pk, score) of every stored list's first result, streamed system
+        by system."""
         return self.conn.execute(
             "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
-            "AND r.rank = 1"
+            "AND r.rank = 1 ORDER BY s.pk"
         )
 
     def pool_candidates(
@@ -1153,6 +1178,17 @@ class Store:
             params.append(reviewer)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         return self._query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params)
+
+    def orphan_judgements(self) -> Iterator[dict]:
+        """Judgement lines about question ids the database no longer has, by question id
+        and in log order, streamed."""
+        cursor = self.conn.execute(
+            "SELECT * FROM judgement WHERE question_id NOT IN (SELECT id FROM question) "
+            "ORDER BY question_id, at, pk"
+        )
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
 
     def reviewers(self) -> list[str]:
         return [

@@ -18,6 +18,7 @@ Comparison sheet and the window. Qt-free; the per-question values come from desk
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, groupby, permutations, product
@@ -393,6 +394,7 @@ def coverage(
     if not names:
         return [], [], [], {}
     questions = [q for q, items in gold.items() if items]
+    sizes = array("l", (len(gold[q]) for q in questions))  # read once: gold may decode
     n = len(questions)
     unique, missed, union = [], [], []
     only_found: dict[Hashable, dict[str, list[list[int]]]] = {}
@@ -405,21 +407,21 @@ def coverage(
             everyone = 0
             for m in row:
                 everyone |= m
-            union_all += everyone.bit_count() / len(gold[q])
+            union_all += everyone.bit_count() / sizes[position]
             for name, alone in zip(names, alone_masks(row), strict=True):
                 if alone:
                     counts[name] += alone.bit_count()
                     per_k = only_found.setdefault(q, {}).setdefault(name, [[] for _ in ks])
-                    per_k[k_index] = [i for i in range(len(gold[q])) if alone >> i & 1]
+                    per_k[k_index] = [i for i in range(sizes[position]) if alone >> i & 1]
         unique += [{"system": name, "k": k, "items": counts[name]} for name in names]
         union.append({"systems": names, "k": k, "Recall": union_all / n if n else None})
         for a, b in combinations(names, 2):
             a_only = b_only = 0
             both = 0.0
-            for q, ma, mb in zip(questions, columns[a], columns[b], strict=True):
+            for size, ma, mb in zip(sizes, columns[a], columns[b], strict=True):
                 a_only += (ma & ~mb).bit_count()
                 b_only += (mb & ~ma).bit_count()
-                both += (ma | mb).bit_count() / len(gold[q])
+                both += (ma | mb).bit_count() / size
             missed.append({"a": a, "b": b, "k": k, "items": a_only})
             missed.append({"a": b, "b": a, "k": k, "items": b_only})
             union.append({"systems": [a, b], "k": k, "Recall": both / n if n else None})
@@ -441,13 +443,22 @@ def pair_results(
     """Win/tie/loss for every ordered pair, and the randomization test with Holm's adjustment
     over every unordered pair, measure and K. Returns the rows and the family size."""
     evaluated = [q for q, items in gold.items() if items]
+    # Item and core counts read once (gold may decode on each read), by position.
+    n_items, n_core = array("l"), array("l")
+    for q in evaluated:
+        items = gold[q]
+        n_items.append(len(items))
+        n_core.append(sum(i.role == "core" for i in items))
     pairs = list(combinations(range(len(names)), 2))
     rows: list[PairResult] = []
     tested: list[tuple[PairResult, PairResult, float]] = []
     for m_index, measure in enumerate(metrics.MEASURES):
-        questions = evaluated
+        positions: Sequence[int] = range(len(evaluated))
         if measure == "CoreRecall":
-            questions = [q for q in evaluated if any(i.role == "core" for i in gold[q])]
+            positions = [i for i in positions if n_core[i]]
+        questions = (
+            evaluated if len(positions) == len(evaluated) else [evaluated[i] for i in positions]
+        )
         labels = [metrics.label(measure, k) for k in ks]
         values = [
             [_column(per_question[name], label, questions) for label in labels] for name in names
@@ -461,15 +472,14 @@ def pair_results(
                 backward = PairResult(names[b], names[a], label, lose, t, w)
                 by_pair[(a, b, k_index)] = (forward, backward)
         if questions and pairs:
-            n_core = [sum(i.role == "core" for i in gold[q]) for q in questions]
             denominators = [
-                math.lcm(*(_denominator(measure, k, len(gold[q]), c) for k in ks))
-                for q, c in zip(questions, n_core, strict=True)
+                math.lcm(*(_denominator(measure, k, n_items[i], n_core[i]) for k in ks))
+                for i in positions
             ]
             # Columns and tested pairs in the report's order (system, then K), so that the
             # Recall@K p-values are those the report has always printed.
             columns = [
-                [round(v * d) for v, d in zip(values[s][k_index], denominators, strict=True)]
+                _counts(values[s][k_index], denominators)
                 for s in range(len(names))
                 for k_index in range(len(ks))
             ]
@@ -498,6 +508,16 @@ def pair_results(
         forward.p_holm = backward.p_holm = p_holm
     rows.sort(key=lambda r: (names.index(r.a), names.index(r.b), _metric_order(r.metric, ks)))
     return rows, len(tested)
+
+
+def _counts(values: Sequence[float], denominators: Sequence[int]) -> Sequence[int]:
+    """Each value times its question's denominator, as the whole number it is: in an array
+    (8 bytes a question) where they fit, as Python ints otherwise."""
+    counts = (round(v * d) for v, d in zip(values, denominators, strict=True))
+    try:
+        return array("q", counts)
+    except OverflowError:
+        return [round(v * d) for v, d in zip(values, denominators, strict=True)]
 
 
 def _metric_order(label: str, ks: Sequence[int]) -> tuple[int, int]:
@@ -573,7 +593,6 @@ def compare_scores(
         if progress is not None:
             progress(done, STEPS, phase)
 
-    effective = project.effective_gold()
     gold = scores.gold
     names = list(scores.values)
     step(1, "testing")
@@ -594,14 +613,16 @@ def compare_scores(
     heads = {name: project.scored_heads(pk, max(ks)) for name, pk in trec.items()}
     ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
     by_pk = {s["pk"]: s["name"] for s in systems}
-    top: dict[str, dict[Hashable, float | None]] = {}
-    for system_pk, question_pk, score in project.top_scores():
-        top.setdefault(by_pk[system_pk], {})[question_pk] = score
-    answerable = effective.answerable
-    questions = project.questions()
-    positives = [q["pk"] for q in questions if answerable.get(q["pk"]) and gold.get(q["pk"])]
-    negatives = [q["pk"] for q in questions if not answerable.get(q["pk"], True)]
-    abstain = abstention(names, top, positives, negatives)
+    answerable = scores.answerable
+    positives = [q for q, yes in answerable.items() if yes and gold.get(q)]
+    negatives = [q for q, yes in answerable.items() if not yes]
+    # One system's top scores at a time (the store gives them system by system).
+    found: dict[str, Abstention] = {}
+    for system_pk, rows in groupby(project.top_scores(), key=itemgetter(0)):
+        name = by_pk[system_pk]
+        top = {name: {question_pk: score for _, question_pk, score in rows}}
+        found.update((a.system, a) for a in abstention([name], top, positives, negatives))
+    abstain = [found[name] for name in names if name in found]
     step(STEPS, "done")
     return Comparison(
         ks,

@@ -268,20 +268,83 @@ def build(
 def cohen_kappa(pairs: Sequence[tuple[object, object]]) -> tuple[float, float | None]:
     """(observed agreement, Cohen's kappa) over paired labels. Kappa is None when chance
     agreement is 1 (both reviewers always gave one and the same value): it is undefined."""
-    n = len(pairs)
-    if n == 0:
-        return 0.0, None
-    keys = [(json.dumps(a, sort_keys=True), json.dumps(b, sort_keys=True)) for a, b in pairs]
-    observed = sum(1 for a, b in keys if a == b) / n
-    first: dict[str, int] = {}
-    second: dict[str, int] = {}
-    for a, b in keys:
-        first[a] = first.get(a, 0) + 1
-        second[b] = second.get(b, 0) + 1
-    chance = sum(first[c] * second.get(c, 0) for c in first) / (n * n)
-    if chance >= 1.0:
-        return observed, None
-    return observed, (observed - chance) / (1.0 - chance)
+    tally = _PairTally()
+    for a, b in pairs:
+        tally.add(a, b)
+    return tally.kappa()
+
+
+class _PairTally:
+    """Counts for Cohen's kappa, kept as pairs come: how many, how many equal, and each
+    side's label counts (labels compared as canonical JSON)."""
+
+    __slots__ = ("n", "same", "first", "second")
+
+    def __init__(self) -> None:
+        self.n = self.same = 0
+        self.first: dict[str, int] = {}
+        self.second: dict[str, int] = {}
+
+    def add(self, a: object, b: object) -> None:
+        a_key, b_key = json.dumps(a, sort_keys=True), json.dumps(b, sort_keys=True)
+        self.n += 1
+        self.same += a_key == b_key
+        self.first[a_key] = self.first.get(a_key, 0) + 1
+        self.second[b_key] = self.second.get(b_key, 0) + 1
+
+    def kappa(self) -> tuple[float, float | None]:
+        n = self.n
+        if n == 0:
+            return 0.0, None
+        observed = self.same / n
+        chance = sum(c * self.second.get(v, 0) for v, c in self.first.items()) / (n * n)
+        if chance >= 1.0:
+            return observed, None
+        return observed, (observed - chance) / (1.0 - chance)
+
+
+class AgreementTally:
+    """Design section 6's agreement object, gathered a question at a time (the report reads
+    the log question by question): ``add`` each question's latest values and decisions."""
+
+    def __init__(self, reviewers: Iterable[str]):
+        names = sorted(set(reviewers))
+        self._pairs = {
+            (a, b, kind): _PairTally()
+            for i, a in enumerate(names)
+            for b in names[i + 1 :]
+            for kind in DECIDED_KINDS
+        }
+        self.disagreements = 0
+
+    def add(self, votes: dict, decisions: Iterable[Decision], conflicts: Sequence) -> None:
+        """votes: latest_values' first result for some questions; their decisions (with
+        every reviewer in the database known) and evidence conflicts."""
+        for (_, kind, _), these in sorted(votes.items()):
+            if kind not in DECIDED_KINDS or len(these) < 2:
+                continue
+            for a in these:
+                for b in these:
+                    if a < b and (a, b, kind) in self._pairs:
+                        self._pairs[(a, b, kind)].add(these[a], these[b])
+        self.disagreements += sum(1 for d in decisions if d.status == DISPUTED) + len(conflicts)
+
+    def result(self) -> dict:
+        pairs_out = []
+        for (a, b, kind), tally in self._pairs.items():
+            if not tally.n:
+                continue
+            observed, kappa = tally.kappa()
+            pairs_out.append(
+                {
+                    "reviewers": [a, b],
+                    "kind": kind,
+                    "items": tally.n,
+                    "agreement": observed,
+                    "kappa": kappa,
+                }
+            )
+        return {"pairs": pairs_out, "disagreements": self.disagreements}
 
 
 def agreement(judgements: Sequence[dict]) -> dict:
@@ -289,28 +352,8 @@ def agreement(judgements: Sequence[dict]) -> dict:
     judged (latest value each), percent agreement and Cohen's kappa; and the open
     disagreements."""
     votes, adjudications, reviewers = latest_values(judgements)
-    names = sorted(reviewers)
-    pairs_out = []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            for kind in DECIDED_KINDS:
-                pairs = [
-                    (v[a], v[b])
-                    for (q, k, p), v in sorted(votes.items())
-                    if k == kind and a in v and b in v
-                ]
-                if not pairs:
-                    continue
-                observed, kappa = cohen_kappa(pairs)
-                pairs_out.append(
-                    {
-                        "reviewers": [a, b],
-                        "kind": kind,
-                        "items": len(pairs),
-                        "agreement": observed,
-                        "kappa": kappa,
-                    }
-                )
-    disputed = sum(1 for d in _decide(votes, adjudications, reviewers) if d.status == DISPUTED)
-    disputed += len(evidence_conflicts(votes, adjudications))
-    return {"pairs": pairs_out, "disagreements": disputed}
+    tally = AgreementTally(reviewers)
+    tally.add(
+        votes, _decide(votes, adjudications, reviewers), evidence_conflicts(votes, adjudications)
+    )
+    return tally.result()

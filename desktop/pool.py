@@ -79,11 +79,20 @@ def unjudged_counts(
     passage_pk) once per passage in some system's top D, in question order."""
     out: dict[int, int] = {}
     for question_pk, group in groupby(passages, key=itemgetter(0)):
-        known = judged(question_pk)
-        count = sum(1 for row in group if row[1] not in known)
+        count = unjudged_in((row[1] for row in group), judged(question_pk))
         if count:
             out[question_pk] = count
     return out
+
+
+def unjudged_in(passages: Iterable[int], judged: set[int]) -> int:
+    """How many of one question's top-D passages (each once) are not judged."""
+    return sum(1 for passage in passages if passage not in judged)
+
+
+def listed(unjudged: int, has_evidence: bool, ranked: bool) -> bool:
+    """Whether the pool lists a question: it has a pool, evidence or a ranked list."""
+    return bool(unjudged) or has_evidence or ranked
 
 
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):

@@ -527,7 +527,7 @@ class Project(Reads):
         """The questions the pool lists: those with evidence, a ranked list or a pool."""
         for question in asked:
             pk = question["pk"]
-            if pk in found or effective.items.get(pk) or pk in ranked:
+            if pool_module.listed(pk in found, bool(effective.items.get(pk)), pk in ranked):
                 yield question
 
     # -- judgements ------------------------------------------------------------------------

@@ -112,3 +112,15 @@ class Reads:
 
     def reviewers(self) -> list[str]:
         return self.store.reviewers()
+
+    def each_question(self) -> Iterator[dict]:
+        """Every question row in question order, streamed."""
+        return self.store.each_question()
+
+    def orphan_judgements(self) -> Iterator[dict]:
+        """Judgement lines about question ids the database no longer has, streamed."""
+        return self.store.orphan_judgements()
+
+    def reading(self):
+        """A context in which every read sees one snapshot of the database."""
+        return self.store.reading()

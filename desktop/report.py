@@ -48,13 +48,14 @@ nothing behind.
 
 from __future__ import annotations
 
-import json
 import math
 import re
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -72,12 +73,22 @@ from desktop import (
     formats,
     gold,
     metrics,
-    review,
     scored,
     scratch,
     stats,
     xlsx,
 )
+from desktop.report_gold import (  # noqa: F401 (the report's words, also read by tests)
+    CHANGE_WORDS,
+    DONE,
+    IN_PROGRESS,
+    ROLE_WORDS,
+    STATUS_WORDS,
+    UNTOUCHED,
+    QuestionPass,
+    Record,
+)
+from desktop.report_gold import as_text as _as_text
 
 Progress = Callable[[int, int], None]
 
@@ -86,14 +97,6 @@ COMPARISON = "Comparison 비교"
 REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
 GOLD_CHANGES = "정답 근거 변경"
 POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
-CHANGE_WORDS = {
-    "evidence": "added item 근거 추가",
-    "drop": "dropped item 근거 제외",
-    "role": "role 역할",
-    "alternative": "alternative 대체 근거",
-    "not_evidence": "not evidence 근거 아님",
-}
-
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 CUT_MARK = "… [잘림 cut]"
 EXCERPT = 500  # characters of passage text on the Misses sheet
@@ -104,19 +107,6 @@ ALPHA = compare.ALPHA
 CONFIDENCE = 0.95
 FONT_NAME = "Malgun Gothic"  # has Hangul; Excel and LibreOffice substitute when it is missing
 
-ROLE_WORDS = {
-    "core": ("core", "핵심"),
-    "supporting": ("supporting", "보조"),
-    None: ("unassigned", "미지정"),
-}
-STATUS_WORDS = {
-    gold.ADJUDICATED: "adjudicated 판정",
-    gold.AGREED: "agreed 합의",
-    gold.SINGLE: "single-reviewed 1인 검수",
-    gold.PENDING: "pending second review 검수 대기",
-    gold.DISPUTED: "disputed 이견",
-}
-UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in progress", "done"
 
 # openpyxl's ILLEGAL_CHARACTERS_RE (C0 controls but tab, newline, carriage return) plus what
 # XML 1.0 cannot hold either: lone surrogates (JSON's "\ud800" decodes to one) and U+FFFE/F.
@@ -171,14 +161,6 @@ def _cleaned(value):
 def _looks_like_formula(value: str) -> bool:
     """Text openpyxl would store as a formula or an error code."""
     return value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
-
-
-def _as_text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
 
 
 # -- write-only sheets ------------------------------------------------------------------------
@@ -378,13 +360,20 @@ def write_report(
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
         _base_font(wb)
+        report = None
         try:
-            report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
-            report.write(wb, target)
+            # One snapshot for every read: a judgement saved meanwhile in the window is in
+            # the next report, never in half of this one.
+            with project.reading():
+                report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
+                report.write(wb, target)
             wb.save(tmp)
         except BaseException:
             _discard(wb)
             raise
+        finally:
+            if report is not None:
+                report.gold.close()
         report.tick(report.total)
     return target
 
@@ -401,18 +390,12 @@ class _Report:
             alpha,
         )
         self.labels = metrics.labels(ks, metrics.ALL_MEASURES)
-        self.questions = self.project.questions()
-        self.question_pks = {q["id"]: q["pk"] for q in self.questions}
         self.systems = self.project.systems()
-        self.gold = project.effective_gold()
-        self.judgements = self.project.judgements()
-        self.decisions = {(d.question_id, d.kind, d.passage_id): d for d in self.gold.decisions}
-        self.evaluated = [q for q in self.questions if self.gold.items.get(q["pk"])]
-        self.core_evaluated = sum(
-            1 for q in self.evaluated if any(i.role == "core" for i in self.gold.items[q["pk"]])
-        )
+        # Every question's gold, status, notes and pool count, spilled question by question.
+        self.gold = QuestionPass(project, POOL_DEPTH)
+        self.gold.run()
         self.depth = self.project.max_rank() or 1
-        self.rows_total = len(self.systems) * len(self.questions)
+        self.rows_total = len(self.systems) * self.gold.questions
         self.step = max(1, self.rows_total // 3) if self.rows_total else 1
         # Work units: one per Per question row, then three equal parts for the bootstrap, the
         # randomization tests and everything else.
@@ -423,63 +406,6 @@ class _Report:
         self.done = done
         if self.progress is not None:
             self.progress(min(done, self.total), self.total)
-
-    # -- what the pass over the runs needs -----------------------------------------------------
-
-    def _review_status(self) -> dict[str, str]:
-        """The team's status per question, by the window's own rule (desktop.review)."""
-        lines: dict[str, list[dict]] = {}
-        for j in self.judgements:
-            lines.setdefault(j["question_id"], []).append(j)
-        open_: dict[str, int] = {}
-        for d in self.gold.decisions:
-            if d.status in (gold.PENDING, gold.DISPUTED):
-                open_[d.question_id] = open_.get(d.question_id, 0) + 1
-        words = {review.UNTOUCHED: UNTOUCHED, review.IN_PROGRESS: IN_PROGRESS, review.DONE: DONE}
-        return {
-            q["id"]: words[
-                review.review_status(
-                    lines.get(q["id"], ()),
-                    self.gold.items.get(q["pk"], ()),
-                    None,
-                    open_.get(q["id"], 0),
-                )
-            ]
-            for q in self.questions
-        }
-
-    def _notes(self) -> dict[str, list[tuple[str, str, str | None, str]]]:
-        """question id -> [(reviewer, passage id, system, text)]: each reviewer's latest note
-        per (question, passage), withdrawn (null or empty) notes left out."""
-        latest: dict[tuple[str, str, str], dict] = {}
-        rows = sorted(
-            (j for j in self.judgements if j["kind"] == "note"),
-            key=lambda r: (gold.instant(r["at"]), r.get("pk") or 0),
-        )
-        for row in rows:
-            latest[(row["question_id"], row["passage_id"], row["reviewer"])] = row
-        out: dict[str, list] = {}
-        for (qid, pid, reviewer), row in sorted(latest.items()):
-            text = json.loads(row["value"])
-            if text is None or text == "":
-                continue
-            out.setdefault(qid, []).append((reviewer, pid, row["system"], _as_text(text)))
-        return out
-
-    def _role_set_by(self, question_id: str, item: gold.GoldItem) -> str:
-        decision = self.decisions.get((question_id, "role", item.primary_id))
-        if decision is not None and decision.counts:
-            votes = ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(decision.votes.items()))
-            if decision.status == gold.ADJUDICATED:
-                text = f"{decision.adjudicator} ({STATUS_WORDS[gold.ADJUDICATED]})"
-                return f"{text}; votes: {votes}" if votes else text
-            names = ", ".join(sorted(decision.votes))
-            return f"{names} ({STATUS_WORDS[decision.status]})"
-        text = "imported gold 가져온 정답"
-        if decision is not None and decision.votes:
-            votes = ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(decision.votes.items()))
-            text += f"; {STATUS_WORDS[decision.status]}: {votes}"
-        return text
 
     # -- the workbook ------------------------------------------------------------------------
 
@@ -549,63 +475,60 @@ class _Report:
         per_q.header(per_q_head)
         misses.header(miss_head)
         per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
-        unjudged = self.project.unjudged_counts(POOL_DEPTH)
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
         miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
 
-        status = self._review_status()
-        notes = self._notes()
-        evidence = self.gold.metric_items()
         # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
         # per evaluated question and K for the statistics, and misses per role.
         means: list[dict[str, float | None]] = []
-        found_counts: list[list[list[int]]] = []
+        found_counts: list[list[array]] = []
         miss_counts: list[list[Counter]] = []
         missing_from_run: list[int] = []
         curves: list[list[float]] = []
         # What the Comparison sheet needs from this pass, so that nothing is scored twice.
-        scores = scored.Scores(ks, evidence)
+        scores = scored.Scores(ks, self.gold.gold, self.gold.answerable)
         # One ranked list at a time, as the store streams them, for every system and
-        # question in the order of the rows below.
-        lists = scored.each_list(self.systems, self.questions, self.project.ranked_lists())
+        # question in the order of the rows below; the questions' records likewise.
+        lists = scored.each_list(
+            self.systems, self.gold, self.project.ranked_lists(), key=attrgetter("pk")
+        )
         done = 0
         for system in self.systems:
             name = system["name"]
             tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
-            counts = [[] for _ in ks]
+            counts = [array("l") for _ in ks]
             missed = [Counter() for _ in ks]
             absent = 0
             scores.system(name)
-            for question in self.questions:
-                _, _, ranked = next(lists)
-                qid, q_pk = question["id"], question["pk"]
-                items = self.gold.items.get(q_pk, [])
+            for _ in range(self.gold.questions):
+                _, question, ranked = next(lists)
+                qid, q_pk = question.id, question.pk
+                items = question.gold_items()
                 # Prepared and excerpts are made per row, not kept for every question: what
                 # the pass holds must not grow with the questions (tests/bench/bench_export).
-                these_items = evidence.get(q_pk)
                 prep = (
-                    metrics.Prepared(these_items, ks, self.gold.judged(q_pk))
-                    if these_items
+                    metrics.Prepared(question.metric_items(), ks, set(question.judged))
+                    if items
                     else None
                 )
                 row = [
                     name,
                     qid,
-                    question["text"],
-                    self.gold.answerable.get(q_pk, bool(question["answerable"])),
+                    question.text,
+                    question.answerable,
                     len(items),
                     sum(1 for i in items if i.role == "core"),
-                    status[qid],
+                    question.status,
                     bool(ranked),
                 ]
                 if prep is None:
-                    per_q.append(row + [None] * len(labels) + [unjudged.get(qid)], per_q_styles)
+                    per_q.append(row + [None] * len(labels) + [question.unjudged], per_q_styles)
                 else:
                     if not ranked:
                         absent += 1
                     these = prep.score(ranked)
                     values = [these[label] for label in labels]
-                    per_q.append(row + values + [unjudged.get(qid)], per_q_styles)
+                    per_q.append(row + values + [question.unjudged], per_q_styles)
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
                     scores.add(name, q_pk, these, first)
@@ -632,13 +555,13 @@ class _Report:
                             item.primary_id,
                             role_en,
                             role_ko,
-                            self._role_set_by(qid, item),
+                            question.items[index][4],
                             rank or None,
                             _passage_id(item, via[index]) if rank else None,
                             ", ".join(sorted(item.alternatives.values())),
                             title,
                             excerpt(text),
-                            _notes_for(notes.get(qid, ()), item, name),
+                            _notes_for(question.notes, item, name),
                         ]
                         misses.append(
                             row_values,
@@ -659,7 +582,7 @@ class _Report:
         misses.autofilter(1, len(miss_head))
 
         # -- statistics over per-question Recall@K ---------------------------------------------
-        denominators = [len(self.gold.items[q["pk"]]) for q in self.evaluated]
+        denominators = self.gold.denominators
         columns = [found_counts[s][k] for s in range(n_systems) for k in range(len(ks))]
         base = self.rows_total
         intervals = stats.bootstrap_ci(
@@ -696,17 +619,17 @@ class _Report:
             + [None] * len(ks)
             + [None] * (4 * len(ks))
         )
-        without = len(self.questions) - len(self.evaluated)
+        without = self.gold.questions - self.gold.evaluated
         for s, system in enumerate(self.systems):
             ci = intervals[s * len(ks) : (s + 1) * len(ks)]
             summary.append(
                 [
                     system["name"],
                     letters[s],
-                    len(self.evaluated),
+                    self.gold.evaluated,
                     without,
                     missing_from_run[s],
-                    self.core_evaluated,
+                    self.gold.core_evaluated,
                     *(means[s][label] for label in labels),
                     *(end for interval in ci for end in interval),
                     *(" ".join(sorted(b)) for b in better[s]),
@@ -789,26 +712,8 @@ class _Report:
                 h("notes", "메모"),
             ]
         )
-        notes = self._notes()
-        conflicts = [(d, "evidence vs not evidence 근거 여부 이견") for d in self.gold.conflicts]
-        changes = [(d, CHANGE_WORDS[d.kind]) for d in self.gold.decisions if d.kind in CHANGE_WORDS]
-        for d, change in sorted(changes + conflicts, key=lambda c: (c[0].question_id, c[1])):
-            said = [
-                f"{who}: {text}"
-                for who, pid, _, text in notes.get(d.question_id, ())
-                if pid == d.passage_id
-            ]
-            sheet.append(
-                [
-                    d.question_id,
-                    change,
-                    d.passage_id,
-                    _votes(d),
-                    STATUS_WORDS[d.status],
-                    _as_text(d.value) if d.counts else "",
-                    "\n".join(said),
-                ]
-            )
+        for row in self.gold.tables["changes"]:
+            sheet.append(row)
         sheet.autofilter(first, 7)
 
     def _unsettled_lines(self, means: list[dict]) -> list[str]:
@@ -843,12 +748,13 @@ class _Report:
         return result
 
     def _summary_notes(self, without: int) -> list[str]:
-        evaluated = len(self.evaluated)
+        evaluated = self.gold.evaluated
         return [
             f"Means over the {evaluated} questions with at least one evidence item; {without} "
             "questions without evidence are counted apart and never averaged in (trec_eval -c "
             "would score them 0). A question missing from a system's run scores 0 there.",
-            f"CoreRecall@K averages over the {self.core_evaluated} questions with a core item.",
+            f"CoreRecall@K averages over the {self.gold.core_evaluated} questions with a core "
+            "item.",
             f"CI95: percentile bootstrap over questions, {self.resamples} resamples, seed "
             f"{self.seed}.",
             f"Letters under 'better than ★': the systems (by their letter) this one beats on "
@@ -861,10 +767,10 @@ class _Report:
 
     def _reviewers(self, sheet: Sheet) -> None:
         kinds = formats.KINDS  # every kind of line, evidence and drop included
-        judgements = self.judgements
-        names = sorted({j["reviewer"] for j in judgements})
+        lines = self.gold.by_reviewer
+        names = sorted(name for name, these in lines.items() if these.lines)
         sheet.append(
-            [f"Reviewers 검수자: {len(names)}, judgement lines 판정 기록: {len(judgements)}"],
+            [f"Reviewers 검수자: {len(names)}, judgement lines 판정 기록: {self.gold.lines}"],
             "title",
         )
         sheet.blank()
@@ -879,28 +785,23 @@ class _Report:
                 h("last", "마지막"),
             ]
         )
-        by_reviewer: dict[str, list[dict]] = {}
-        for j in judgements:
-            by_reviewer.setdefault(j["reviewer"], []).append(j)
         for name in names:
-            rows = by_reviewer[name]
-            count = Counter(j["kind"] for j in rows)
-            times = sorted(rows, key=lambda r: gold.instant(r["at"]))
+            these = lines[name]
             sheet.append(
                 [
                     name,
-                    *(count.get(k, 0) for k in kinds),
-                    len(rows),
-                    len({j["question_id"] for j in rows}),
-                    times[0]["at"],
-                    times[-1]["at"],
+                    *(these.kinds.get(k, 0) for k in kinds),
+                    these.lines,
+                    these.questions,
+                    these.first[1],
+                    these.last[1],
                 ]
             )
         if not names:
             sheet.append(["no judgements yet 판정 없음"])
 
         sheet.blank()
-        agreement = self.project.agreement()
+        agreement = self.gold.agreement.result()
         sheet.append(
             ["Agreement per pair and kind (items both judged, latest value each) 검수자 간 일치도"],
             "bold",
@@ -931,11 +832,7 @@ class _Report:
         if not agreement["pairs"]:
             sheet.append(["no item judged by two reviewers yet 두 검수자가 함께 본 항목 없음"])
 
-        questions = {q["id"]: q for q in self.questions}
-        decisions = self.gold.decisions
-        disputed = [d for d in decisions if d.status == gold.DISPUTED]
-        single = [d for d in decisions if d.status == gold.SINGLE]
-        waiting = [d for d in decisions if d.status == gold.PENDING]
+        tables = self.gold.tables
         decision_head = [
             h("question", "질문"),
             h("kind", "종류"),
@@ -944,17 +841,17 @@ class _Report:
             h("value in force", "적용 값"),
         ]
 
-        def decision_table(title: str, these: Sequence[gold.Decision]) -> None:
+        def decision_table(title: str, rows) -> None:
             sheet.blank()
             sheet.append([title], "bold")
             sheet.header(decision_head)
-            for d in these:
-                sheet.append([d.question_id, d.kind, d.passage_id, _votes(d), self._in_force(d)])
+            for row in rows:
+                sheet.append(row)
 
         decision_table(
             f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
             "until they agree or an adjudication settles it 미해결 이견",
-            disputed,
+            tables["disputed"],
         )
 
         if len(names) <= 1:
@@ -965,19 +862,22 @@ class _Report:
                 "waits for a second review (listed below as pending) instead"
             )
         decision_table(
-            f"Single-reviewed changes: {len(single)} — a change by one reviewer counts at "
-            f"once only while that reviewer is the only one in the database; {rule} "
-            "1인 검수 변경",
-            single,
+            f"Single-reviewed changes: {len(tables['single'])} — a change by one reviewer "
+            "counts at once only while that reviewer is the only one in the database; "
+            f"{rule} 1인 검수 변경",
+            tables["single"],
         )
         decision_table(
-            f"Waiting for a second review (not counted): {len(waiting)} 검수 대기", waiting
+            f"Waiting for a second review (not counted): {len(tables['pending'])} 검수 대기",
+            tables["pending"],
         )
 
         sheet.blank()
-        answerable = [d for d in disputed if d.kind == "answerable"]
         sheet.append(
-            [f"Questions whose answerability is disputed: {len(answerable)} 답변 가능 여부 이견"],
+            [
+                f"Questions whose answerability is disputed: {len(tables['answerable'])} "
+                "답변 가능 여부 이견"
+            ],
             "bold",
         )
         sheet.header(
@@ -988,16 +888,8 @@ class _Report:
                 h("votes", "검수자 판정"),
             ]
         )
-        for d in answerable:
-            q = questions.get(d.question_id)
-            sheet.append(
-                [
-                    d.question_id,
-                    q["text"] if q else "",
-                    bool(q["answerable"]) if q else None,
-                    _votes(d),
-                ]
-            )
+        for row in tables["answerable"]:
+            sheet.append(row)
 
         sheet.blank()
         sheet.append(["Every decision and its status 모든 판정과 상태"], "bold")
@@ -1013,42 +905,16 @@ class _Report:
                 h("value in force", "적용 값"),
             ]
         )
-        for d in decisions:
-            sheet.append(
-                [
-                    d.question_id,
-                    d.kind,
-                    d.passage_id,
-                    d.status,
-                    d.counts,
-                    _votes(d),
-                    d.adjudicator,
-                    _as_text(d.value) if d.counts else self._in_force(d),
-                ]
-            )
+        for row in tables["decisions"]:
+            sheet.append(row)
         sheet.autofilter(first, 8)
-
-    def _in_force(self, d: gold.Decision) -> str:
-        """What the effective gold holds for a decision's subject."""
-        if d.counts:
-            return _as_text(d.value)
-        q_pk = self.question_pks.get(d.question_id)
-        if q_pk is None:
-            return ""
-        if d.kind == "answerable":
-            return _as_text(self.gold.answerable.get(q_pk))
-        if d.kind == "role":
-            for item in self.gold.items.get(q_pk, ()):
-                if item.primary_id == d.passage_id:
-                    return ROLE_WORDS[item.role][0] + " (imported 가져온 정답)"
-        return "imported gold 가져온 정답"
 
     # -- Settings ----------------------------------------------------------------------------
 
     def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
         corpus = self.project.corpus() or {}
         info = self.project.counts()
-        names = sorted({j["reviewer"] for j in self.judgements})
+        names = sorted(name for name, these in self.gold.by_reviewer.items() if these.lines)
         sheet.header([h("setting", "설정"), h("value", "값")])
         rows = [
             ("corpus 말뭉치", corpus.get("name")),
@@ -1058,8 +924,8 @@ class _Report:
             ("unit 단위", corpus.get("unit")),
             ("corpus imported at", corpus.get("imported_at")),
             ("passages 문단", info["passages"]),
-            ("questions 질문", len(self.questions)),
-            ("questions evaluated (with evidence)", len(self.evaluated)),
+            ("questions 질문", self.gold.questions),
+            ("questions evaluated (with evidence)", self.gold.evaluated),
             ("questions without evidence (not averaged)", without),
             ("evidence items 근거", info["evidence_items"]),
             ("alternatives 대체 근거 (imported)", info["alternatives"]),
@@ -1087,7 +953,7 @@ class _Report:
                 "values are listed as disagreements.",
             ),
             ("reviewers in the database 검수자", ", ".join(names) or "none"),
-            ("judgement lines 판정 기록", len(self.judgements)),
+            ("judgement lines 판정 기록", self.gold.lines),
             (
                 "metrics 지표",
                 "Recall@K: fraction of evidence items with any of their passages (primary or "
@@ -1353,7 +1219,3 @@ def _notes_for(notes, item: gold.GoldItem, system: str) -> str | None:
         if pid in passages and (not sys or sys == system)
     ]
     return " | ".join(picked) if picked else None
-
-
-def _votes(d: gold.Decision) -> str:
-    return ", ".join(f"{r}={_as_text(v)}" for r, v in sorted(d.votes.items()))

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 
 from desktop import metrics
 
@@ -39,13 +40,14 @@ class PerQuestion:
         i = self.position[question]
         return {label: _value(column[i]) for label, column in self.columns.items()}
 
-    def column(self, label: str, questions: Sequence[Hashable]) -> Sequence[float | None]:
-        """The label's values over these questions (the array itself for all of them)."""
+    def column(self, label: str, questions: Sequence[Hashable]) -> Sequence[float]:
+        """The label's values over these questions, NaN where there is none: the array
+        itself for all of them, else a new array (8 bytes a question, not a float object)."""
         column = self.columns[label]
         if len(questions) == len(self.position):
             return column
         position = self.position
-        return [_value(column[position[q]]) for q in questions]
+        return array("d", (column[position[q]] for q in questions))
 
 
 class Found:
@@ -84,9 +86,17 @@ class Scores:
     """Every system's per-question values, found masks and means at the K values ``ks`` over
     the evaluated questions of ``gold`` (question -> evidence items, in question order)."""
 
-    def __init__(self, ks: Sequence[int], gold: Mapping[Hashable, Sequence[metrics.Item]]):
+    def __init__(
+        self,
+        ks: Sequence[int],
+        gold: Mapping[Hashable, Sequence[metrics.Item]],
+        answerable: Mapping[Hashable, bool],
+    ):
+        """answerable: every question's answerable flag in force, in question order (what
+        compare's abstention reads)."""
         self.ks = list(ks)
         self.gold = gold  # what compare reads the items from, not built a second time
+        self.answerable = answerable
         self.labels = metrics.labels(self.ks)
         self.position = {q: i for i, q in enumerate(q for q, items in gold.items() if items)}
         self.values: dict[str, PerQuestion] = {}
@@ -121,21 +131,24 @@ class Scores:
 
 def each_list(
     systems: Sequence[dict],
-    questions: Sequence[dict],
+    questions: Iterable,
     lists: Iterable[tuple[int, int, Sequence[int]]],
-) -> Iterator[tuple[dict, dict, Sequence[int]]]:
+    key: Callable[[object], int] = itemgetter("pk"),
+) -> Iterator[tuple[dict, object, Sequence[int]]]:
     """(system, question, ranked passage keys) for every system and question, in that order,
     from ``lists``: (system key, question key, ranked keys) in key order, as the store streams
-    them; a question missing from a run gets an empty list. Holds one list at a time."""
+    them; a question missing from a run gets an empty list. Holds one list at a time.
+    ``questions`` is iterated once per system, in question-key order; ``key`` gives a
+    question's key (a store row's "pk" by default)."""
     lists = iter(lists)
     pending = next(lists, None)
     empty: tuple = ()
     for system in systems:
         for question in questions:
-            key = (system["pk"], question["pk"])
-            while pending is not None and (pending[0], pending[1]) < key:
+            key_now = (system["pk"], key(question))
+            while pending is not None and (pending[0], pending[1]) < key_now:
                 pending = next(lists, None)
-            if pending is not None and (pending[0], pending[1]) == key:
+            if pending is not None and (pending[0], pending[1]) == key_now:
                 yield system, question, pending[2]
                 pending = next(lists, None)
             else:
@@ -146,8 +159,10 @@ def collect(project, ks: Sequence[int]) -> Scores:
     """The command line's pass: every system scored on the first max(ks) results of every
     list, as the store streams them (metrics.evaluate's numbers, without a dict per
     question)."""
-    gold = project.effective_gold().metric_items()
-    scores = Scores(ks, gold)
+    effective = project.effective_gold()
+    gold = effective.metric_items()
+    answerable = {q["pk"]: effective.answerable.get(q["pk"], True) for q in project.questions()}
+    scores = Scores(ks, gold, answerable)
     prepared = {q: metrics.Prepared(items, ks) for q, items in gold.items() if items}
     systems = project.systems()
     tallies = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import marshal
 import os
 import shutil
 import sys
@@ -134,3 +135,45 @@ def redirect_openpyxl() -> None:
 
         if getattr(_writer, "NamedTemporaryFile", None) is not None:
             _writer.NamedTemporaryFile = _spill_file
+
+
+class Spill:
+    """Records (tuples, lists, dicts of str, int, float, bool, None) written one after
+    another to a temporary file and read back in the same order, as often as needed: what
+    a pass would otherwise hold for every question. Inside replacing(), the file goes to its
+    folder beside the target; it is removed when closed or collected. One reader at a time."""
+
+    CHUNK = 256  # records per marshal blob: marshal.load on a file costs ~40 µs a call
+
+    def __init__(self) -> None:
+        self._file = _spill_file(mode="w+b", suffix=".spill")
+        self._pending: list = []
+        self.count = 0
+
+    def append(self, record) -> None:
+        self._pending.append(record)
+        self.count += 1
+        if len(self._pending) >= self.CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._file.seek(0, os.SEEK_END)
+            marshal.dump(self._pending, self._file)
+            self._pending = []
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator:
+        self._flush()
+        self._file.flush()
+        self._file.seek(0)
+        left = self.count
+        while left:
+            chunk = marshal.load(self._file)
+            left -= len(chunk)
+            yield from chunk
+
+    def close(self) -> None:
+        self._file.close()

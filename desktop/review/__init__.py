@@ -22,7 +22,7 @@ from desktop.review.overview import (
 )
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
-from desktop.review.seen import build_gold, question_gold, reviewers, visible
+from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
 from desktop.review.status import (
     DONE,
     IN_PROGRESS,
@@ -84,6 +84,7 @@ __all__ = [
     "question_view",
     "refresh_question",
     "review_status",
+    "reviewer_marks",
     "reviewers",
     "score_entry",
     "search_terms",

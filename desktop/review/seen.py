@@ -17,7 +17,7 @@ def visible(rows: Iterable[dict], reviewer: str, blind: bool) -> list[dict]:
     return list(rows)
 
 
-def _reviewer_marks(reviewers: Iterable[str]) -> list[dict]:
+def reviewer_marks(reviewers: Iterable[str]) -> list[dict]:
     # gold.build learns who is in the database from the lines it is given; one empty note per
     # reviewer tells it without reading every question's log when only one question is built.
     return [
@@ -65,7 +65,7 @@ def question_gold(
         [(e["item_pk"], pk) for e in evidence for pk, _ in e["alternatives"]],
         passage_ids,
         passage_pks,
-        rows + _reviewer_marks(everyone),
+        rows + reviewer_marks(everyone),
         project.question_not_evidence(question["pk"]),
     )
     return built, evidence, rows

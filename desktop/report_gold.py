@@ -1,0 +1,330 @@
+"""The report's pass over the questions' gold, one question at a time (issue 12).
+
+Each question's effective gold is built from its own rows (desktop.review.question_gold, the
+window's keypress path, which gives what the whole build gives); its review status, notes,
+pool count and evidence items go into a record, and the rows of the Reviewers and Gold
+changes sheets into tables, all spilled to temporary files (desktop.scratch.Spill) and read
+back as the sheets are written. What stays in memory per question is small: the compact
+evidence items compare needs (``CompactGold``), the answerable flag in force and the item
+count the bootstrap needs. The Per question rows are written system by system, so each record
+is read once per system. No Qt here.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from array import array
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
+from typing import NamedTuple
+
+from desktop import gold, metrics, review, scratch
+from desktop import pool as pool_module
+
+ROLE_WORDS = {
+    "core": ("core", "핵심"),
+    "supporting": ("supporting", "보조"),
+    None: ("unassigned", "미지정"),
+}
+STATUS_WORDS = {
+    gold.ADJUDICATED: "adjudicated 판정",
+    gold.AGREED: "agreed 합의",
+    gold.SINGLE: "single-reviewed 1인 검수",
+    gold.PENDING: "pending second review 검수 대기",
+    gold.DISPUTED: "disputed 이견",
+}
+CHANGE_WORDS = {
+    "evidence": "added item 근거 추가",
+    "drop": "dropped item 근거 제외",
+    "role": "role 역할",
+    "alternative": "alternative 대체 근거",
+    "not_evidence": "not evidence 근거 아님",
+}
+CONFLICT_WORDS = "evidence vs not evidence 근거 여부 이견"
+UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in progress", "done"
+STATUS_OF = {review.UNTOUCHED: UNTOUCHED, review.IN_PROGRESS: IN_PROGRESS, review.DONE: DONE}
+# The Reviewers sheet's decision tables and the Gold changes sheet, in question order.
+TABLES = ("disputed", "single", "pending", "answerable", "decisions", "changes")
+_TABLE_OF_STATUS = {gold.DISPUTED: "disputed", gold.SINGLE: "single", gold.PENDING: "pending"}
+
+
+def as_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def votes_text(d: gold.Decision) -> str:
+    return ", ".join(f"{r}={as_text(v)}" for r, v in sorted(d.votes.items()))
+
+
+def notes_of(rows) -> list[tuple[str, str, str | None, str]]:
+    """[(reviewer, passage id, system, text)] of one question's lines: each reviewer's
+    latest note per passage, withdrawn (null or empty) notes left out, by passage and
+    reviewer."""
+    latest: dict[tuple[str, str], dict] = {}
+    notes = sorted(
+        (j for j in rows if j["kind"] == "note"),
+        key=lambda r: (gold.instant(r["at"]), r.get("pk") or 0),
+    )
+    for row in notes:
+        latest[(row["passage_id"], row["reviewer"])] = row
+    out = []
+    for (pid, reviewer), row in sorted(latest.items()):
+        text = json.loads(row["value"])
+        if text is None or text == "":
+            continue
+        out.append((reviewer, pid, row["system"], as_text(text)))
+    return out
+
+
+class Record(NamedTuple):
+    """One question as the Per question and Misses rows need it."""
+
+    pk: int
+    id: str
+    text: str
+    answerable: bool  # in force
+    items: tuple  # (primary_pk, primary_id, role, ((alternative pk, id), ...), role set by)
+    status: str
+    unjudged: int | None  # None: the pool does not list the question
+    judged: tuple  # J(q)
+    notes: tuple
+
+    def gold_items(self) -> list[gold.GoldItem]:
+        return [gold.GoldItem(pk, pid, role, dict(alts)) for pk, pid, role, alts, _ in self.items]
+
+    def metric_items(self) -> list[metrics.Item]:
+        return [
+            metrics.Item(pk, role, frozenset([pk, *(a for a, _ in alts)]))
+            for pk, _, role, alts, _ in self.items
+        ]
+
+
+class CompactGold(Mapping):
+    """question key -> its evidence items (metrics.Item), kept as marshalled bytes: about a
+    tenth of the memory of the items themselves, decoded on each read."""
+
+    def __init__(self) -> None:
+        self._items: dict[int, bytes] = {}
+
+    def put(self, question_pk: int, items: list[metrics.Item]) -> None:
+        self._items[question_pk] = marshal.dumps(
+            tuple((i.primary, i.role, tuple(i.passages)) for i in items)
+        )
+
+    def __getitem__(self, question_pk) -> list[metrics.Item]:
+        return [
+            metrics.Item(primary, role, frozenset(passages))
+            for primary, role, passages in marshal.loads(self._items[question_pk])
+        ]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class ReviewerLines:
+    """One reviewer's lines: per kind, how many, on how many questions, first and last."""
+
+    kinds: Counter = field(default_factory=Counter)
+    lines: int = 0
+    questions: int = 0
+    first: tuple = ()  # (instant, at, pk) of the earliest line
+    last: tuple = ()
+
+    def add(self, rows: list[dict]) -> None:
+        self.questions += 1
+        for row in rows:
+            self.kinds[row["kind"]] += 1
+            self.lines += 1
+            key = (gold.instant(row["at"]), row["at"], row.get("pk") or 0)
+            if not self.first or key < self.first:
+                self.first = key
+            if not self.last or key > self.last:
+                self.last = key
+
+
+class QuestionPass:
+    """Every question's record and the decision tables, from one pass over the store; run
+    inside one read snapshot (Project.reading) so that the sheets agree with each other."""
+
+    def __init__(self, project, pool_depth: int):
+        self.project = project
+        self.pool_depth = pool_depth
+        self.reviewer_names = project.reviewers()
+        self.records = scratch.Spill()
+        self.tables = {name: scratch.Spill() for name in TABLES}
+        self.gold = CompactGold()  # evaluated questions only, in question order
+        self.answerable: dict[int, bool] = {}  # every question, in question order
+        self.denominators = array("l")  # evidence items of each evaluated question
+        self.questions = self.core_evaluated = self.lines = 0
+        self.by_reviewer = {name: ReviewerLines() for name in self.reviewer_names}
+        self.agreement = gold.AgreementTally(self.reviewer_names)
+
+    def __iter__(self) -> Iterator[Record]:
+        """The records in question order, read back from the spill (once per system)."""
+        return (Record(*r) for r in self.records)
+
+    @property
+    def evaluated(self) -> int:
+        return len(self.denominators)
+
+    def run(self) -> None:
+        pool = groupby(self.project.pool_passages(self.pool_depth), key=itemgetter(0))
+        pending = next(pool, None)
+        for question in self.project.each_question():
+            while pending is not None and pending[0] < question["pk"]:
+                pending = next(pool, None)
+            passages: list[int] = []
+            if pending is not None and pending[0] == question["pk"]:
+                passages = [row[1] for row in pending[1]]
+                pending = next(pool, None)
+            self._question(question, passages, ranked=bool(passages))
+        for _, rows in groupby(self.project.orphan_judgements(), key=itemgetter("question_id")):
+            # Lines about a question no longer in the database: their decisions are listed.
+            rows = list(rows)
+            marks = review.reviewer_marks(self.reviewer_names)
+            built = gold.build([], [], [], {}, {}, rows + marks)
+            self._decisions(None, built, rows, ())
+
+    def _question(self, question: dict, top_passages: list[int], ranked: bool) -> None:
+        everyone = self.reviewer_names
+        built, _, rows = review.question_gold(self.project, question, "", False, everyone)
+        pk = question["pk"]
+        self.questions += 1
+        items = built.items.get(pk, [])
+        answerable = built.answerable.get(pk, bool(question["answerable"]))
+        self.answerable[pk] = answerable
+        judged = built.judged(pk)
+        if items:
+            metric_items = [i.as_item() for i in items]
+            self.gold.put(pk, metric_items)
+            self.denominators.append(len(items))
+            self.core_evaluated += any(i.role == "core" for i in items)
+        count = pool_module.unjudged_in(top_passages, judged)
+        listed = pool_module.listed(count, bool(items), ranked)
+        decided = {(d.kind, d.passage_id): d for d in built.decisions}
+        open_ = sum(1 for d in built.decisions if d.status in (gold.PENDING, gold.DISPUTED))
+        notes = notes_of(rows)
+        self.records.append(
+            tuple(
+                Record(
+                    pk,
+                    question["id"],
+                    question["text"],
+                    answerable,
+                    tuple(
+                        (
+                            i.primary_pk,
+                            i.primary_id,
+                            i.role,
+                            tuple(i.alternatives.items()),
+                            role_set_by(decided.get(("role", i.primary_id))),
+                        )
+                        for i in items
+                    ),
+                    STATUS_OF[review.review_status(rows, items, None, open_)],
+                    count if listed else None,
+                    tuple(judged),
+                    tuple(notes),
+                )
+            )
+        )
+        self._decisions(question, built, rows, notes)
+
+    def _decisions(self, question: dict | None, built: gold.EffectiveGold, rows, notes) -> None:
+        for name, these in groupby(
+            sorted(rows, key=itemgetter("reviewer")), itemgetter("reviewer")
+        ):
+            self.by_reviewer.setdefault(name, ReviewerLines()).add(list(these))
+        self.lines += len(rows)
+        votes, _, _ = gold.latest_values(rows)
+        self.agreement.add(votes, built.decisions, built.conflicts)
+        tables = self.tables
+        for d in built.decisions:
+            in_force = self._in_force(d, question, built)
+            row = [d.question_id, d.kind, d.passage_id, votes_text(d), in_force]
+            if d.status in _TABLE_OF_STATUS:
+                tables[_TABLE_OF_STATUS[d.status]].append(row)
+            if d.status == gold.DISPUTED and d.kind == "answerable":
+                tables["answerable"].append(
+                    [
+                        d.question_id,
+                        question["text"] if question else "",
+                        bool(question["answerable"]) if question else None,
+                        votes_text(d),
+                    ]
+                )
+            tables["decisions"].append(
+                [
+                    d.question_id,
+                    d.kind,
+                    d.passage_id,
+                    d.status,
+                    d.counts,
+                    votes_text(d),
+                    d.adjudicator,
+                    as_text(d.value) if d.counts else in_force,
+                ]
+            )
+        changes = [(d, CHANGE_WORDS[d.kind]) for d in built.decisions if d.kind in CHANGE_WORDS]
+        conflicts = [(d, CONFLICT_WORDS) for d in built.conflicts]
+        for d, change in sorted(changes + conflicts, key=lambda c: (c[0].question_id, c[1])):
+            said = [f"{who}: {text}" for who, pid, _, text in notes if pid == d.passage_id]
+            tables["changes"].append(
+                [
+                    d.question_id,
+                    change,
+                    d.passage_id,
+                    votes_text(d),
+                    STATUS_WORDS[d.status],
+                    as_text(d.value) if d.counts else "",
+                    "\n".join(said),
+                ]
+            )
+
+    @staticmethod
+    def _in_force(d: gold.Decision, question: dict | None, built: gold.EffectiveGold) -> str:
+        """What the effective gold holds for a decision's subject."""
+        if d.counts:
+            return as_text(d.value)
+        if question is None:
+            return ""
+        if d.kind == "answerable":
+            return as_text(built.answerable.get(question["pk"]))
+        if d.kind == "role":
+            for item in built.items.get(question["pk"], ()):
+                if item.primary_id == d.passage_id:
+                    return ROLE_WORDS[item.role][0] + " (imported 가져온 정답)"
+        return "imported gold 가져온 정답"
+
+    def close(self) -> None:
+        self.records.close()
+        for table in self.tables.values():
+            table.close()
+
+
+def role_set_by(decision: gold.Decision | None) -> str:
+    """Who set an item's role: the reviewers of the decision in force, or the imported gold
+    (with the votes that did not settle it)."""
+    if decision is not None and decision.counts:
+        votes = votes_text(decision)
+        if decision.status == gold.ADJUDICATED:
+            text = f"{decision.adjudicator} ({STATUS_WORDS[gold.ADJUDICATED]})"
+            return f"{text}; votes: {votes}" if votes else text
+        names = ", ".join(sorted(decision.votes))
+        return f"{names} ({STATUS_WORDS[decision.status]})"
+    text = "imported gold 가져온 정답"
+    if decision is not None and decision.votes:
+        text += f"; {STATUS_WORDS[decision.status]}: {votes_text(decision)}"
+    return text
