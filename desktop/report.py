@@ -54,7 +54,9 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import suppress
+from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import combinations
 from operator import attrgetter
 from pathlib import Path
 
@@ -378,6 +380,21 @@ def write_report(
     return target
 
 
+@dataclass
+class _Ran:
+    """What the pass over the runs gives the other sheets, per system in system order: the
+    means and Recall@1..depth curve (metrics.Means), found counts per evaluated question and
+    K for the bootstrap, misses per K and role, questions missing from the run, and the
+    per-question values compare tests (scored.Scores)."""
+
+    scores: scored.Scores
+    means: list[dict[str, float | None]] = field(default_factory=list)
+    curves: list[list[float]] = field(default_factory=list)
+    found_counts: list[list[array]] = field(default_factory=list)
+    miss_counts: list[list[Counter]] = field(default_factory=list)
+    missing_from_run: list[int] = field(default_factory=list)
+
+
 class _Report:
     def __init__(self, project, ks, progress, resamples, permutations, seed, alpha):
         self.project = project
@@ -410,10 +427,197 @@ class _Report:
     # -- the workbook ------------------------------------------------------------------------
 
     def write(self, wb: Workbook, target: Path) -> None:
+        ks, n_systems = self.ks, len(self.systems)
+        # The sheets in the workbook's order; each is filled when what it shows is known.
+        summary_columns = 6 + len(self.labels) + 7 * len(ks)  # as _summary's header has
+        summary = Sheet(
+            wb, SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2"
+        )
+        per_q = Sheet(
+            wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(self.labels), "C2"
+        )
+        misses = Sheet(
+            wb, MISSES, [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2"
+        )
+        comparing = Sheet(wb, COMPARISON, [24, 24, 14] + [11] * 10, None)
+        reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
+        settings = Sheet(wb, SETTINGS, [34, 100], "A2")
+        charts = Sheet(wb, CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
+        # Printed (or converted to PDF) one page wide, so that no chart is cut in two.
+        charts.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        charts.ws.page_setup.fitToWidth, charts.ws.page_setup.fitToHeight = 1, 0
+
+        ran = self._rows(per_q, misses)
+        base = self.rows_total
+        intervals = stats.bootstrap_ci(
+            [counts for per_system in ran.found_counts for counts in per_system],
+            self.gold.denominators,
+            resamples=self.resamples,
+            seed=self.seed,
+            confidence=CONFIDENCE,
+            tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
+        )
+        comparison = self._compare(base + self.step, ran.scores)
+        without = self.gold.questions - self.gold.evaluated
+        self._summary(summary, ran, intervals, comparison, without)
+        comparison_sheet(comparing, comparison, self.alpha)
+        reviewers_sheet(reviewers, self.gold)
+        self._settings(settings, target, without)
+        charts_sheet(charts, self.systems, ks, self.depth, ran.means, ran.curves)
+        gold_changes_sheet(Sheet(wb, GOLD_CHANGES, [12, 16, 14, 30, 24, 14, 40], "A2"), self.gold)
+
+    # -- Per question and Misses: the pass over the runs ----------------------------------------
+
+    def _rows(self, per_q: Sheet, misses: Sheet) -> _Ran:
+        """Every system's Per question and Misses rows, one ranked list at a time, and what
+        the other sheets need from them."""
         ks, labels = self.ks, self.labels
-        n_systems = len(self.systems)
-        letters = [_letter(i) for i in range(n_systems)]
-        summary_head = [
+        per_q.header(
+            [
+                h("system", "시스템"),
+                h("question", "질문"),
+                h("question text", "질문 내용"),
+                h("answerable", "답변 가능"),
+                h("evidence items", "근거 수"),
+                h("core items", "핵심 근거 수"),
+                h("review status", "검수 상태"),
+                h("in run", "결과 있음"),
+                *labels,
+                h(f"unjudged@{POOL_DEPTH}", f"미판정@{POOL_DEPTH}"),
+            ]
+        )
+        misses.header(
+            [
+                h("system", "시스템"),
+                h("question", "질문"),
+                *(h(f"missed@{k}", f"상위 {k} 누락") for k in ks),
+                h("passage", "문단"),
+                h("role", "역할"),
+                "역할\nrole",
+                h("role set by", "역할 지정"),
+                h("found at rank", "찾은 순위\n(blank: not retrieved 빈칸: 못 찾음)"),
+                h("found via", "찾은 문단"),
+                h("alternatives", "대체 근거"),
+                h("title", "제목"),
+                h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
+                h("reviewer notes", "검수 메모"),
+            ]
+        )
+        per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
+        ran = _Ran(scored.Scores(ks, self.gold.gold, self.gold.answerable))
+        # One ranked list at a time, as the store streams them, for every system and
+        # question in the order of the rows below; the questions' records likewise.
+        lists = scored.each_list(
+            self.systems, self.gold, self.project.ranked_lists(), key=attrgetter("pk")
+        )
+        done = 0
+        for system in self.systems:
+            name = system["name"]
+            tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
+            counts = [array("l") for _ in ks]
+            missed = [Counter() for _ in ks]
+            absent = 0
+            ran.scores.system(name)
+            for _ in range(self.gold.questions):
+                _, question, ranked = next(lists)
+                items = question.gold_items()
+                row = [
+                    name,
+                    question.id,
+                    question.text,
+                    question.answerable,
+                    len(items),
+                    sum(1 for i in items if i.role == "core"),
+                    question.status,
+                    bool(ranked),
+                ]
+                if not items:
+                    per_q.append(row + [None] * len(labels) + [question.unjudged], per_q_styles)
+                else:
+                    # Prepared is made per row, not kept for every question: what the pass
+                    # holds must not grow with the questions (tests/bench/bench_export).
+                    prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
+                    absent += not ranked
+                    these = prep.score(ranked)
+                    values = [these[label] for label in labels]
+                    per_q.append(row + values + [question.unjudged], per_q_styles)
+                    first, via = prep.first_ranks(enumerate(ranked, 1))
+                    tally.add(values, first)
+                    ran.scores.add(name, question.pk, these, first)
+                    for index, k in enumerate(ks):
+                        counts[index].append(sum(1 for rank in first if rank and rank <= k))
+                    self._misses(misses, name, question, items, first, via, missed)
+                done += 1
+                if done % 500 == 0:
+                    self.tick(done)
+            ran.means.append(tally.means())
+            ran.scores.finish(name, ran.means[-1])
+            ran.curves.append(tally.curve())
+            ran.found_counts.append(counts)
+            ran.miss_counts.append(missed)
+            ran.missing_from_run.append(absent)
+        self.tick(self.rows_total)
+        per_q.autofilter(1, 9 + len(labels))
+        misses.autofilter(1, 12 + len(ks))
+        return ran
+
+    def _misses(self, sheet: Sheet, name, question: Record, items, first, via, missed) -> None:
+        """The Misses rows of one system and question: an item missed at the smallest K, with
+        at which K it is still beyond; ``missed`` counts them per K and role."""
+        ks, n_ks = self.ks, len(self.ks)
+        left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
+        if not left:
+            return
+        passages = self.project.passage_excerpts({items[i].primary_pk for i in left}, EXCERPT + 1)
+        # Excerpts and notes wrap inside their own columns instead of spilling over the next.
+        styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
+        for index in left:
+            item, rank = items[index], first[index]
+            at = [not rank or rank > k for k in ks]
+            for k_index, missed_here in enumerate(at):
+                if missed_here:
+                    missed[k_index][item.role] += 1
+            title, text = passages.get(item.primary_pk, (None, ""))
+            role_en, role_ko = ROLE_WORDS[item.role]
+            values = [
+                name,
+                question.id,
+                *at,
+                item.primary_id,
+                role_en,
+                role_ko,
+                question.items[index][4],  # who set the role
+                rank or None,
+                _passage_id(item, via[index]) if rank else None,
+                ", ".join(sorted(item.alternatives.values())),
+                title,
+                excerpt(text),
+                _notes_for(question.notes, item, name),
+            ]
+            sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))
+
+    # -- Summary -----------------------------------------------------------------------------
+
+    def _summary(self, sheet: Sheet, ran: _Ran, intervals, comparison, without: int) -> None:
+        ks, labels, n_ks = self.ks, self.labels, len(self.ks)
+        letters = [_letter(i) for i in range(len(self.systems))]
+        # Recall@K of every pair, and the letters of the systems each one beats on it.
+        better: list[list[list[str]]] = [[[] for _ in ks] for _ in self.systems]
+        comparisons = []
+        for a, b in combinations(range(len(self.systems)), 2):
+            for k_index, k in enumerate(ks):
+                label = f"Recall@{k}"
+                tested = comparison.pair(self.systems[a]["name"], self.systems[b]["name"], label)
+                # no p where nothing could be tested (no question with evidence)
+                p, p_holm = (tested.p, tested.p_holm) if tested else (None, None)
+                mean_a, mean_b = ran.means[a][label], ran.means[b][label]
+                significant = p_holm is not None and p_holm < self.alpha and mean_a != mean_b
+                if significant:
+                    winner, loser = (a, b) if mean_a > mean_b else (b, a)
+                    better[winner][k_index].append(letters[loser])
+                comparisons.append((a, b, k, mean_a, mean_b, p, p_holm, significant))
+
+        head = [
             h("system", "시스템"),
             h("letter", "기호"),
             h("evaluated", "평가 질문"),
@@ -429,213 +633,24 @@ class _Report:
                 for kind in ("core ", "supporting ", "unassigned ", "")
             ),
         ]
-        summary = Sheet(
-            wb, SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (len(summary_head) - 6), "B2"
-        )
-        per_q_head = [
-            h("system", "시스템"),
-            h("question", "질문"),
-            h("question text", "질문 내용"),
-            h("answerable", "답변 가능"),
-            h("evidence items", "근거 수"),
-            h("core items", "핵심 근거 수"),
-            h("review status", "검수 상태"),
-            h("in run", "결과 있음"),
-            *labels,
-            h(f"unjudged@{POOL_DEPTH}", f"미판정@{POOL_DEPTH}"),
-        ]
-        per_q = Sheet(wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(labels), "C2")
-        miss_head = [
-            h("system", "시스템"),
-            h("question", "질문"),
-            *(h(f"missed@{k}", f"상위 {k} 누락") for k in ks),
-            h("passage", "문단"),
-            h("role", "역할"),
-            "역할\nrole",
-            h("role set by", "역할 지정"),
-            h("found at rank", "찾은 순위\n(blank: not retrieved 빈칸: 못 찾음)"),
-            h("found via", "찾은 문단"),
-            h("alternatives", "대체 근거"),
-            h("title", "제목"),
-            h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
-            h("reviewer notes", "검수 메모"),
-        ]
-        n_ks = len(ks)
-        misses = Sheet(
-            wb, MISSES, [22, 12] + [9] * n_ks + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2"
-        )
-        comparing = Sheet(wb, COMPARISON, [24, 24, 14] + [11] * 10, None)
-        reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
-        settings = Sheet(wb, SETTINGS, [34, 100], "A2")
-        charts = Sheet(wb, CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
-        # Printed (or converted to PDF) one page wide, so that no chart is cut in two.
-        charts.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        charts.ws.page_setup.fitToWidth, charts.ws.page_setup.fitToHeight = 1, 0
-
-        per_q.header(per_q_head)
-        misses.header(miss_head)
-        per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
-        # Excerpts and notes wrap inside their own columns instead of spilling over the next.
-        miss_styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
-
-        # Per system: the means and the Recall@1..depth curve (metrics.Means), found counts
-        # per evaluated question and K for the statistics, and misses per role.
-        means: list[dict[str, float | None]] = []
-        found_counts: list[list[array]] = []
-        miss_counts: list[list[Counter]] = []
-        missing_from_run: list[int] = []
-        curves: list[list[float]] = []
-        # What the Comparison sheet needs from this pass, so that nothing is scored twice.
-        scores = scored.Scores(ks, self.gold.gold, self.gold.answerable)
-        # One ranked list at a time, as the store streams them, for every system and
-        # question in the order of the rows below; the questions' records likewise.
-        lists = scored.each_list(
-            self.systems, self.gold, self.project.ranked_lists(), key=attrgetter("pk")
-        )
-        done = 0
-        for system in self.systems:
-            name = system["name"]
-            tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
-            counts = [array("l") for _ in ks]
-            missed = [Counter() for _ in ks]
-            absent = 0
-            scores.system(name)
-            for _ in range(self.gold.questions):
-                _, question, ranked = next(lists)
-                qid, q_pk = question.id, question.pk
-                items = question.gold_items()
-                # Prepared and excerpts are made per row, not kept for every question: what
-                # the pass holds must not grow with the questions (tests/bench/bench_export).
-                prep = (
-                    metrics.Prepared(question.metric_items(), ks, set(question.judged))
-                    if items
-                    else None
-                )
-                row = [
-                    name,
-                    qid,
-                    question.text,
-                    question.answerable,
-                    len(items),
-                    sum(1 for i in items if i.role == "core"),
-                    question.status,
-                    bool(ranked),
-                ]
-                if prep is None:
-                    per_q.append(row + [None] * len(labels) + [question.unjudged], per_q_styles)
-                else:
-                    if not ranked:
-                        absent += 1
-                    these = prep.score(ranked)
-                    values = [these[label] for label in labels]
-                    per_q.append(row + values + [question.unjudged], per_q_styles)
-                    first, via = prep.first_ranks(enumerate(ranked, 1))
-                    tally.add(values, first)
-                    scores.add(name, q_pk, these, first)
-                    for index, k in enumerate(ks):
-                        counts[index].append(sum(1 for rank in first if rank and rank <= k))
-                    left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
-                    if left:
-                        primaries = {items[i].primary_pk for i in left}
-                        passages = self.project.passage_excerpts(primaries, EXCERPT + 1)
-                    for index in left:
-                        item, rank = items[index], first[index]
-                        # Missed at the smallest K, and at every larger K it is still beyond:
-                        # one row says at which K, rather than a copy of it per K.
-                        at = [not rank or rank > k for k in ks]
-                        for k_index, missed_here in enumerate(at):
-                            if missed_here:
-                                missed[k_index][item.role] += 1
-                        title, text = passages.get(item.primary_pk, (None, ""))
-                        role_en, role_ko = ROLE_WORDS[item.role]
-                        row_values = [
-                            name,
-                            qid,
-                            *at,
-                            item.primary_id,
-                            role_en,
-                            role_ko,
-                            question.items[index][4],
-                            rank or None,
-                            _passage_id(item, via[index]) if rank else None,
-                            ", ".join(sorted(item.alternatives.values())),
-                            title,
-                            excerpt(text),
-                            _notes_for(question.notes, item, name),
-                        ]
-                        misses.append(
-                            row_values,
-                            miss_styles,
-                            misses.lines(row_values, (10 + n_ks, 11 + n_ks)),
-                        )
-                done += 1
-                if done % 500 == 0:
-                    self.tick(done)
-            means.append(tally.means())
-            scores.finish(name, means[-1])
-            curves.append(tally.curve())
-            found_counts.append(counts)
-            miss_counts.append(missed)
-            missing_from_run.append(absent)
-        self.tick(self.rows_total)
-        per_q.autofilter(1, len(per_q_head))
-        misses.autofilter(1, len(miss_head))
-
-        # -- statistics over per-question Recall@K ---------------------------------------------
-        denominators = self.gold.denominators
-        columns = [found_counts[s][k] for s in range(n_systems) for k in range(len(ks))]
-        base = self.rows_total
-        intervals = stats.bootstrap_ci(
-            columns,
-            denominators,
-            resamples=self.resamples,
-            seed=self.seed,
-            confidence=CONFIDENCE,
-            tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
-        )
-        pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
-        comparison = self._compare(base + self.step, scores)
-        better: list[list[list[str]]] = [[[] for _ in ks] for _ in range(n_systems)]
-        comparisons = []
-        for a, b in pairs:
-            for k_index, k in enumerate(ks):
-                label = f"Recall@{k}"
-                tested = comparison.pair(self.systems[a]["name"], self.systems[b]["name"], label)
-                # no p where nothing could be tested (no question with evidence)
-                p, p_holm = (tested.p, tested.p_holm) if tested else (None, None)
-                mean_a, mean_b = means[a][label], means[b][label]
-                significant = p_holm is not None and p_holm < self.alpha and mean_a != mean_b
-                if significant:
-                    winner, loser = (a, b) if mean_a > mean_b else (b, a)
-                    better[winner][k_index].append(letters[loser])
-                comparisons.append((a, b, k, mean_a, mean_b, p, p_holm, significant))
-
-        # -- Summary ---------------------------------------------------------------------------
-        summary.header(summary_head)
-        summary_styles = (
-            [None] * 6
-            + ["num"] * len(labels)
-            + ["num"] * (2 * len(ks))
-            + [None] * len(ks)
-            + [None] * (4 * len(ks))
-        )
-        without = self.gold.questions - self.gold.evaluated
+        sheet.header(head)
+        styles = [None] * 6 + ["num"] * (len(labels) + 2 * n_ks) + [None] * (5 * n_ks)
         for s, system in enumerate(self.systems):
-            ci = intervals[s * len(ks) : (s + 1) * len(ks)]
-            summary.append(
+            ci = intervals[s * n_ks : (s + 1) * n_ks]
+            sheet.append(
                 [
                     system["name"],
                     letters[s],
                     self.gold.evaluated,
                     without,
-                    missing_from_run[s],
+                    ran.missing_from_run[s],
                     self.gold.core_evaluated,
-                    *(means[s][label] for label in labels),
+                    *(ran.means[s][label] for label in labels),
                     *(end for interval in ci for end in interval),
                     *(" ".join(sorted(b)) for b in better[s]),
                     *(
                         value
-                        for counted in miss_counts[s]
+                        for counted in ran.miss_counts[s]
                         for value in (
                             counted["core"],
                             counted["supporting"],
@@ -644,14 +659,14 @@ class _Report:
                         )
                     ),
                 ],
-                summary_styles,
+                styles,
             )
-        summary.autofilter(1, len(summary_head))
-        summary.blank()
-        for line in self._summary_notes(without) + self._unsettled_lines(means):
-            summary.append([line])
-        summary.blank()
-        summary.append(
+        sheet.autofilter(1, len(head))
+        sheet.blank()
+        for line in self._summary_notes(without) + self._unsettled_lines(ran.means):
+            sheet.append([line])
+        sheet.blank()
+        sheet.append(
             [
                 f"Paired randomization test on per-question Recall@K (two-sided, "
                 f"{self.permutations} sign flips, seed {self.seed}); ★ Holm-adjusted p < "
@@ -660,7 +675,7 @@ class _Report:
             ],
             "bold",
         )
-        summary.header(
+        sheet.header(
             [
                 h("system A", "시스템 A"),
                 h("system B", "시스템 B"),
@@ -674,7 +689,7 @@ class _Report:
             ]
         )
         for a, b, k, mean_a, mean_b, p, p_holm, significant in comparisons:
-            summary.append(
+            sheet.append(
                 [
                     self.systems[a]["name"],
                     self.systems[b]["name"],
@@ -688,33 +703,6 @@ class _Report:
                 ],
                 [None, None, None, "num", "num", "num", "p", "p", None],
             )
-
-        comparison_sheet(comparing, comparison, self.alpha)
-        self._reviewers(reviewers)
-        self._settings(settings, target, without)
-        self._charts(charts, means, curves)
-        self._gold_changes(Sheet(wb, GOLD_CHANGES, [12, 16, 14, 30, 24, 14, 40], "A2"))
-
-    def _gold_changes(self, sheet: Sheet) -> None:
-        """Every added or dropped item, role change, alternative and not-evidence judgement,
-        with each reviewer's value, its status and the notes on that passage."""
-        sheet.append(
-            ["Gold changes: every judgement that changes the evidence 정답 근거 변경"], "bold"
-        )
-        first = sheet.header(
-            [
-                h("question", "질문"),
-                h("change", "변경"),
-                h("passage", "문단"),
-                h("values", "검수자별 값"),
-                h("status", "상태"),
-                h("value in force", "적용 값"),
-                h("notes", "메모"),
-            ]
-        )
-        for row in self.gold.tables["changes"]:
-            sheet.append(row)
-        sheet.autofilter(first, 7)
 
     def _unsettled_lines(self, means: list[dict]) -> list[str]:
         """Where a system's Judged@K is under 0.8: its numbers may still move."""
@@ -762,154 +750,6 @@ class _Report:
             f"{self.alpha:g} over every pair, measure and K (sheet '{COMPARISON}').",
             f"Misses are counted at every K reported (sheet '{MISSES}').",
         ]
-
-    # -- Reviewers ---------------------------------------------------------------------------
-
-    def _reviewers(self, sheet: Sheet) -> None:
-        kinds = formats.KINDS  # every kind of line, evidence and drop included
-        lines = self.gold.by_reviewer
-        names = sorted(name for name, these in lines.items() if these.lines)
-        sheet.append(
-            [f"Reviewers 검수자: {len(names)}, judgement lines 판정 기록: {self.gold.lines}"],
-            "title",
-        )
-        sheet.blank()
-        sheet.append(["Judgement lines per reviewer and kind 검수자별 판정 수"], "bold")
-        sheet.header(
-            [
-                h("reviewer", "검수자"),
-                *kinds,
-                h("total", "합계"),
-                h("questions", "질문 수"),
-                h("first", "처음"),
-                h("last", "마지막"),
-            ]
-        )
-        for name in names:
-            these = lines[name]
-            sheet.append(
-                [
-                    name,
-                    *(these.kinds.get(k, 0) for k in kinds),
-                    these.lines,
-                    these.questions,
-                    these.first[1],
-                    these.last[1],
-                ]
-            )
-        if not names:
-            sheet.append(["no judgements yet 판정 없음"])
-
-        sheet.blank()
-        agreement = self.gold.agreement.result()
-        sheet.append(
-            ["Agreement per pair and kind (items both judged, latest value each) 검수자 간 일치도"],
-            "bold",
-        )
-        sheet.header(
-            [
-                h("reviewer A", "검수자 A"),
-                h("reviewer B", "검수자 B"),
-                h("kind", "종류"),
-                h("items", "항목 수"),
-                h("agreement", "일치율"),
-                "Cohen's κ",
-            ]
-        )
-        for pair in agreement["pairs"]:
-            a, b = pair["reviewers"]
-            sheet.append(
-                [
-                    a,
-                    b,
-                    pair["kind"],
-                    pair["items"],
-                    pair["agreement"],
-                    pair["kappa"] if pair["kappa"] is not None else "undefined (one value only)",
-                ],
-                [None, None, None, None, "pct", "num"],
-            )
-        if not agreement["pairs"]:
-            sheet.append(["no item judged by two reviewers yet 두 검수자가 함께 본 항목 없음"])
-
-        tables = self.gold.tables
-        decision_head = [
-            h("question", "질문"),
-            h("kind", "종류"),
-            h("passage", "문단"),
-            h("votes", "검수자 판정"),
-            h("value in force", "적용 값"),
-        ]
-
-        def decision_table(title: str, rows) -> None:
-            sheet.blank()
-            sheet.append([title], "bold")
-            sheet.header(decision_head)
-            for row in rows:
-                sheet.append(row)
-
-        decision_table(
-            f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
-            "until they agree or an adjudication settles it 미해결 이견",
-            tables["disputed"],
-        )
-
-        if len(names) <= 1:
-            rule = "only one reviewer is in the database, so each of their changes counts at once"
-        else:
-            rule = (
-                f"{len(names)} reviewers are in the database: a change made by one of them now "
-                "waits for a second review (listed below as pending) instead"
-            )
-        decision_table(
-            f"Single-reviewed changes: {len(tables['single'])} — a change by one reviewer "
-            "counts at once only while that reviewer is the only one in the database; "
-            f"{rule} 1인 검수 변경",
-            tables["single"],
-        )
-        decision_table(
-            f"Waiting for a second review (not counted): {len(tables['pending'])} 검수 대기",
-            tables["pending"],
-        )
-
-        sheet.blank()
-        sheet.append(
-            [
-                f"Questions whose answerability is disputed: {len(tables['answerable'])} "
-                "답변 가능 여부 이견"
-            ],
-            "bold",
-        )
-        sheet.header(
-            [
-                h("question", "질문"),
-                h("question text", "질문 내용"),
-                h("imported answerable", "가져온 값"),
-                h("votes", "검수자 판정"),
-            ]
-        )
-        for row in tables["answerable"]:
-            sheet.append(row)
-
-        sheet.blank()
-        sheet.append(["Every decision and its status 모든 판정과 상태"], "bold")
-        first = sheet.header(
-            [
-                h("question", "질문"),
-                h("kind", "종류"),
-                h("passage", "문단"),
-                h("status", "상태"),
-                h("counts", "반영"),
-                h("votes", "검수자 판정"),
-                h("adjudicator", "판정자"),
-                h("value in force", "적용 값"),
-            ]
-        )
-        for row in tables["decisions"]:
-            sheet.append(row)
-        sheet.autofilter(first, 8)
-
-    # -- Settings ----------------------------------------------------------------------------
 
     def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
         corpus = self.project.corpus() or {}
@@ -989,57 +829,225 @@ class _Report:
             sheet.append([key, value], [None, "wrap"], sheet.lines([key, value], (1,)))
         sheet.autofilter(1, 2)
 
-    # -- Charts ------------------------------------------------------------------------------
 
-    def _charts(self, sheet: Sheet, means, curves) -> None:
-        n = len(self.systems)
-        sheet.header([h("system", "시스템"), *(f"Recall@{k}" for k in self.ks)])
-        for s, system in enumerate(self.systems):
-            sheet.append(
-                [system["name"], *(means[s][f"Recall@{k}"] for k in self.ks)],
-                [None] + ["num"] * len(self.ks),
-            )
+# -- the sheets written from what the passes gave ----------------------------------------------
+
+
+def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
+    """Recall@K bars per K and the Recall@1..depth curve, with the numbers they draw."""
+    n = len(systems)
+    sheet.header([h("system", "시스템"), *(f"Recall@{k}" for k in ks)])
+    for s, system in enumerate(systems):
+        sheet.append(
+            [system["name"], *(means[s][f"Recall@{k}"] for k in ks)],
+            [None] + ["num"] * len(ks),
+        )
+    sheet.blank()
+    curve_head = sheet.header([h("rank", "순위"), *(s["name"] for s in systems)])
+    for rank in range(1, depth + 1):
+        sheet.append([rank, *(curves[s][rank - 1] for s in range(n))], [None] + ["num"] * n)
+    if n == 0:
+        return
+    ws = sheet.ws
+    anchor_col = get_column_letter(max(len(ks), n) + 3)
+    cats = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
+    for index, k in enumerate(ks):
+        chart = BarChart()
+        chart.type = "col"
+        chart.title = f"Recall@{k}"
+        chart.y_axis.title = f"Recall@{k}"
+        chart.y_axis.scaling.min = 0
+        chart.y_axis.scaling.max = 1
+        chart.legend = None
+        _show_axes(chart)
+        data = Reference(ws, min_col=index + 2, min_row=1, max_row=n + 1)
+        chart.add_data(data, titles_from_data=True)
+        chart.set_categories(cats)
+        chart.width, chart.height = 16, 7.5
+        ws.add_chart(chart, f"{anchor_col}{1 + index * 16}")
+    line = LineChart()
+    line.title = "Recall@K curve 곡선"
+    line.x_axis.title = "K"
+    line.y_axis.title = "Recall@K"
+    line.y_axis.scaling.min = 0
+    line.y_axis.scaling.max = 1
+    _show_axes(line)
+    data = Reference(ws, min_col=2, max_col=n + 1, min_row=curve_head, max_row=curve_head + depth)
+    line.add_data(data, titles_from_data=True)
+    for series in line.series:
+        series.smooth = False  # straight segments: a smoothed curve dips between points
+    line.set_categories(
+        Reference(ws, min_col=1, min_row=curve_head + 1, max_row=curve_head + depth)
+    )
+    line.width, line.height = 16, 9
+    ws.add_chart(line, f"{anchor_col}{1 + len(ks) * 16}")
+
+
+def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
+    """Lines per reviewer and kind, agreement, the open and waiting decisions and every
+    decision, from the pass over the questions."""
+    kinds = formats.KINDS  # every kind of line, evidence and drop included
+    lines = passed.by_reviewer
+    names = sorted(name for name, these in lines.items() if these.lines)
+    sheet.append(
+        [f"Reviewers 검수자: {len(names)}, judgement lines 판정 기록: {passed.lines}"],
+        "title",
+    )
+    sheet.blank()
+    sheet.append(["Judgement lines per reviewer and kind 검수자별 판정 수"], "bold")
+    sheet.header(
+        [
+            h("reviewer", "검수자"),
+            *kinds,
+            h("total", "합계"),
+            h("questions", "질문 수"),
+            h("first", "처음"),
+            h("last", "마지막"),
+        ]
+    )
+    for name in names:
+        these = lines[name]
+        sheet.append(
+            [
+                name,
+                *(these.kinds.get(k, 0) for k in kinds),
+                these.lines,
+                these.questions,
+                these.first[1],
+                these.last[1],
+            ]
+        )
+    if not names:
+        sheet.append(["no judgements yet 판정 없음"])
+
+    sheet.blank()
+    agreement = passed.agreement.result()
+    sheet.append(
+        ["Agreement per pair and kind (items both judged, latest value each) 검수자 간 일치도"],
+        "bold",
+    )
+    sheet.header(
+        [
+            h("reviewer A", "검수자 A"),
+            h("reviewer B", "검수자 B"),
+            h("kind", "종류"),
+            h("items", "항목 수"),
+            h("agreement", "일치율"),
+            "Cohen's κ",
+        ]
+    )
+    for pair in agreement["pairs"]:
+        a, b = pair["reviewers"]
+        sheet.append(
+            [
+                a,
+                b,
+                pair["kind"],
+                pair["items"],
+                pair["agreement"],
+                pair["kappa"] if pair["kappa"] is not None else "undefined (one value only)",
+            ],
+            [None, None, None, None, "pct", "num"],
+        )
+    if not agreement["pairs"]:
+        sheet.append(["no item judged by two reviewers yet 두 검수자가 함께 본 항목 없음"])
+
+    tables = passed.tables
+    decision_head = [
+        h("question", "질문"),
+        h("kind", "종류"),
+        h("passage", "문단"),
+        h("votes", "검수자 판정"),
+        h("value in force", "적용 값"),
+    ]
+
+    def decision_table(title: str, rows) -> None:
         sheet.blank()
-        curve_head = sheet.header([h("rank", "순위"), *(s["name"] for s in self.systems)])
-        for rank in range(1, self.depth + 1):
-            sheet.append([rank, *(curves[s][rank - 1] for s in range(n))], [None] + ["num"] * n)
-        if n == 0:
-            return
-        ws = sheet.ws
-        anchor_col = get_column_letter(max(len(self.ks), n) + 3)
-        cats = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
-        for index, k in enumerate(self.ks):
-            chart = BarChart()
-            chart.type = "col"
-            chart.title = f"Recall@{k}"
-            chart.y_axis.title = f"Recall@{k}"
-            chart.y_axis.scaling.min = 0
-            chart.y_axis.scaling.max = 1
-            chart.legend = None
-            _show_axes(chart)
-            data = Reference(ws, min_col=index + 2, min_row=1, max_row=n + 1)
-            chart.add_data(data, titles_from_data=True)
-            chart.set_categories(cats)
-            chart.width, chart.height = 16, 7.5
-            ws.add_chart(chart, f"{anchor_col}{1 + index * 16}")
-        line = LineChart()
-        line.title = "Recall@K curve 곡선"
-        line.x_axis.title = "K"
-        line.y_axis.title = "Recall@K"
-        line.y_axis.scaling.min = 0
-        line.y_axis.scaling.max = 1
-        _show_axes(line)
-        data = Reference(
-            ws, min_col=2, max_col=n + 1, min_row=curve_head, max_row=curve_head + self.depth
+        sheet.append([title], "bold")
+        sheet.header(decision_head)
+        for row in rows:
+            sheet.append(row)
+
+    decision_table(
+        f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
+        "until they agree or an adjudication settles it 미해결 이견",
+        tables["disputed"],
+    )
+
+    if len(names) <= 1:
+        rule = "only one reviewer is in the database, so each of their changes counts at once"
+    else:
+        rule = (
+            f"{len(names)} reviewers are in the database: a change made by one of them now "
+            "waits for a second review (listed below as pending) instead"
         )
-        line.add_data(data, titles_from_data=True)
-        for series in line.series:
-            series.smooth = False  # straight segments: a smoothed curve dips between points
-        line.set_categories(
-            Reference(ws, min_col=1, min_row=curve_head + 1, max_row=curve_head + self.depth)
-        )
-        line.width, line.height = 16, 9
-        ws.add_chart(line, f"{anchor_col}{1 + len(self.ks) * 16}")
+    decision_table(
+        f"Single-reviewed changes: {len(tables['single'])} — a change by one reviewer "
+        "counts at once only while that reviewer is the only one in the database; "
+        f"{rule} 1인 검수 변경",
+        tables["single"],
+    )
+    decision_table(
+        f"Waiting for a second review (not counted): {len(tables['pending'])} 검수 대기",
+        tables["pending"],
+    )
+
+    sheet.blank()
+    sheet.append(
+        [
+            f"Questions whose answerability is disputed: {len(tables['answerable'])} "
+            "답변 가능 여부 이견"
+        ],
+        "bold",
+    )
+    sheet.header(
+        [
+            h("question", "질문"),
+            h("question text", "질문 내용"),
+            h("imported answerable", "가져온 값"),
+            h("votes", "검수자 판정"),
+        ]
+    )
+    for row in tables["answerable"]:
+        sheet.append(row)
+
+    sheet.blank()
+    sheet.append(["Every decision and its status 모든 판정과 상태"], "bold")
+    first = sheet.header(
+        [
+            h("question", "질문"),
+            h("kind", "종류"),
+            h("passage", "문단"),
+            h("status", "상태"),
+            h("counts", "반영"),
+            h("votes", "검수자 판정"),
+            h("adjudicator", "판정자"),
+            h("value in force", "적용 값"),
+        ]
+    )
+    for row in tables["decisions"]:
+        sheet.append(row)
+    sheet.autofilter(first, 8)
+
+
+def gold_changes_sheet(sheet: Sheet, passed: QuestionPass) -> None:
+    """Every added or dropped item, role change, alternative and not-evidence judgement,
+    with each reviewer's value, its status and the notes on that passage."""
+    sheet.append(["Gold changes: every judgement that changes the evidence 정답 근거 변경"], "bold")
+    first = sheet.header(
+        [
+            h("question", "질문"),
+            h("change", "변경"),
+            h("passage", "문단"),
+            h("values", "검수자별 값"),
+            h("status", "상태"),
+            h("value in force", "적용 값"),
+            h("notes", "메모"),
+        ]
+    )
+    for row in passed.tables["changes"]:
+        sheet.append(row)
+    sheet.autofilter(first, 7)
 
 
 # -- Comparison -------------------------------------------------------------------------------
