@@ -21,6 +21,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from desktop import report as rp
 from desktop import stats
 from desktop.formats import Cancelled
+from desktop.project import Project
 from desktop.report import write_report
 from tests.helpers import write_jsonl, write_text
 
@@ -931,3 +932,27 @@ def test_gold_changes_sheet_and_unjudged_counts(project, tmp_path):
     col = next(i for i, v in enumerate(head) if str(v).startswith("unjudged@10"))
     counts = {row[1].value: row[col].value for row in per_q.iter_rows(min_row=2)}
     assert counts["q1"] == 2  # p3 and p4 in T's top 10, neither judged for q1
+
+
+def test_the_report_reads_one_snapshot(project, tmp_path):
+    """Gold imported from another window while the report runs is in none of its sheets:
+    the Settings count (read last) agrees with the Per question rows (read first)."""
+    hand_case(project, tmp_path)
+    write_jsonl(
+        tmp_path / "more.jsonl",
+        [{"question_id": "q3", "evidence": [{"passage_id": "p6", "role": "core"}]}],
+    )
+    written = []
+
+    def meanwhile(done, total):
+        if not written:
+            with Project(project.path) as other:
+                other.import_gold(tmp_path / "more.jsonl")
+            written.append(done)
+
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2], progress=meanwhile, **FAST))
+    assert written and project.counts()["evidence_items"] == 5
+    settings = dict(wb["Settings"].iter_rows(min_row=2, values_only=True))
+    assert settings["evidence items 근거"] == 4
+    per_q = {r["question"]: r for r in table(wb["Per question"]) if r["system"] == "A"}
+    assert per_q["q3"]["evidence items"] == 0
