@@ -383,14 +383,13 @@ def write_report(
 @dataclass
 class _Ran:
     """What the pass over the runs gives the other sheets, per system in system order: the
-    means and Recall@1..depth curve (metrics.Means), found counts per evaluated question and
-    K for the bootstrap, misses per K and role, questions missing from the run, and the
-    per-question values compare tests (scored.Scores)."""
+    means and Recall@1..depth curve (metrics.Means), misses per K and role, questions missing
+    from the run, and the per-question values and found-item masks that the bootstrap and
+    compare read (scored.Scores)."""
 
     scores: scored.Scores
     means: list[dict[str, float | None]] = field(default_factory=list)
     curves: list[list[float]] = field(default_factory=list)
-    found_counts: list[list[array]] = field(default_factory=list)
     miss_counts: list[list[Counter]] = field(default_factory=list)
     missing_from_run: list[int] = field(default_factory=list)
 
@@ -449,14 +448,21 @@ class _Report:
 
         ran = self._rows(per_q, misses)
         base = self.rows_total
+        # Items found per evaluated question, system and K, counted from the found masks.
+        found = [
+            array("l", (mask.bit_count() for mask in ran.scores.found[s["name"]].columns[k]))
+            for s in self.systems
+            for k in range(len(ks))
+        ]
         intervals = stats.bootstrap_ci(
-            [counts for per_system in ran.found_counts for counts in per_system],
+            found,
             self.gold.denominators,
             resamples=self.resamples,
             seed=self.seed,
             confidence=CONFIDENCE,
             tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
         )
+        del found
         comparison = self._compare(base + self.step, ran.scores)
         without = self.gold.questions - self.gold.evaluated
         self._summary(summary, ran, intervals, comparison, without)
@@ -514,7 +520,6 @@ class _Report:
         for system in self.systems:
             name = system["name"]
             tally = metrics.Means(ks, self.depth, metrics.ALL_MEASURES)
-            counts = [array("l") for _ in ks]
             missed = [Counter() for _ in ks]
             absent = 0
             ran.scores.system(name)
@@ -544,8 +549,6 @@ class _Report:
                     first, via = prep.first_ranks(enumerate(ranked, 1))
                     tally.add(values, first)
                     ran.scores.add(name, question.pk, these, first)
-                    for index, k in enumerate(ks):
-                        counts[index].append(sum(1 for rank in first if rank and rank <= k))
                     self._misses(misses, name, question, items, first, via, missed)
                 done += 1
                 if done % 500 == 0:
@@ -553,7 +556,6 @@ class _Report:
             ran.means.append(tally.means())
             ran.scores.finish(name, ran.means[-1])
             ran.curves.append(tally.curve())
-            ran.found_counts.append(counts)
             ran.miss_counts.append(missed)
             ran.missing_from_run.append(absent)
         self.tick(self.rows_total)
