@@ -478,11 +478,12 @@ def pair_results(
             ]
             # Columns and tested pairs in the report's order (system, then K), so that the
             # Recall@K p-values are those the report has always printed.
-            columns = [
+            # One column at a time: the test turns each into its own units as it comes.
+            columns = (
                 _counts(values[s][k_index], denominators)
                 for s in range(len(names))
                 for k_index in range(len(ks))
-            ]
+            )
             nk = len(ks)
             p_values = stats.randomization_p_values(
                 columns,

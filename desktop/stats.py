@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 
 # Beyond this the scale is no longer the exact common denominator but a power of two, and
@@ -50,11 +50,12 @@ def _units(numerator: int, denominator: int, scale: int) -> int:
 def _unit_column(numerators: Sequence[int], denominators: Sequence[int], scale: int):
     """A column in units of 1/scale: 8 bytes a question in an array where the units fit
     (every value from 0 to 1 does, scale being at most 2**60), Python ints otherwise."""
-    units = [_units(num, den, scale) for num, den in zip(numerators, denominators, strict=True)]
+    pairs = zip(numerators, denominators, strict=True)
     try:
-        return array("q", units)
+        return array("q", (_units(num, den, scale) for num, den in pairs))
     except OverflowError:
-        return units
+        pairs = zip(numerators, denominators, strict=True)
+        return [_units(num, den, scale) for num, den in pairs]
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -111,7 +112,7 @@ def bootstrap_ci(
 
 
 def randomization_p_values(
-    numerators: Sequence[Sequence[int]],
+    numerators: Iterable[Sequence[int]],
     denominators: Sequence[int],
     pairs: Sequence[tuple[int, int]],
     *,
