@@ -309,6 +309,15 @@ class Sheet:
         last_row = max(last_row or self.rows, first_row)
         self.ws.auto_filter.ref = f"A{first_row}:{get_column_letter(max(columns, 1))}{last_row}"
 
+    def table(self, title: str, head: Sequence[str], rows, *, filtered: bool = False) -> None:
+        """A bold title, a header and the rows as they come (a filter on it when asked)."""
+        self.append([title], "bold")
+        first = self.header(head)
+        for row in rows:
+            self.append(row)
+        if filtered:
+            self.autofilter(first, len(head))
+
 
 def _discard(wb: Workbook) -> None:
     """Close the write-only sheets of an abandoned workbook and remove their temporary files
@@ -965,10 +974,7 @@ def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
 
     def decision_table(title: str, rows) -> None:
         sheet.blank()
-        sheet.append([title], "bold")
-        sheet.header(decision_head)
-        for row in rows:
-            sheet.append(row)
+        sheet.table(title, decision_head, rows)
 
     decision_table(
         f"Open disagreements: {agreement['disagreements']} — the imported gold stands "
@@ -995,27 +1001,20 @@ def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
     )
 
     sheet.blank()
-    sheet.append(
-        [
-            f"Questions whose answerability is disputed: {len(tables['answerable'])} "
-            "답변 가능 여부 이견"
-        ],
-        "bold",
-    )
-    sheet.header(
+    sheet.table(
+        f"Questions whose answerability is disputed: {len(tables['answerable'])} "
+        "답변 가능 여부 이견",
         [
             h("question", "질문"),
             h("question text", "질문 내용"),
             h("imported answerable", "가져온 값"),
             h("votes", "검수자 판정"),
-        ]
+        ],
+        tables["answerable"],
     )
-    for row in tables["answerable"]:
-        sheet.append(row)
-
     sheet.blank()
-    sheet.append(["Every decision and its status 모든 판정과 상태"], "bold")
-    first = sheet.header(
+    sheet.table(
+        "Every decision and its status 모든 판정과 상태",
         [
             h("question", "질문"),
             h("kind", "종류"),
@@ -1025,18 +1024,17 @@ def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
             h("votes", "검수자 판정"),
             h("adjudicator", "판정자"),
             h("value in force", "적용 값"),
-        ]
+        ],
+        tables["decisions"],
+        filtered=True,
     )
-    for row in tables["decisions"]:
-        sheet.append(row)
-    sheet.autofilter(first, 8)
 
 
 def gold_changes_sheet(sheet: Sheet, passed: QuestionPass) -> None:
     """Every added or dropped item, role change, alternative and not-evidence judgement,
     with each reviewer's value, its status and the notes on that passage."""
-    sheet.append(["Gold changes: every judgement that changes the evidence 정답 근거 변경"], "bold")
-    first = sheet.header(
+    sheet.table(
+        "Gold changes: every judgement that changes the evidence 정답 근거 변경",
         [
             h("question", "질문"),
             h("change", "변경"),
@@ -1045,11 +1043,10 @@ def gold_changes_sheet(sheet: Sheet, passed: QuestionPass) -> None:
             h("status", "상태"),
             h("value in force", "적용 값"),
             h("notes", "메모"),
-        ]
+        ],
+        passed.tables["changes"],
+        filtered=True,
     )
-    for row in passed.tables["changes"]:
-        sheet.append(row)
-    sheet.autofilter(first, 7)
 
 
 # -- Comparison -------------------------------------------------------------------------------
