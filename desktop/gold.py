@@ -317,16 +317,17 @@ class AgreementTally:
         }
         self.disagreements = 0
 
-    def add(self, votes: dict, decisions: Iterable[Decision], conflicts: Sequence) -> None:
-        """votes: latest_values' first result for some questions; their decisions (with
-        every reviewer in the database known) and evidence conflicts."""
-        for (_, kind, _), these in sorted(votes.items()):
-            if kind not in DECIDED_KINDS or len(these) < 2:
+    def add(self, decisions: Sequence[Decision], conflicts: Sequence[Decision]) -> None:
+        """Some questions' decisions (made knowing every reviewer in the database: each holds
+        the latest value of every reviewer who judged its item) and evidence conflicts."""
+        for d in decisions:
+            these = d.votes
+            if d.kind not in DECIDED_KINDS or len(these) < 2:
                 continue
             for a in these:
                 for b in these:
-                    if a < b and (a, b, kind) in self._pairs:
-                        self._pairs[(a, b, kind)].add(these[a], these[b])
+                    if a < b and (a, b, d.kind) in self._pairs:
+                        self._pairs[(a, b, d.kind)].add(these[a], these[b])
         self.disagreements += sum(1 for d in decisions if d.status == DISPUTED) + len(conflicts)
 
     def result(self) -> dict:
@@ -353,7 +354,5 @@ def agreement(judgements: Sequence[dict]) -> dict:
     disagreements."""
     votes, adjudications, reviewers = latest_values(judgements)
     tally = AgreementTally(reviewers)
-    tally.add(
-        votes, _decide(votes, adjudications, reviewers), evidence_conflicts(votes, adjudications)
-    )
+    tally.add(_decide(votes, adjudications, reviewers), evidence_conflicts(votes, adjudications))
     return tally.result()

@@ -248,8 +248,7 @@ class QuestionPass:
         ):
             self.by_reviewer.setdefault(name, ReviewerLines()).add(list(these))
         self.lines += len(rows)
-        votes, _, _ = gold.latest_values(rows)
-        self.agreement.add(votes, built.decisions, built.conflicts)
+        self.agreement.add(built.decisions, built.conflicts)
         tables = self.tables
         for d in built.decisions:
             in_force = self._in_force(d, question, built)
