@@ -260,7 +260,10 @@ class FileCommands:
             ),
             work,
             lambda result: self.show_info(
-                QCoreApplication.translate("MainWindow", "Report written"), str(result or path)
+                QCoreApplication.translate("MainWindow", "Report written"),
+                QCoreApplication.translate("MainWindow", "The report is saved:\n{file}").format(
+                    file=str(result or path)
+                ),
             ),
             name="export",
         )

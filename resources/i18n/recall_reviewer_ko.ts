@@ -588,6 +588,12 @@
         <translation>{file} 쓰는 중…</translation>
     </message>
     <message>
+        <source>The report is saved:
+{file}</source>
+        <translation>보고서를 저장했습니다:
+{file}</translation>
+    </message>
+    <message>
         <source>Export my judgements</source>
         <translation>내 판단 기록 내보내기</translation>
     </message>

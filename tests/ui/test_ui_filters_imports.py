@@ -184,7 +184,8 @@ def test_export_report_runs_in_a_worker(sample_db, open_window, qtbot, tmp_path)
     assert task is not None
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=120000)
     assert target.exists() and target.stat().st_size > 0
-    assert window.last_message == str(target)
+    said, shown = window.last_message.split("\n")
+    assert shown == str(target) and said  # what happened, then where the file is
 
 
 def test_cancelling_mid_import_rolls_back(db_path, open_window, qtbot, tmp_path):
