@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QSize, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QLibraryInfo, QLocale, QSize, QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -12,6 +12,12 @@ from desktop.ui.settings_store import APPLICATION, ORGANIZATION, language, setti
 __all__ = ["configure", "install_translations", "language", "run", "settings"]
 
 _installed: list[QTranslator] = []  # translators must outlive the call that installs them
+# Qt's file dialog asks for these; its Korean catalogue has them only without the shortcut
+# marks ("Look in:"), so they are in ours (our catalogue is asked first).
+QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 
 def install_translations(app: QApplication, lang: str) -> bool:

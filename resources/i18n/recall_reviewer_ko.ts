@@ -871,6 +871,17 @@
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>다음에서 찾기(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>파일 형식(&amp;T):</translation>
+    </message>
+</context>
+<context>
     <name>QuestionListModel</name>
     <message>
         <source>ID</source>

@@ -186,3 +186,17 @@ def test_qt_own_dialogs_speak_korean(qapp, korean):
     from desktop.ui.dialogs import kind_name
 
     assert kind_name("corpus") != "corpus"  # the import dialogs' titles too
+
+
+def test_the_file_dialog_has_no_english_label_left(qapp, korean):
+    """Qt's Korean catalogue lacks two of the file dialog's labels as Qt 6 writes them (with
+    their shortcut marks); ours holds them."""
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    dialog = QFileDialog(None, "x", "", "*.xlsx")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    labels = {label.objectName(): label.text() for label in dialog.findChildren(QLabel)}
+    assert labels["lookInLabel"] == "다음에서 찾기(&L):"
+    assert labels["fileTypeLabel"] == "파일 형식(&T):"
+    assert all(not text.isascii() for text in labels.values()), labels
+    dialog.deleteLater()
