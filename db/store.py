@@ -330,9 +330,14 @@ class Store:
         return self._db
 
     def _query(self, sql: str, params: Sequence = ()) -> list[dict]:
+        return list(self._stream(sql, params))
+
+    def _stream(self, sql: str, params: Sequence = ()) -> Iterator[dict]:
+        """_query's rows one at a time, for a pass that must not hold them all."""
         cursor = self.conn.execute(sql, params)
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -704,17 +709,14 @@ class Store:
         added = self._scalar("SELECT count(*) FROM question") - before
         return added, n - added
 
+    _QUESTIONS = "SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"
+
     def questions(self) -> list[dict]:
-        return self._query("SELECT pk, id, text, answerable, meta FROM question ORDER BY pk")
+        return self._query(self._QUESTIONS)
 
     def each_question(self) -> Iterator[dict]:
-        """questions(), streamed: one row at a time, for a pass that must not hold them all."""
-        cursor = self.conn.execute(
-            "SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"
-        )
-        names = [d[0] for d in cursor.description]
-        for row in cursor:
-            yield dict(zip(names, row, strict=True))
+        """questions(), streamed."""
+        return self._stream(self._QUESTIONS)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -1182,13 +1184,10 @@ class Store:
     def orphan_judgements(self) -> Iterator[dict]:
         """Judgement lines about question ids the database no longer has, by question id
         and in log order, streamed."""
-        cursor = self.conn.execute(
+        return self._stream(
             "SELECT * FROM judgement WHERE question_id NOT IN (SELECT id FROM question) "
             "ORDER BY question_id, at, pk"
         )
-        names = [d[0] for d in cursor.description]
-        for row in cursor:
-            yield dict(zip(names, row, strict=True))
 
     def reviewers(self) -> list[str]:
         return [
