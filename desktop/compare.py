@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations, groupby, permutations, product
 from operator import gt, itemgetter, lt
 
@@ -398,33 +399,38 @@ def coverage(
     n = len(questions)
     unique, missed, union = [], [], []
     only_found: dict[Hashable, dict[str, list[list[int]]]] = {}
+    pairs = list(combinations(range(len(names)), 2))
     for k_index, k in enumerate(ks):
         counts = dict.fromkeys(names, 0)
         union_all = 0.0
-        columns = {name: _mask_column(masks[name], k_index, questions) for name in names}
-        for position, q in enumerate(questions):
-            row = [columns[s][position] for s in names]
+        a_only, b_only, both = [0] * len(pairs), [0] * len(pairs), [0.0] * len(pairs)
+        # Every system's mask of a question side by side, a question at a time.
+        rows = zip(*(_each_mask(masks[name], k_index, questions) for name in names), strict=True)
+        for position, row in enumerate(rows):
+            size = sizes[position]
             everyone = 0
             for m in row:
                 everyone |= m
-            union_all += everyone.bit_count() / sizes[position]
+            union_all += everyone.bit_count() / size
             for name, alone in zip(names, alone_masks(row), strict=True):
                 if alone:
                     counts[name] += alone.bit_count()
+                    q = questions[position]
                     per_k = only_found.setdefault(q, {}).setdefault(name, [[] for _ in ks])
-                    per_k[k_index] = [i for i in range(sizes[position]) if alone >> i & 1]
+                    per_k[k_index] = [i for i in range(size) if alone >> i & 1]
+            for p, (a, b) in enumerate(pairs):
+                ma, mb = row[a], row[b]
+                a_only[p] += (ma & ~mb).bit_count()
+                b_only[p] += (mb & ~ma).bit_count()
+                both[p] += (ma | mb).bit_count() / size
         unique += [{"system": name, "k": k, "items": counts[name]} for name in names]
         union.append({"systems": names, "k": k, "Recall": union_all / n if n else None})
-        for a, b in combinations(names, 2):
-            a_only = b_only = 0
-            both = 0.0
-            for size, ma, mb in zip(sizes, columns[a], columns[b], strict=True):
-                a_only += (ma & ~mb).bit_count()
-                b_only += (mb & ~ma).bit_count()
-                both += (ma | mb).bit_count() / size
-            missed.append({"a": a, "b": b, "k": k, "items": a_only})
-            missed.append({"a": b, "b": a, "k": k, "items": b_only})
-            union.append({"systems": [a, b], "k": k, "Recall": both / n if n else None})
+        for p, (a, b) in enumerate(pairs):
+            missed.append({"a": names[a], "b": names[b], "k": k, "items": a_only[p]})
+            missed.append({"a": names[b], "b": names[a], "k": k, "items": b_only[p]})
+            union.append(
+                {"systems": [names[a], names[b]], "k": k, "Recall": both[p] / n if n else None}
+            )
     return unique, missed, union, only_found
 
 
@@ -439,9 +445,12 @@ def pair_results(
     permutations: int,
     seed: int,
     tick: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> tuple[list[PairResult], int]:
     """Win/tie/loss for every ordered pair, and the randomization test with Holm's adjustment
-    over every unordered pair, measure and K. Returns the rows and the family size."""
+    over every unordered pair, measure and K. Returns the rows and the family size. Columns
+    of values are read as they are needed (a scored.PerQuestion keeps them in a file), and the
+    test keeps its own in ``store`` (see stats.randomization_p_values)."""
     evaluated = [q for q, items in gold.items() if items]
     # Item and core counts read once (gold may decode on each read), by position.
     n_items, n_core = array("l"), array("l")
@@ -450,6 +459,7 @@ def pair_results(
         n_items.append(len(items))
         n_core.append(sum(i.role == "core" for i in items))
     pairs = list(combinations(range(len(names)), 2))
+    nk = len(ks)
     rows: list[PairResult] = []
     tested: list[tuple[PairResult, PairResult, float]] = []
     for m_index, measure in enumerate(metrics.MEASURES):
@@ -459,38 +469,36 @@ def pair_results(
         questions = (
             evaluated if len(positions) == len(evaluated) else [evaluated[i] for i in positions]
         )
-        labels = [metrics.label(measure, k) for k in ks]
-        values = [
-            [_column(per_question[name], label, questions) for label in labels] for name in names
-        ]
+        values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair: dict[tuple[int, int, int], tuple[PairResult, PairResult]] = {}
-        for a, b in pairs:
-            for k_index, label in enumerate(labels):
-                va, vb = values[a][k_index], values[b][k_index]
-                w, t, lose = win_tie_loss(va, vb)
-                forward = PairResult(names[a], names[b], label, w, t, lose)
-                backward = PairResult(names[b], names[a], label, lose, t, w)
-                by_pair[(a, b, k_index)] = (forward, backward)
+        for a in range(len(names)):
+            mine = [values(a, k_index) for k_index in range(nk)]  # while a's pairs are counted
+            for b in range(a + 1, len(names)):
+                for k_index, label in enumerate(values.labels):
+                    w, t, lose = win_tie_loss(mine[k_index], values(b, k_index))
+                    forward = PairResult(names[a], names[b], label, w, t, lose)
+                    backward = PairResult(names[b], names[a], label, lose, t, w)
+                    by_pair[(a, b, k_index)] = (forward, backward)
+            del mine
         if questions and pairs:
-            denominators = [
-                math.lcm(*(_denominator(measure, k, n_items[i], n_core[i]) for k in ks))
-                for i in positions
-            ]
-            # Columns and tested pairs in the report's order (system, then K), so that the
-            # Recall@K p-values are those the report has always printed.
-            # One column at a time: the test turns each into its own units as it comes.
-            columns = (
-                _counts(values[s][k_index], denominators)
-                for s in range(len(names))
-                for k_index in range(len(ks))
+            denominators = array(
+                "q",
+                (
+                    math.lcm(*(_denominator(measure, k, n_items[i], n_core[i]) for k in ks))
+                    for i in positions
+                ),
             )
-            nk = len(ks)
+            # Columns and tested pairs in the report's order (system, then K), so that the
+            # Recall@K p-values are those the report has always printed. Each column is
+            # made when the test asks for it.
+            columns = stats.Lazy(len(names) * nk, partial(values.counts, denominators))
             p_values = stats.randomization_p_values(
                 columns,
                 denominators,
                 [(a * nk + k, b * nk + k) for a, b in pairs for k in range(nk)],
                 permutations=permutations,
                 seed=seed,
+                store=store,
             )
             position = 0
             for a, b in pairs:
@@ -499,7 +507,7 @@ def pair_results(
                     tested.append((forward, backward, p_values[position]))
                     position += 1
         for a, b in pairs:
-            for k_index in range(len(ks)):
+            for k_index in range(nk):
                 rows.extend(by_pair[(a, b, k_index)])
         if tick:
             tick(m_index + 1, len(metrics.MEASURES))
@@ -509,6 +517,24 @@ def pair_results(
         forward.p_holm = backward.p_holm = p_holm
     rows.sort(key=lambda r: (names.index(r.a), names.index(r.b), _metric_order(r.metric, ks)))
     return rows, len(tested)
+
+
+class _Values:
+    """One measure's columns over some questions: ``values(system index, K index)``, read
+    when asked (from a scored.PerQuestion, or from the dicts per question of
+    metrics.evaluate)."""
+
+    def __init__(self, per_question, names, labels, questions):
+        self.per_question, self.names, self.labels = per_question, names, labels
+        self.questions = questions
+
+    def __call__(self, s: int, k_index: int) -> Sequence[float | None]:
+        return _column(self.per_question[self.names[s]], self.labels[k_index], self.questions)
+
+    def counts(self, denominators: Sequence[int], c: int) -> Sequence[int]:
+        """Column c of the test (system c // K, K index c % K) as whole counts."""
+        s, k_index = divmod(c, len(self.labels))
+        return _counts(self(s, k_index), denominators)
 
 
 def _counts(values: Sequence[float], denominators: Sequence[int]) -> Sequence[int]:
@@ -570,8 +596,10 @@ def compare(
     ks = metrics.parse_ks(ks)
     if progress is not None:
         progress(0, STEPS, "scoring")
-    scores = scored.collect(project, ks)
-    return compare_scores(project, scores, permutations=permutations, seed=seed, progress=progress)
+    with scored.collect(project, ks) as scores:
+        return compare_scores(
+            project, scores, permutations=permutations, seed=seed, progress=progress
+        )
 
 
 STEPS = 8  # progress steps of compare_scores: scoring, five measures tested, hits, ties
@@ -605,6 +633,7 @@ def compare_scores(
         permutations,
         seed,
         tick=lambda d, t: step(1 + d, "testing"),
+        store=scores.store,
     )
     step(6, "comparing hits")
     unique, missed, union, only_found = coverage(gold, scores.found, ks)
@@ -650,9 +679,9 @@ def _column(per_q, label: str, questions: Sequence[Hashable]) -> Sequence[float 
     return [per_q[q][label] for q in questions]
 
 
-def _mask_column(masks, k_index: int, questions: Sequence[Hashable]) -> Sequence[int]:
-    """The found masks at one K over these questions, from a scored.Found or from the dict
-    of found_masks."""
+def _each_mask(masks, k_index: int, questions: Sequence[Hashable]) -> Iterator[int]:
+    """The found masks at one K over these questions (all the evaluated ones), from a
+    scored.Found (read a block at a time) or from the dict of found_masks."""
     if isinstance(masks, scored.Found):
-        return masks.column(k_index, questions)
-    return [masks[q][k_index] for q in questions]
+        return masks.each(k_index)
+    return (masks[q][k_index] for q in questions)

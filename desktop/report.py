@@ -455,24 +455,10 @@ class _Report:
         charts.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
         charts.ws.page_setup.fitToWidth, charts.ws.page_setup.fitToHeight = 1, 0
 
-        ran = self._rows(per_q, misses)
-        base = self.rows_total
-        # Items found per evaluated question, system and K, counted from the found masks.
-        found = [
-            array("l", (mask.bit_count() for mask in ran.scores.found[s["name"]].columns[k]))
-            for s in self.systems
-            for k in range(len(ks))
-        ]
-        intervals = stats.bootstrap_ci(
-            found,
-            self.gold.denominators,
-            resamples=self.resamples,
-            seed=self.seed,
-            confidence=CONFIDENCE,
-            tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
-        )
-        del found
-        comparison = self._compare(base + self.step, ran.scores)
+        with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
+            ran = self._rows(per_q, misses, scores)
+            intervals = self._intervals(scores)
+            comparison = self._compare(self.rows_total + self.step, scores)
         without = self.gold.questions - self.gold.evaluated
         self._summary(summary, ran, intervals, comparison, without)
         comparison_sheet(comparing, comparison, self.alpha)
@@ -483,9 +469,28 @@ class _Report:
 
     # -- Per question and Misses: the pass over the runs ----------------------------------------
 
-    def _rows(self, per_q: Sheet, misses: Sheet) -> _Ran:
+    def _intervals(self, scores: scored.Scores) -> list[tuple[float, float]]:
+        """The bootstrap interval of Recall@K per system and K (the Summary's CI95), from
+        the items found per question, counted from the found masks a column at a time."""
+        nk = len(self.ks)
+        found = [scores.found[s["name"]] for s in self.systems]
+        base = self.rows_total
+        return stats.bootstrap_ci(
+            stats.Lazy(
+                len(found) * nk,
+                lambda c: array("l", map(int.bit_count, found[c // nk].column(c % nk))),
+            ),
+            self.gold.denominators,
+            resamples=self.resamples,
+            seed=self.seed,
+            confidence=CONFIDENCE,
+            tick=lambda d, t: self.tick(base + self.step * d // max(t, 1)),
+        )
+
+    def _rows(self, per_q: Sheet, misses: Sheet, scores: scored.Scores) -> _Ran:
         """Every system's Per question and Misses rows, one ranked list at a time, and what
-        the other sheets need from them."""
+        the other sheets need from them (the per-question values and masks go to
+        ``scores``)."""
         ks, labels = self.ks, self.labels
         per_q.header(
             [
@@ -519,7 +524,7 @@ class _Report:
             ]
         )
         per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
-        ran = _Ran(scored.Scores(ks, self.gold.gold, self.gold.answerable))
+        ran = _Ran(scores)
         # One ranked list at a time, as the store streams them, for every system and
         # question in the order of the rows below; the questions' records likewise.
         lists = scored.each_list(

@@ -3,10 +3,11 @@
 The report scores every system on every question once, as it writes its Per question and
 Misses rows; the `compare` command scores the first K of every list. Both fill a ``Scores``
 question by question (``Scores.add``) and hand it to ``compare.compare_scores``, so that the
-comparison has one entry point and nothing is scored twice. What is kept per system is an
-``array('d')`` per measure and K over the evaluated questions (NaN where a measure has no
-value: CoreRecall of a question without a core item) and a list per K of found-item masks:
-about 170 bytes a question and system, where a dict of values per question took a kilobyte.
+comparison has one entry point and nothing is scored twice. What is kept per system is a
+column of doubles per measure and K over the evaluated questions (NaN where a measure has no
+value: CoreRecall of a question without a core item) and a column per K of found-item masks,
+written to a temporary file as they come (desktop.scratch.Columns) and read back a column at a
+time: the memory they take does not grow with the questions.
 """
 
 from __future__ import annotations
@@ -16,34 +17,37 @@ from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 
-from desktop import metrics
+from desktop import metrics, scratch
 
 
 class PerQuestion:
     """One system's per-question values, read back as ``values[question][label]`` like the
-    dicts of metrics.evaluate, or a column at a time."""
+    dicts of metrics.evaluate, or a column at a time. Kept in a temporary file (one
+    scratch.Column per label): what is held in memory does not grow with the questions."""
 
     __slots__ = ("labels", "position", "columns")
 
-    def __init__(self, labels: Sequence[str], position: Mapping[Hashable, int]):
+    def __init__(
+        self, labels: Sequence[str], position: Mapping[Hashable, int], store: scratch.Columns
+    ):
         self.labels = list(labels)
         self.position = position
-        self.columns = {label: array("d", bytes(8 * len(position))) for label in self.labels}
+        self.columns = {label: store.column("d") for label in self.labels}
 
     def set(self, question: Hashable, scores: Mapping[str, float | None]) -> None:
         i = self.position[question]
         for label, column in self.columns.items():
             value = scores[label]
-            column[i] = math.nan if value is None else value
+            column.put(i, math.nan if value is None else value)
 
     def __getitem__(self, question: Hashable) -> dict[str, float | None]:
         i = self.position[question]
         return {label: _value(column[i]) for label, column in self.columns.items()}
 
     def column(self, label: str, questions: Sequence[Hashable]) -> Sequence[float]:
-        """The label's values over these questions, NaN where there is none: the array
-        itself for all of them, else a new array (8 bytes a question, not a float object)."""
-        column = self.columns[label]
+        """The label's values over these questions, NaN where there is none, in an array
+        (8 bytes a question, not a float object)."""
+        column = self.columns[label].read()
         if len(questions) == len(self.position):
             return column
         position = self.position
@@ -51,40 +55,64 @@ class PerQuestion:
 
 
 class Found:
-    """One system's found-item masks: per K a list over the evaluated questions of a bit mask
-    of the evidence items found in the top K (bit i: item i). Read as ``found[question][k]``
-    like compare.found_masks, or a column at a time."""
+    """One system's found-item masks: per K, over the evaluated questions, a bit mask of the
+    evidence items found in the top K (bit i: item i). Read as ``found[question][k]`` like
+    compare.found_masks, or a column at a time. Kept in a temporary file, 64 items to a
+    word (scratch.Column 'Q'), as many words as the largest question has items."""
 
-    __slots__ = ("position", "columns")
+    __slots__ = ("position", "words", "columns")
 
-    def __init__(self, n_ks: int, position: Mapping[Hashable, int]):
+    def __init__(
+        self, n_ks: int, position: Mapping[Hashable, int], words: int, store: scratch.Columns
+    ):
         self.position = position
-        self.columns = [[0] * len(position) for _ in range(n_ks)]
+        self.words = words
+        self.columns = [[store.column("Q") for _ in range(words)] for _ in range(n_ks)]
 
     def set(self, question: Hashable, first: Sequence[int | None], ks: Sequence[int]) -> None:
         """From the first rank of every item (None: not found)."""
         i = self.position[question]
-        for column, k in zip(self.columns, ks, strict=True):
+        for words, k in zip(self.columns, ks, strict=True):
             mask = 0
             for index, rank in enumerate(first):
                 if rank is not None and rank <= k:
                     mask |= 1 << index
-            column[i] = mask
+            for w, column in enumerate(words):
+                column.put(i, mask >> (64 * w) & WORD)
 
     def __getitem__(self, question: Hashable) -> list[int]:
         i = self.position[question]
-        return [column[i] for column in self.columns]
+        return [_join(column[i] for column in words) for words in self.columns]
 
-    def column(self, k_index: int, questions: Sequence[Hashable]) -> Sequence[int]:
-        column = self.columns[k_index]
-        if len(questions) == len(self.position):
-            return column
-        return [column[self.position[q]] for q in questions]
+    def column(self, k_index: int, questions: Sequence[Hashable] | None = None) -> Sequence[int]:
+        """The masks at one K over these questions (all by default)."""
+        words = [column.read() for column in self.columns[k_index]]
+        masks = words[0] if len(words) == 1 else [_join(ws) for ws in zip(*words, strict=True)]
+        if questions is None or len(questions) == len(self.position):
+            return masks
+        return [masks[self.position[q]] for q in questions]
+
+    def each(self, k_index: int) -> Iterator[int]:
+        """The masks at one K in question order, read a block at a time."""
+        words = [column.blocks() for column in self.columns[k_index]]
+        for block in zip(*words, strict=True):
+            yield from block[0] if len(block) == 1 else map(_join, zip(*block, strict=True))
+
+
+WORD = (1 << 64) - 1
+
+
+def _join(words: Iterable[int]) -> int:
+    mask = 0
+    for w, word in enumerate(words):
+        mask |= word << (64 * w)
+    return mask
 
 
 class Scores:
     """Every system's per-question values, found masks and means at the K values ``ks`` over
-    the evaluated questions of ``gold`` (question -> evidence items, in question order)."""
+    the evaluated questions of ``gold`` (question -> evidence items, in question order). The
+    values and masks go to a temporary file (scratch.Columns); close() removes it."""
 
     def __init__(
         self,
@@ -98,7 +126,14 @@ class Scores:
         self.gold = gold  # what compare reads the items from, not built a second time
         self.answerable = answerable
         self.labels = metrics.labels(self.ks)
-        self.position = {q: i for i, q in enumerate(q for q, items in gold.items() if items)}
+        self.position = {}
+        most = 1
+        for q, items in gold.items():
+            if items:
+                self.position[q] = len(self.position)
+                most = max(most, len(items))
+        self.words = (most + 63) // 64
+        self.store = scratch.Columns(len(self.position))
         self.values: dict[str, PerQuestion] = {}
         self.found: dict[str, Found] = {}
         self.means: dict[str, dict[str, float | None]] = {}
@@ -109,8 +144,8 @@ class Scores:
 
     def system(self, name: str) -> None:
         """Start a system; its questions follow."""
-        self.values[name] = PerQuestion(self.labels, self.position)
-        self.found[name] = Found(len(self.ks), self.position)
+        self.values[name] = PerQuestion(self.labels, self.position, self.store)
+        self.found[name] = Found(len(self.ks), self.position, self.words, self.store)
 
     def add(
         self,
@@ -127,6 +162,15 @@ class Scores:
     def finish(self, name: str, means: Mapping[str, float | None]) -> None:
         """The system's means (metrics.Means.means(): at least this object's labels)."""
         self.means[name] = dict(means)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Scores:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def each_list(

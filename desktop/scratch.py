@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import uuid
+from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -177,3 +178,101 @@ class Spill:
 
     def close(self) -> None:
         self._file.close()
+
+
+class Columns:
+    """Columns of fixed-width numbers (array typecodes), each ``rows`` long, in one temporary
+    file: written in row order a block at a time and read back whole or a value at a time, so
+    that numbers kept for every question cost a block of memory each, not a column. Inside
+    replacing(), the file goes to its folder beside the target; removed when closed."""
+
+    BLOCK = 2048  # values held per column before they are written
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self._file = _spill_file(mode="w+b", suffix=".columns")
+        self._end = 0
+
+    def column(self, typecode: str, rows: int | None = None) -> Column:
+        """A new column of ``rows`` rows (the store's by default), all 0 until written."""
+        column = Column(self._file, self._end, typecode, self.rows if rows is None else rows)
+        self._end += column.rows * column.itemsize
+        return column
+
+    def keep(self, values: array) -> Column:
+        """A new column holding these values, written at once."""
+        column = self.column(values.typecode, len(values))
+        if values:
+            column._write(0, values)
+        return column
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class Column:
+    """One column of Columns. Values are put in row order (any other order is written at
+    once, value by value); reads see every value put so far."""
+
+    __slots__ = ("_file", "_offset", "typecode", "itemsize", "rows", "_start", "_buffer")
+
+    def __init__(self, file, offset: int, typecode: str, rows: int) -> None:
+        self._file = file
+        self._offset = offset
+        self.typecode = typecode
+        self.itemsize = array(typecode).itemsize
+        self.rows = rows
+        self._start = 0  # row of the buffer's first value
+        self._buffer = array(typecode)
+
+    def put(self, row: int, value) -> None:
+        if row != self._start + len(self._buffer):
+            self.flush()
+            self._write(row, array(self.typecode, [value]))
+            return
+        self._buffer.append(value)
+        if len(self._buffer) >= Columns.BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._buffer:
+            self._write(self._start, self._buffer)
+            self._start += len(self._buffer)
+            self._buffer = array(self.typecode)
+
+    def _write(self, row: int, values: array) -> None:
+        if not 0 <= row <= self.rows - len(values):
+            raise IndexError(row)
+        self._file.seek(self._offset + row * self.itemsize)
+        self._file.write(values.tobytes())
+
+    def read(self, start: int = 0, stop: int | None = None) -> array:
+        """The values of rows start..stop-1, every row by default (8 bytes a row for 'd' or
+        'q', not a Python object each)."""
+        stop = self.rows if stop is None else stop
+        self.flush()
+        self._file.flush()
+        size = (stop - start) * self.itemsize
+        self._file.seek(self._offset + start * self.itemsize)
+        data = self._file.read(size)
+        # Rows past the file's end were never written: they read as 0, as promised.
+        return array(self.typecode, data + bytes(size - len(data)))
+
+    def blocks(self) -> Iterator[array]:
+        """Every row's value in row order, Columns.BLOCK rows at a time."""
+        for start in range(0, self.rows, Columns.BLOCK):
+            stop = min(start + Columns.BLOCK, self.rows)
+            yield self.read(start, stop)
+
+    def __getitem__(self, row: int):
+        if not 0 <= row < self.rows:
+            raise IndexError(row)
+        if self._start <= row < self._start + len(self._buffer):
+            return self._buffer[row - self._start]
+        self._file.flush()
+        self._file.seek(self._offset + row * self.itemsize)
+        data = self._file.read(self.itemsize)
+        return array(self.typecode, data.ljust(self.itemsize, b"\0"))[0]
+
+    def __len__(self) -> int:
+        return self.rows
