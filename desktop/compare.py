@@ -25,7 +25,7 @@ from functools import partial
 from itertools import combinations, groupby, permutations, product
 from operator import gt, itemgetter, lt
 
-from desktop import metrics, scored, stats
+from desktop import compact, metrics, scored, stats
 
 PERMUTATIONS = 1000
 ALPHA = 0.05  # ★ where the Holm-adjusted p is under this (the report and the window)
@@ -394,7 +394,7 @@ def coverage(
     names = list(masks)
     if not names:
         return [], [], [], {}
-    questions = [q for q, items in gold.items() if items]
+    questions = compact.keys(q for q, items in gold.items() if items)
     sizes = array("l", (len(gold[q]) for q in questions))  # read once: gold may decode
     n = len(questions)
     unique, missed, union = [], [], []
@@ -451,7 +451,7 @@ def pair_results(
     over every unordered pair, measure and K. Returns the rows and the family size. Columns
     of values are read as they are needed (a scored.PerQuestion keeps them in a file), and the
     test keeps its own in ``store`` (see stats.randomization_p_values)."""
-    evaluated = [q for q, items in gold.items() if items]
+    evaluated = compact.keys(q for q, items in gold.items() if items)
     # Item and core counts read once (gold may decode on each read), by position.
     n_items, n_core = array("l"), array("l")
     for q in evaluated:
@@ -465,9 +465,11 @@ def pair_results(
     for m_index, measure in enumerate(metrics.MEASURES):
         positions: Sequence[int] = range(len(evaluated))
         if measure == "CoreRecall":
-            positions = [i for i in positions if n_core[i]]
+            positions = array("l", (i for i in positions if n_core[i]))
         questions = (
-            evaluated if len(positions) == len(evaluated) else [evaluated[i] for i in positions]
+            evaluated
+            if len(positions) == len(evaluated)
+            else compact.keys(evaluated[i] for i in positions)
         )
         values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair: dict[tuple[int, int, int], tuple[PairResult, PairResult]] = {}
@@ -644,8 +646,8 @@ def compare_scores(
     ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
     by_pk = {s["pk"]: s["name"] for s in systems}
     answerable = scores.answerable
-    positives = [q for q, yes in answerable.items() if yes and gold.get(q)]
-    negatives = [q for q, yes in answerable.items() if not yes]
+    positives = compact.keys(q for q, yes in answerable.items() if yes and gold.get(q))
+    negatives = compact.keys(q for q, yes in answerable.items() if not yes)
     # One system's top scores at a time (the store gives them system by system).
     found: dict[str, Abstention] = {}
     for system_pk, rows in groupby(project.top_scores(), key=itemgetter(0)):

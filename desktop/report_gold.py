@@ -22,7 +22,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
-from desktop import gold, metrics, review, scratch
+from desktop import compact, gold, metrics, review, scratch
 from desktop import pool as pool_module
 
 ROLE_WORDS = {
@@ -108,28 +108,39 @@ class Record(NamedTuple):
 
 
 class CompactGold(Mapping):
-    """question key -> its evidence items (metrics.Item), kept as marshalled bytes: about a
-    tenth of the memory of the items themselves, decoded on each read."""
+    """question key -> its evidence items (metrics.Item), for the evaluated questions in
+    question order: marshalled into a temporary file (scratch.Blobs) and decoded on each
+    read, so that memory holds 16 bytes a question."""
 
     def __init__(self) -> None:
-        self._items: dict[int, bytes] = {}
+        self._questions = compact.Ordered()
+        self._blobs = scratch.Blobs()
 
     def put(self, question_pk: int, items: list[metrics.Item]) -> None:
-        self._items[question_pk] = marshal.dumps(
-            tuple((i.primary, i.role, tuple(i.passages)) for i in items)
+        self._questions.add(question_pk)
+        self._blobs.append(
+            marshal.dumps(tuple((i.primary, i.role, tuple(i.passages)) for i in items))
         )
 
     def __getitem__(self, question_pk) -> list[metrics.Item]:
         return [
             metrics.Item(primary, role, frozenset(passages))
-            for primary, role, passages in marshal.loads(self._items[question_pk])
+            for primary, role, passages in marshal.loads(
+                self._blobs[self._questions.index(question_pk)]
+            )
         ]
 
+    def __contains__(self, question_pk) -> bool:
+        return question_pk in self._questions
+
     def __iter__(self) -> Iterator[int]:
-        return iter(self._items)
+        return iter(self._questions)
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._questions)
+
+    def close(self) -> None:
+        self._blobs.close()
 
 
 @dataclass
@@ -165,7 +176,7 @@ class QuestionPass:
         self.records = scratch.Spill()
         self.tables = {name: scratch.Spill() for name in TABLES}
         self.gold = CompactGold()  # evaluated questions only, in question order
-        self.answerable: dict[int, bool] = {}  # every question, in question order
+        self.answerable = compact.Keyed("b", bool)  # every question, in question order
         self.denominators = array("l")  # evidence items of each evaluated question
         self.questions = self.core_evaluated = self.lines = 0
         self.by_reviewer = {name: ReviewerLines() for name in self.reviewer_names}
@@ -204,7 +215,7 @@ class QuestionPass:
         self.questions += 1
         items = built.items.get(pk, [])
         answerable = built.answerable.get(pk, bool(question["answerable"]))
-        self.answerable[pk] = answerable
+        self.answerable.put(pk, answerable)
         judged = built.judged(pk)
         if items:
             metric_items = [i.as_item() for i in items]
@@ -309,6 +320,7 @@ class QuestionPass:
 
     def close(self) -> None:
         self.records.close()
+        self.gold.close()
         for table in self.tables.values():
             table.close()
 

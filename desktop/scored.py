@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 
-from desktop import metrics, scratch
+from desktop import compact, metrics, scratch
 
 
 class PerQuestion:
@@ -126,12 +126,9 @@ class Scores:
         self.gold = gold  # what compare reads the items from, not built a second time
         self.answerable = answerable
         self.labels = metrics.labels(self.ks)
-        self.position = {}
-        most = 1
-        for q, items in gold.items():
-            if items:
-                self.position[q] = len(self.position)
-                most = max(most, len(items))
+        # question -> its row: an array of the store's keys, not a dict (compact.positions)
+        self.position = compact.positions(q for q, items in gold.items() if items)
+        most = max((len(gold[q]) for q in self.position), default=1)
         self.words = (most + 63) // 64
         self.store = scratch.Columns(len(self.position))
         self.values: dict[str, PerQuestion] = {}
@@ -160,8 +157,14 @@ class Scores:
         self.found[name].set(question, first, self.ks)
 
     def finish(self, name: str, means: Mapping[str, float | None]) -> None:
-        """The system's means (metrics.Means.means(): at least this object's labels)."""
+        """The system's means (metrics.Means.means(): at least this object's labels); its
+        columns are written out, so that only the system being scored holds a block each."""
         self.means[name] = dict(means)
+        for column in self.values[name].columns.values():
+            column.flush()
+        for words in self.found[name].columns:
+            for column in words:
+                column.flush()
 
     def close(self) -> None:
         self.store.close()

@@ -276,3 +276,44 @@ class Column:
 
     def __len__(self) -> int:
         return self.rows
+
+
+class Blobs:
+    """Byte strings appended to a temporary file and read back by their number, in any order:
+    16 bytes of memory each (where it ends, in an array) instead of the bytes. Inside
+    replacing(), the file goes to its folder beside the target; removed when closed."""
+
+    BUFFER = 1 << 16  # bytes gathered before they are written
+
+    def __init__(self) -> None:
+        self._file = _spill_file(mode="w+b", suffix=".blobs")
+        self._ends = array("q")
+        self._written = 0  # bytes in the file; the rest are in _pending
+        self._pending = bytearray()
+
+    def append(self, blob: bytes) -> int:
+        """Store blob; returns its number."""
+        self._pending += blob
+        self._ends.append(self._written + len(self._pending))
+        if len(self._pending) >= self.BUFFER:
+            self._file.seek(self._written)
+            self._file.write(self._pending)
+            self._written += len(self._pending)
+            self._pending = bytearray()
+        return len(self._ends) - 1
+
+    def __getitem__(self, number: int) -> bytes:
+        if not 0 <= number < len(self._ends):
+            raise IndexError(number)
+        start = self._ends[number - 1] if number > 0 else 0
+        end = self._ends[number]
+        if start >= self._written:
+            return bytes(self._pending[start - self._written : end - self._written])
+        self._file.seek(start)
+        return self._file.read(end - start)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def close(self) -> None:
+        self._file.close()

@@ -159,7 +159,7 @@ class _Units:
     With a ``store`` (scratch.Columns: ``keep(array)`` gives back something with ``read()``)
     the converted columns wait in its file and only the last few read stay in memory."""
 
-    RECENT = 4
+    RECENT = 2
 
     def __init__(self, numerators, denominators, scale: int, store=None):
         self.numerators, self.denominators, self.scale = numerators, denominators, scale

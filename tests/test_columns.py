@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from desktop import metrics, scored, scratch, stats
+from desktop import compact, metrics, scored, scratch, stats
 from desktop import report as rp
 from tests.test_report_stream import many_questions
 
@@ -148,3 +148,41 @@ def test_the_report_and_compare_give_the_same_numbers_in_turns(project, tmp_path
         }
         wb.close()
     assert cells[1] == cells[10**9]
+
+
+def test_blobs_give_back_each_by_its_number():
+    blobs = scratch.Blobs()
+    try:
+        many = [bytes([i % 256]) * (i * 37 % 5000) for i in range(200)]  # past the buffer
+        numbers = [blobs.append(b) for b in many]
+        assert numbers == list(range(200)) and len(blobs) == 200
+        assert blobs._written > 0 and blobs._pending  # some in the file, some not yet
+        for i in (199, 0, 57, 120, 3):
+            assert blobs[i] == many[i]
+        blobs.append(b"more")
+        assert blobs[200] == b"more" and blobs[10] == many[10]
+        for bad in (-1, 201):
+            with pytest.raises(IndexError):
+                blobs[bad]
+    finally:
+        blobs.close()
+
+
+def test_ordered_keys_find_their_rows_as_a_dict_would():
+    ordered = compact.Ordered([3, 8, 20])
+    assert dict(ordered) == {3: 0, 8: 1, 20: 2} and ordered.index(20) == 2
+    assert 8 in ordered and 9 not in ordered and "8" not in ordered and ordered.get(4) is None
+    with pytest.raises(ValueError):
+        ordered.add(20)  # keys must ascend
+    flags = compact.Keyed("b", bool)
+    flags.put(5, True)
+    flags.put(7, False)
+    assert dict(flags.items()) == {5: True, 7: False} and flags[5] is True
+    with pytest.raises(KeyError):
+        flags[6]
+    assert isinstance(compact.positions([1, 4, 9]), compact.Ordered)
+    assert compact.positions([1, 4, 2]) == {1: 0, 4: 1, 2: 2}  # not ascending: a dict
+    assert compact.positions(["b", "a"]) == {"b": 0, "a": 1}
+    assert compact.positions([]) == {}
+    assert compact.keys([1, 2]) == array("q", [1, 2])
+    assert compact.keys([1, "x", 3]) == [1, "x", 3] and compact.keys([1, 1 << 70]) == [1, 1 << 70]
