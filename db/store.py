@@ -1022,11 +1022,11 @@ class Store:
 
     def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
         """(system_pk, question_pk, score) of every stored list's first result, streamed system
-        by system."""
+        by system, each in question order (the join's own order: no sort)."""
         return self.conn.execute(
             "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
             "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
-            "AND r.rank = 1 ORDER BY s.pk"
+            "AND r.rank = 1 ORDER BY s.pk, q.pk"
         )
 
     def pool_candidates(

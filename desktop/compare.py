@@ -557,28 +557,44 @@ def _metric_order(label: str, ks: Sequence[int]) -> tuple[int, int]:
 # -- abstention -------------------------------------------------------------------------------
 
 
-def abstention(
-    names: Sequence[str],
-    top_scores: dict[str, dict[Hashable, float | None]],
-    positives: Sequence[Hashable],
-    negatives: Sequence[Hashable],
-) -> list[Abstention]:
-    """For every system whose lists all carry a score; a question missing from a run has no
-    top score and counts as the lowest (the system abstained)."""
-    if not positives or not negatives:
-        return []
-    out = []
-    for name in names:
-        scores = top_scores.get(name, {})
-        if not scores or any(s is None for s in scores.values()):
-            continue
-        pos = [scores.get(q, -math.inf) for q in positives]
-        neg = [scores.get(q, -math.inf) for q in negatives]
-        threshold, accuracy = best_threshold(pos, neg)
-        out.append(
-            Abstention(name, auroc(pos, neg), threshold, accuracy, len(positives), len(negatives))
-        )
-    return out
+def abstention(name: str, positives: Sequence[float], negatives: Sequence[float]) -> Abstention:
+    """One system from its top-1 scores of the answerable questions and of those to abstain
+    on (both non-empty)."""
+    threshold, accuracy = best_threshold(positives, negatives)
+    return Abstention(
+        name,
+        auroc(positives, negatives),
+        threshold,
+        accuracy,
+        len(positives),
+        len(negatives),
+    )
+
+
+def top_split(
+    rows: Iterable[tuple[int, int, float | None]],
+    positives: Sequence[int],
+    negatives: Sequence[int],
+) -> tuple[array, array] | None:
+    """One system's top-1 scores over the positive and the negative questions (keys in
+    ascending order), from its (system, question, score) rows in question order, as the
+    store streams them; a question missing from the run has no top score and counts as the
+    lowest (the system abstained). None when the system has no list or one without a score."""
+    split = (array("d", [-math.inf]) * len(positives), array("d", [-math.inf]) * len(negatives))
+    at = [0, 0]
+    listed = False
+    for _, question, score in rows:
+        if score is None:
+            return None
+        listed = True
+        for side, keys in enumerate((positives, negatives)):
+            i = at[side]
+            while i < len(keys) and keys[i] < question:
+                i += 1
+            if i < len(keys) and keys[i] == question:
+                split[side][i] = score
+            at[side] = i
+    return split if listed else None
 
 
 # -- the whole comparison ---------------------------------------------------------------------
@@ -648,12 +664,14 @@ def compare_scores(
     answerable = scores.answerable
     positives = compact.keys(q for q, yes in answerable.items() if yes and gold.get(q))
     negatives = compact.keys(q for q, yes in answerable.items() if not yes)
-    # One system's top scores at a time (the store gives them system by system).
+    # One system's top scores at a time, merged with the questions in their order (the store
+    # gives them system by system, each in question order).
     found: dict[str, Abstention] = {}
-    for system_pk, rows in groupby(project.top_scores(), key=itemgetter(0)):
-        name = by_pk[system_pk]
-        top = {name: {question_pk: score for _, question_pk, score in rows}}
-        found.update((a.system, a) for a in abstention([name], top, positives, negatives))
+    if positives and negatives:
+        for system_pk, rows in groupby(project.top_scores(), key=itemgetter(0)):
+            split = top_split(rows, positives, negatives)
+            if split is not None:
+                found[by_pk[system_pk]] = abstention(by_pk[system_pk], *split)
     abstain = [found[name] for name in names if name in found]
     step(STEPS, "done")
     return Comparison(

@@ -46,6 +46,17 @@ def test_auroc_and_threshold_by_hand():
     assert cp.auroc([-math.inf, 5.0], [1.0]) == 0.5
 
 
+def test_top_scores_are_split_by_merging_in_question_order():
+    rows = [(1, 2, 0.5), (1, 3, 0.9), (1, 7, 0.1), (1, 8, 0.4)]  # question 5 is not in the run
+    pos, neg = cp.top_split(rows, [2, 5, 8], [3, 4])
+    assert list(pos) == [0.5, -math.inf, 0.4] and list(neg) == [0.9, -math.inf]
+    assert cp.top_split([(1, 2, 0.5), (1, 3, None)], [2], [3]) is None  # a list without score
+    assert cp.top_split([], [2], [3]) is None  # no list at all
+    assert cp.abstention("S", pos, neg) == cp.Abstention(
+        "S", cp.auroc(pos, neg), *cp.best_threshold(pos, neg), 3, 2
+    )
+
+
 # -- the whole comparison on a hand-computed project ------------------------------------------
 
 
