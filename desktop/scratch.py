@@ -127,6 +127,16 @@ def _spill_file(*args, **kwargs):
     return tempfile.NamedTemporaryFile(*args, **kwargs)
 
 
+def _scratch_file(suffix: str):
+    """A temporary file for Spill, Columns and Blobs: in this thread's folder beside the
+    target inside replacing(), and without a name where the system allows it (POSIX), so
+    that not even a kill leaves it behind (outside replacing(), in the system temp folder)."""
+    folder = getattr(_local, "folder", None)
+    if folder is not None:
+        folder.mkdir(exist_ok=True)
+    return tempfile.TemporaryFile(mode="w+b", suffix=suffix, dir=folder)
+
+
 def redirect_openpyxl() -> None:
     """Point openpyxl's write-only spill files at replacing()'s folder. openpyxl looks the
     name up in its writer module at each sheet; when a future openpyxl moves it, spill files
@@ -147,7 +157,7 @@ class Spill:
     CHUNK = 256  # records per marshal blob: marshal.load on a file costs ~40 µs a call
 
     def __init__(self) -> None:
-        self._file = _spill_file(mode="w+b", suffix=".spill")
+        self._file = _scratch_file(".spill")
         self._pending: list = []
         self.count = 0
 
@@ -190,7 +200,7 @@ class Columns:
 
     def __init__(self, rows: int) -> None:
         self.rows = rows
-        self._file = _spill_file(mode="w+b", suffix=".columns")
+        self._file = _scratch_file(".columns")
         self._end = 0
 
     def column(self, typecode: str, rows: int | None = None) -> Column:
@@ -286,7 +296,7 @@ class Blobs:
     BUFFER = 1 << 16  # bytes gathered before they are written
 
     def __init__(self) -> None:
-        self._file = _spill_file(mode="w+b", suffix=".blobs")
+        self._file = _scratch_file(".blobs")
         self._ends = array("q")
         self._written = 0  # bytes in the file; the rest are in _pending
         self._pending = bytearray()
