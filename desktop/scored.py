@@ -126,10 +126,18 @@ class Scores:
         self.gold = gold  # what compare reads the items from, not built a second time
         self.answerable = answerable
         self.labels = metrics.labels(self.ks)
-        # question -> its row: an array of the store's keys, not a dict (compact.positions)
-        self.position = compact.positions(q for q, items in gold.items() if items)
-        most = max((len(gold[q]) for q in self.position), default=1)
-        self.words = (most + 63) // 64
+        # question -> its row: an array of the store's keys, not a dict (compact.positions);
+        # the items are read once (gold may decode them on each read).
+        sizes = array("l")
+
+        def evaluated() -> Iterator[Hashable]:
+            for q, items in gold.items():
+                if items:
+                    sizes.append(len(items))
+                    yield q
+
+        self.position = compact.positions(evaluated())
+        self.words = (max(sizes, default=1) + 63) // 64
         self.store = scratch.Columns(len(self.position))
         self.values: dict[str, PerQuestion] = {}
         self.found: dict[str, Found] = {}

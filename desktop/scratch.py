@@ -290,7 +290,7 @@ class Column:
 
 class Blobs:
     """Byte strings appended to a temporary file and read back by their number, in any order:
-    16 bytes of memory each (where it ends, in an array) instead of the bytes. Inside
+    8 bytes of memory each (where it ends, in an array) instead of the bytes. Inside
     replacing(), the file goes to its folder beside the target; removed when closed."""
 
     BUFFER = 1 << 16  # bytes gathered before they are written
