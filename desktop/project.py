@@ -222,7 +222,7 @@ class Project(Reads):
         if kind == "run":
             return self.import_run(path, system, fmt, encoding, progress)
         if kind == "judgements":
-            return self.import_judgements(path, encoding, progress)
+            return self.import_judgements(path, encoding, progress, fmt)
         raise ValueError(f"unknown import kind {kind!r}")
 
     def import_corpus(
@@ -241,11 +241,12 @@ class Project(Reads):
         line in any file imports none. With several files each passage's metadata records its
         file's name as source_file."""
         given = _path_list(paths)
-        files = formats.corpus_files(given)
+        skipped: list[str] = []
+        files = formats.corpus_files(given, skipped)
         several = len(files) > 1 or any(os.path.isdir(p) for p in given)
         source, default_name = _corpus_source(given, files)
         shown = str(given[0]) if len(given) == 1 else source
-        report = ImportReport("corpus", shown, 0)
+        report = ImportReport("corpus", shown, 0, warnings=skipped)
         existing = self.store.corpus()
         if existing and not replace:
             raise InputError(
@@ -619,14 +620,14 @@ class Project(Reads):
         }
 
     def import_judgements(
-        self, path, encoding=None, progress: Progress | None = None
+        self, path, encoding=None, progress: Progress | None = None, fmt=None
     ) -> ImportReport:
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = []
-        for rec in formats.read_judgements(path, None, encoding, progress):
+        for rec in formats.read_judgements(path, fmt, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
@@ -767,6 +768,8 @@ class Project(Reads):
         """Add the judgement lines of a journal (by default the one beside this database)
         that the log lacks: the way back after the database file was lost or damaged."""
         path = Path(path) if path else self.store.journal_path
+        if os.path.lexists(path):  # a missing journal: journal_file.read says so
+            formats.regular_file(path)
         try:
             _header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:
