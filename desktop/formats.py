@@ -95,8 +95,9 @@ REQUIRED = {  # the keys without which a JSONL line is not of that kind
 }
 
 
-def _looks_like_kind(path, kind: str, fmt: str | None = None) -> str:
-    """'; this looks like a run file: import run FILE --system NAME' and the like."""
+def _looks_like_kind(path, kind: str, fmt: str | None = None, *, sure: bool = False) -> str:
+    """'; this looks like a run file: import run FILE --system NAME' and the like (a corpus
+    line may be a question too, unless sure)."""
     command = f"import {kind} {shlex.quote(str(path))}"
     try:
         automatic = pick_format(path, kind, None)
@@ -106,7 +107,7 @@ def _looks_like_kind(path, kind: str, fmt: str | None = None) -> str:
         command += f" --format {fmt}"
     if kind == "run":
         command += " --system NAME"
-    label = "corpus or questions" if kind == "corpus" else kind
+    label = "corpus or questions" if kind == "corpus" and not sure else kind
     return f"; this looks like a {label} file: {command}"
 
 
@@ -627,6 +628,27 @@ class QuestionRecord:
 QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
 
 
+def _a_corpus(path, number: int, what: str, fmt: str) -> InputError:
+    return InputError(
+        path,
+        number,
+        f"questions have no {what}, passages do"
+        + _looks_like_kind(path, "corpus", fmt, sure=True)
+        + " (if these are questions, rename 'title')",
+    )
+
+
+def _run_like(fields: list[str]) -> bool:
+    """A TREC run line: qid Q0 passage rank score tag, rank whole and score a number."""
+    if len(fields) != 6 or not (fields[3].isascii() and fields[3].isdigit()):
+        return False
+    try:
+        float(_number_text(fields[4]))
+    except ValueError:
+        return False
+    return True
+
+
 def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
     fmt = pick_format(path, "questions", fmt)
     seen: set[str] = set()
@@ -640,6 +662,8 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "questions")
+            if "title" in obj:
+                raise _a_corpus(path, number, "'title'", "jsonl")
             qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():
@@ -654,7 +678,13 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
             hint = _header_kind(path, row, "tsv")
             if hint and "corpus" not in hint:
                 raise InputError(path, number, "expected 'id<TAB>text'" + hint)
+            if "title" in (cell.strip().lower() for cell in row):
+                raise _a_corpus(path, number, "'title' column", "tsv")
             continue  # a header row
+        if _run_like(" ".join(row).split()):
+            raise InputError(
+                path, number, "expected 'id<TAB>text'" + _looks_like_kind(path, "run", "trec")
+            )
         if len(row) < 2:
             raise InputError(path, number, "expected 'id<TAB>text'")
         qid = _text_id(path, number, row[0], "id")

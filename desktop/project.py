@@ -8,7 +8,7 @@ import os
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import groupby
+from itertools import groupby, islice
 from operator import itemgetter
 from pathlib import Path
 
@@ -296,7 +296,7 @@ class Project(Reads):
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("questions", path, 0)
-        records = formats.read_questions(path, fmt, encoding, progress)
+        records = self._not_the_corpus(path, formats.read_questions(path, fmt, encoding, progress))
         rows = (
             (
                 r.line,
@@ -308,7 +308,7 @@ class Project(Reads):
             for r in records
         )
         with self.store.atomic():
-            added, updated = self.store.upsert_questions(rows)
+            added, updated, kept = self.store.upsert_questions(rows, os.path.abspath(path))
             if added + updated == 0:
                 raise InputError(path, None, "no questions in the file")
             report.rows = added + updated
@@ -316,8 +316,28 @@ class Project(Reads):
         report.messages.append(
             f"imported {added} new questions" + (f", updated {updated}" if updated else "")
         )
+        report.messages += _undo_note(kept)
         self._gold_cache = None
         return report
+
+    # The questions read first that decide whether a file is the corpus given as questions.
+    CORPUS_SAMPLE = 1000
+
+    def _not_the_corpus(self, path: str, records: Iterator) -> Iterator:
+        """records, refused when the first of them are all passages of the loaded corpus
+        with the same id and the same text: the corpus file given as questions."""
+        head = list(islice(records, self.CORPUS_SAMPLE))
+        pairs = [(r.id, r.text) for r in head]
+        if pairs and self.store.same_passages(pairs) == len(pairs):
+            raise InputError(
+                path,
+                None,
+                f"every question read ({len(pairs)}) is a passage of the loaded corpus, with the "
+                "same id and the same text: this looks like the corpus file, not questions; "
+                "nothing was imported",
+            )
+        yield from head
+        yield from records
 
     def import_gold(
         self, path, fmt=None, encoding=None, progress: Progress | None = None

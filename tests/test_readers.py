@@ -227,3 +227,101 @@ def test_ascii_numbers_still_read(tmp_path):
     path = write_text(tmp_path / "r.trec", "q1 Q0 p2 1 -1.5e3 bm25\nq1 Q0 p3 2 +7 bm25\n")
     _, lists = formats.read_run(path)
     assert [score for _, score, _ in lists[0].results] == [7.0, -1500.0]
+
+
+# -- questions check their kind, and keep what they replace -------------------------------------
+
+
+def test_a_corpus_file_given_as_questions_is_refused(loaded, tmp_path):
+    # The corpus small_project loaded: its lines carry a title, as passages do.
+    corpus = tmp_path / "corpus.jsonl"
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(corpus))
+    assert f"{corpus}:1: questions have no 'title', passages do" in stderr
+    assert f"this looks like a corpus file: import corpus {corpus}" in stderr
+    tsv = write_text(tmp_path / "c.tsv", "id\ttitle\ttext\np9\t제9조\t새 문단\n")
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(tsv))
+    assert f"{tsv}:1: questions have no 'title' column" in stderr
+
+
+def test_passages_without_titles_given_as_questions_are_refused_by_the_database(loaded, tmp_path):
+    """Content alone cannot tell {"id", "text"} passages from questions: the loaded corpus
+    can, when every line is one of its passages, id and text."""
+    lines = (tmp_path / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [{"id": p["id"], "text": p["text"]} for p in map(json.loads, lines)]
+    path = write_jsonl(tmp_path / "untitled.jsonl", rows)
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
+    assert f"{path}: every question read (4) is a passage of the loaded corpus" in stderr
+    # Questions whose ids happen to be passage ids are questions all the same.
+    path = write_jsonl(tmp_path / "q.jsonl", [{"id": "p1", "text": "첫 조항은 무엇인가?"}])
+    assert loaded.import_questions(path).rows == 1
+
+
+def test_a_run_file_given_as_questions_is_refused(loaded, tmp_path):
+    path = write_jsonl(tmp_path / "r.jsonl", [RUN_LINE])
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
+    assert "this looks like a run file: import run" in stderr
+    path = write_text(tmp_path / "r.tsv", "q1\tQ0\tp2\t1\t3.5\tbm25\n")
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
+    assert f"{path}:1: expected 'id<TAB>text'; this looks like a run file: import run" in stderr
+
+
+def test_a_question_import_that_replaces_texts_keeps_them_for_restore(loaded, tmp_path, db_path):
+    before = {q["id"]: (q["text"], q["answerable"], q["meta"]) for q in loaded.questions()}
+    again = write_jsonl(
+        tmp_path / "q2.jsonl",
+        [
+            {"id": "q1", "text": "주권은 누구에게 있나?"},  # unchanged: not kept
+            {"id": "q2", "text": "바뀐 질문", "source": "v2"},
+            {"id": "q3", "text": "벌금은 얼마인가?"},  # answerable: false -> true
+            {"id": "q4", "text": "새 질문"},  # added: stays after restore
+        ],
+    )
+    report = loaded.import_questions(again)
+    assert report.messages == [
+        "imported 1 new questions, updated 3",
+        "kept what it replaced as backup 1 (undo: restore last-import)",
+    ]
+    assert [(b["kind"], b["summary"]) for b in loaded.backups()] == [
+        ("questions", "the texts of 2 questions")
+    ]
+    out = cli(db_path, "restore", "last-import")
+    assert out.returncode == 0, out.stderr
+    after = {q["id"]: (q["text"], q["answerable"], q["meta"]) for q in loaded.questions()}
+    assert after == {**before, "q4": ("새 질문", 1, None)}
+    assert loaded.backups() == []
+    # Importing the same texts again replaces nothing and keeps nothing.
+    loaded.import_questions(tmp_path / "questions.jsonl")
+    assert loaded.backups() == []
+
+
+def test_the_migration_keeps_the_backups_it_copies(loaded, tmp_path):
+    """0006 copies the undo table to let it hold question backups: run it again on a
+    database with a gold, a run and a questions backup, and restore each afterwards."""
+    import sqlite3
+
+    from db.schema import SCHEMA_VERSION
+    from desktop.project import Project
+
+    run = write_text(tmp_path / "run.trec", "q1 Q0 p2 1 3.0 bm25\n")
+    loaded.import_run(run, "BM25")
+    loaded.import_run(write_text(tmp_path / "r2.trec", "q1 Q0 p1 1 3.0 bm25\n"), "BM25")
+    loaded.import_gold(tmp_path / "gold.jsonl")
+    loaded.import_questions(write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "다른"}]))
+    kept = [(b["kind"], b["summary"], b["rows"]) for b in loaded.backups()]
+    assert [k[0] for k in kept] == ["questions", "gold", "run"]
+    loaded.close()
+    conn = sqlite3.connect(loaded.path)
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0006_undo_questions'")
+    conn.execute("DROP TABLE undo_question")  # what a schema-5 file lacks; its row goes too
+    conn.execute("DELETE FROM undo WHERE kind = 'questions'")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.commit()
+    conn.close()
+    with Project(loaded.path) as again:
+        assert [(b["kind"], b["summary"], b["rows"]) for b in again.backups()] == kept[1:]
+        again.restore_import()
+        again.restore_import()
+    conn = sqlite3.connect(loaded.path)
+    results = conn.execute("SELECT p.id FROM result r JOIN passage p ON p.pk = r.passage_pk")
+    assert [row[0] for row in results] == ["p2"]  # the first run, back from its backup
+    conn.close()
