@@ -386,6 +386,15 @@ def _shown(value: object) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
+def _whole(path, number: int, text: str, what: str) -> int:
+    try:
+        return int(_number_text(text))
+    except ValueError:
+        raise InputError(
+            path, number, f"{what} must be a whole number in ASCII digits, not {_shown(text)!r}"
+        ) from None
+
+
 def _number_text(text: str) -> str:
     """text when float()/int() may read it: ASCII only, no "1_000" (Python's digit
     grouping) and no full-width or other script's digits, which float() also accepts."""
@@ -796,14 +805,7 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                 )
             qid, _, pid, level = fields
         qid, pid = qid.strip(), pid.strip()
-        try:
-            level_value = int(_number_text(level))
-        except ValueError:
-            raise InputError(
-                path,
-                number,
-                f"relevance level must be a whole number in ASCII digits, not {_shown(level)!r}",
-            ) from None
+        level_value = _whole(path, number, level, "relevance level")
         if (qid, pid) in seen_pairs:
             raise InputError(path, number, f"question '{qid}' judges passage '{pid}' twice")
         seen_pairs.add((qid, pid))
@@ -927,14 +929,7 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
             obj = dict(zip(names, row, strict=True))
             qid = _text_id(path, number, obj["question_id"], "question_id")
             pid = _text_id(path, number, obj["passage_id"], "passage_id")
-            try:
-                rank = int(_number_text(obj["rank"]))
-            except ValueError:
-                raise InputError(
-                    path,
-                    number,
-                    f"rank must be a whole number in ASCII digits, not {_shown(obj['rank'])!r}",
-                ) from None
+            rank = _whole(path, number, obj["rank"], "rank")
             score_text = (obj.get("score") or "").strip()
             score = _score(path, number, score_text) if score_text else None
             raw_csv.setdefault(qid, []).append((rank, pid, score, number))
