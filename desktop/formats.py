@@ -551,6 +551,13 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "corpus")
+            if "answerable" in obj:
+                raise InputError(
+                    path,
+                    number,
+                    "passages have no 'answerable', questions do"
+                    + _looks_like_kind(path, "questions", "jsonl"),
+                )
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")

@@ -215,6 +215,7 @@ class Project(Reads):
                 f"name one file ({len(given)} given); only a corpus can come in several files",
             )
         path = given[0]
+        formats.regular_file(path)  # before the extension: a FIFO's name says nothing
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":

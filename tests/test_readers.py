@@ -80,7 +80,7 @@ def test_a_socket_and_a_folder_are_refused(loaded, tmp_path):
         server.close()
     folder = tmp_path / "q.jsonl.d"
     folder.mkdir()
-    stderr = refused_by_cli(loaded.path, "import", "questions", str(folder), "--format", "jsonl")
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(folder))
     assert f"{folder}: is a folder (directory), not a file" in stderr
 
 
@@ -241,6 +241,13 @@ def test_a_corpus_file_given_as_questions_is_refused(loaded, tmp_path):
     tsv = write_text(tmp_path / "c.tsv", "id\ttitle\ttext\np9\t제9조\t새 문단\n")
     stderr = refused_by_cli(loaded.path, "import", "questions", str(tsv))
     assert f"{tsv}:1: questions have no 'title' column" in stderr
+
+
+def test_a_questions_file_given_as_the_corpus_is_refused(loaded, tmp_path):
+    questions = tmp_path / "questions.jsonl"  # small_project's: q3 says answerable
+    stderr = refused_by_cli(loaded.path, "import", "corpus", str(questions), "--replace")
+    assert f"{questions}:3: passages have no 'answerable', questions do" in stderr
+    assert f"this looks like a questions file: import questions {questions}" in stderr
 
 
 def test_passages_without_titles_given_as_questions_are_refused_by_the_database(loaded, tmp_path):
