@@ -291,8 +291,13 @@ def test_a_question_import_that_replaces_texts_keeps_them_for_restore(loaded, tm
     assert [(b["kind"], b["summary"]) for b in loaded.backups()] == [
         ("questions", "the texts of 2 questions")
     ]
+    loaded.import_corpus(tmp_path / "corpus.jsonl", replace=True)  # texts do not depend on it
+    loaded.restore_import()  # the corpus replacement's backup: the gold it removed
+    out = cli(db_path, "restore", "--list")
+    assert "the texts of 2 questions, before" in out.stdout and "corpus replaced" not in out.stdout
     out = cli(db_path, "restore", "last-import")
     assert out.returncode == 0, out.stderr
+    assert "restored backup 1: the texts of 2 questions" in out.stdout
     after = {q["id"]: (q["text"], q["answerable"], q["meta"]) for q in loaded.questions()}
     assert after == {**before, "q4": ("새 질문", 1, None)}
     assert loaded.backups() == []
