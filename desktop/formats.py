@@ -305,13 +305,29 @@ def _bounded(path, handle) -> Iterator[tuple[int, bytes]]:
         yield number, raw
 
 
+def _utf16_order(raw: bytes) -> str | None:
+    """'le' or 'be' when raw's NUL bytes fall on one side of its byte pairs, as UTF-16 puts
+    them in ASCII characters (JSON's braces and quotes, TSV's tabs); None when they fall
+    anywhere, as in a binary file."""
+    even, odd = raw[0::2].count(0), raw[1::2].count(0)
+    pairs = max(1, len(raw) // 2)
+    if odd >= pairs / 4 and even <= odd / 10:
+        return "le"
+    if even >= pairs / 4 and odd <= even / 10:
+        return "be"
+    return None
+
+
 def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
     for number, raw in _bounded(path, handle):
         if number == 1 and raw.startswith(codecs.BOM_UTF8) and codec == "utf-8":
             raw = raw[3:]
         if number == 1 and encoding is None and b"\x00" in raw:
-            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM.
-            order = "le" if raw[1:2] == b"\x00" else "be"
+            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM when
+            # they fall on one side of the byte pairs, else not text at all.
+            order = _utf16_order(raw)
+            if order is None:
+                raise InputError(path, 1, "not a text file (it holds NUL bytes)")
             raise InputError(
                 path, 1, f"looks like UTF-16 without a BOM; use --encoding utf-16-{order}"
             )

@@ -192,6 +192,17 @@ def test_invalid_utf8_is_not_called_utf16(loaded, tmp_path):
     assert f"{path}:1: not UTF-8" in stderr and "UTF-16" not in stderr
 
 
+def test_a_binary_file_is_not_called_utf16(loaded, tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00\xa1\x5b\x00\x00\x13\x07\x00\x01\n")
+    stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
+    assert f"{path}:1: not a text file (it holds NUL bytes)" in stderr
+    for order in ("le", "be"):
+        path = write_text(tmp_path / f"{order}.tsv", "q9\t주권은?\n", f"utf-16-{order}")
+        stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
+        assert f"looks like UTF-16 without a BOM; use --encoding utf-16-{order}" in stderr
+
+
 def test_a_json_error_says_at_once(loaded, tmp_path):
     path = write_text(tmp_path / "q.jsonl", '{"id": "q9", "text": "open\n')
     stderr = refused_by_cli(loaded.path, "import", "questions", str(path))
