@@ -246,17 +246,18 @@ def _codec(path, encoding: str | None) -> str:
     squeezed = re.sub(r"[-_\s]", "", name.lower())
     if re.fullmatch(r"utf(8|16|32)(le|be|sig)?", squeezed):
         name = re.sub(r"(utf)(\d+)(le|be|sig)?", r"\1-\2-\3", squeezed).rstrip("-")
+    valid = "use a text encoding such as utf-8, cp949, euc-kr or utf-16"
     try:
         codec = codecs.lookup(name).name
+    except LookupError:
+        raise InputError(path, None, f"unknown encoding '{_shown(encoding)}'; {valid}") from None
+    try:
         # rot13, base64, zlib_codec and the like are codecs but not text encodings: encoding
         # a str with them is refused (LookupError), and "undefined" refuses everything.
         "\n".encode(codec)
     except (LookupError, UnicodeError):
         raise InputError(
-            path,
-            None,
-            f"unknown encoding '{_shown(encoding)}'; use a text encoding such as utf-8, "
-            "cp949, euc-kr or utf-16",
+            path, None, f"'{_shown(encoding)}' is not a text encoding; {valid}"
         ) from None
     return codec
 
