@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import io
 import json
 import math
@@ -189,7 +190,7 @@ def regular_file(path: str | Path) -> os.stat_result:
     try:
         info = os.stat(path)
     except OSError as error:
-        if os.path.islink(path):
+        if os.path.islink(path) and error.errno == errno.ENOENT:
             raise InputError(path, None, "is a link to a file that does not exist") from None
         raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
     kind = _not_regular(info.st_mode)
