@@ -124,9 +124,14 @@ def system_library_problem(name: str) -> str | None:
     try:
         ctypes.CDLL(name)
     except OSError as error:
-        # dlerror names the file it could not open first: `libxcb.so.1: cannot open ...`.
-        first = os.path.basename(str(error).split(":", 1)[0].strip())
-        return first if ".so" in first and " " not in first else name
+        # dlerror names the file it could not open first: `libxcb.so.1: cannot open ...`. In
+        # the PyInstaller bundle ctypes raises its own error with dlerror's as the cause.
+        while error is not None:
+            first = os.path.basename(str(error).split(":", 1)[0].strip())
+            if ".so" in first and " " not in first:
+                return first
+            error = error.__cause__ or error.__context__
+        return name
     return None
 
 
@@ -207,17 +212,17 @@ def missing_message(missing: list[str]) -> str:
 
 
 def install_command(missing: list[str]) -> str:
-    """`install them with: sudo apt-get install ...` (or dnf), or a plain request when this
+    """`install with: sudo apt-get install ...` (or dnf), or a plain request when this
     is neither a Debian/Ubuntu nor a Fedora/RHEL system."""
     sudo = "" if hasattr(os, "geteuid") and os.geteuid() == 0 else "sudo "
     if Path("/etc/debian_version").exists() or _on_path("apt-get"):
         packages = list(dict.fromkeys(debian_package(name) for name in missing))
-        return f"install them with: {sudo}apt-get install {' '.join(packages)}"
+        return f"install with: {sudo}apt-get install {' '.join(packages)}"
     if Path("/etc/redhat-release").exists() or _on_path("dnf"):
         # dnf resolves a library by what RPM says a package provides: exact, no table needed.
         bits = "(64bit)" if struct.calcsize("P") == 8 else ""
         provides = " ".join(shlex.quote(f"{name}(){bits}") for name in missing)
-        return f"install them with: {sudo}dnf install {provides}"
+        return f"install with: {sudo}dnf install {provides}"
     return "install the packages of your system that provide them"
 
 

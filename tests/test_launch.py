@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -65,14 +66,23 @@ def fake_pyside(tmp_path: Path, broken: str) -> Path:
     return fake
 
 
-def launch_window(env_changes: dict, *args: str, **run) -> subprocess.CompletedProcess:
-    """`recall-reviewer` (the installed command when there is one) with no command: the window."""
+def window_argv() -> list[str]:
     command = Path(sys.executable).with_name("recall-reviewer")
-    argv = [str(command)] if command.is_file() else [sys.executable, "-m", "desktop"]
+    return [str(command)] if command.is_file() else [sys.executable, "-m", "desktop"]
+
+
+def launch_window(env_changes: dict, *args: str, run_as=None) -> subprocess.CompletedProcess:
+    """`recall-reviewer` (the installed command when there is one) with no command: the window.
+    With run_as, that command line instead (the same environment)."""
     env = {k: v for k, v in os.environ.items() if k not in env_changes}
     env.update({k: v for k, v in env_changes.items() if v is not None})
     return subprocess.run(
-        [*argv, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60, **run
+        run_as or [*window_argv(), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
     )
 
 
@@ -200,6 +210,32 @@ def test_the_window_command_with_a_missing_library_names_it_and_the_install_comm
     if Path("/etc/debian_version").exists():
         assert re.search(r"(sudo )?apt-get install libxcb-icccx4 \(", line), line
     assert "PySide6 imported" not in done.stderr and not (tmp_path / "review.db").exists()
+
+
+def test_a_system_library_really_missing_is_named_instead_of_qts_abort(tmp_path):
+    """The machine without libxcb-icccm4: in a private mount namespace (this process tree
+    only) the real library file reads as empty, so the loader cannot load it, as on a stock
+    Debian 12. Without the check Qt aborts here (signal 6)."""
+    ctypes.CDLL("libxcb-icccm.so.4")
+    found = re.search(
+        r"(/\S*/libxcb-icccm\.so\.4[.\d]*)$", Path("/proc/self/maps").read_text(), re.M
+    )
+    unshare = shutil.which("unshare")
+    if not (found and unshare and os.geteuid() == 0):
+        pytest.skip("needs root, unshare and libxcb-icccm.so.4 mapped from a file")
+    library = os.path.realpath(found.group(1))
+    command = [*window_argv(), "--db", str(tmp_path / "review.db")]
+    shell = f"mount --bind /dev/null {library} && exec {' '.join(map(shlex.quote, command))}"
+    env = dict(NO_DISPLAY, DISPLAY=":0")
+    done = launch_window(env, run_as=[unshare, "-m", "--propagation", "private", "sh", "-c", shell])
+    if "mount" in done.stderr and done.returncode != 2:
+        pytest.skip(f"cannot mount in a namespace here: {done.stderr.strip()}")
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    line = done.stderr.strip()
+    assert "\n" not in line and "needs libxcb-icccm.so.4," in line, line
+    if Path("/etc/debian_version").exists():
+        assert "apt-get install libxcb-icccm4 (" in line
+    assert Path(library).stat().st_size > 0  # outside the namespace the library is intact
 
 
 def test_debian_package_names_follow_the_soname():
