@@ -11,6 +11,7 @@ import ctypes
 import importlib.util
 import os
 import shlex
+import socket
 import struct
 import sys
 from collections.abc import Mapping
@@ -41,11 +42,12 @@ def window_problem(environ: Mapping[str, str] | None = None) -> str | None:
     if not sys.platform.startswith("linux") or not uses_xcb(environ):
         return None
     # A Wayland session (WAYLAND_DISPLAY) was left to Qt above; on X11 only DISPLAY helps.
-    if not environ.get("DISPLAY"):
+    display = environ.get("DISPLAY", "")
+    if not display or not display_reachable(display):
+        why = "DISPLAY is not set" if not display else f"nothing answers at DISPLAY={display}"
         return (
-            "there is no display to open the window on (DISPLAY is not set): run it on the "
-            "desktop, or connect with `ssh -X`, or use the headless commands "
-            "(recall-reviewer --help)"
+            f"there is no display to open the window on ({why}): run it on the desktop, or "
+            "connect with `ssh -X`, or use the headless commands (recall-reviewer --help)"
         )
     # Qt tries QT_QPA_PLATFORM_PLUGIN_PATH's plugin first and falls back to its own, so the
     # window starts when any of them loads; the last one's (PySide6's own) needs are named.
@@ -70,6 +72,36 @@ def uses_xcb(environ: Mapping[str, str]) -> bool:
         return bool(names) and names[0] == "xcb"
     wayland = environ.get("WAYLAND_DISPLAY") or environ.get("XDG_SESSION_TYPE") == "wayland"
     return not wayland
+
+
+def display_reachable(display: str) -> bool:
+    """Whether an X server listens where DISPLAY points, tried as libxcb tries it: `:N` (or
+    `unix:N`) on the local socket, Linux's abstract one first, then TCP on this machine;
+    `host:N` on TCP port 6000+N. Only a connection is tried, not authorisation. A form not
+    parsed here (a socket path, a protocol prefix) counts as reachable: this check must never
+    refuse a display that works (a stale one, as left by an SSH session, is what it is for)."""
+    host, _, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not number.isdigit() or "/" in host:
+        return True
+    attempts: list[tuple[int, object]] = []
+    if host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{number}"
+        attempts += [(socket.AF_UNIX, "\0" + path), (socket.AF_UNIX, path)]
+    if host != "unix":
+        attempts.append((socket.AF_INET, (host or "localhost", 6000 + int(number))))
+    for family, address in attempts:
+        try:
+            if family == socket.AF_UNIX:
+                with socket.socket(socket.AF_UNIX) as connection:
+                    connection.settimeout(2)
+                    connection.connect(address)
+            else:
+                socket.create_connection(address, timeout=2).close()
+            return True
+        except OSError:
+            continue
+    return False
 
 
 def xcb_plugins(environ: Mapping[str, str]) -> list[Path]:

@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -86,6 +87,29 @@ def launch_window(env_changes: dict, *args: str, run_as=None) -> subprocess.Comp
     )
 
 
+def free_display() -> int:
+    """A display number no X server uses here (no socket, no lock file, abstract or not)."""
+    for number in range(150, 200):
+        if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        if not launch.display_reachable(f":{number}"):
+            return number
+    pytest.skip("no free display number")
+
+
+@pytest.fixture
+def x_socket():
+    """DISPLAY for the library tests: a socket listening where an X server would (Linux's
+    abstract name), so that the display part of the check passes and the libraries are what
+    is checked. Nothing on the file system."""
+    number = free_display()
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(f"\0/tmp/.X11-unix/X{number}")
+    server.listen(4)
+    yield f":{number}"
+    server.close()
+
+
 NO_DISPLAY = {
     "DISPLAY": None,
     "WAYLAND_DISPLAY": None,
@@ -147,6 +171,46 @@ def test_the_window_command_without_a_display_prints_one_line_and_exits_2(tmp_pa
     assert not (tmp_path / "review.db").exists()
 
 
+def test_a_display_nothing_answers_at_is_named(tmp_path):
+    """DISPLAY left set with no X server behind it (a closed `ssh -X`, a stopped Xvfb): Qt's
+    "could not connect to display" abort, now one line."""
+    display = f":{free_display()}"
+    line = launch.window_problem({"DISPLAY": display})
+    assert line and f"nothing answers at DISPLAY={display}" in line and "ssh -X" in line
+    done = launch_window(dict(NO_DISPLAY, DISPLAY=display), "--db", str(tmp_path / "review.db"))
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr.splitlines() == [f"recall-reviewer: {line}"]
+
+
+def test_a_real_x_server_is_reachable_and_the_window_may_start():
+    """Under Xvfb (a real X server) the check lets the launch through: nothing is missing on
+    this machine, so the window tests and the bundle's X11 test run the real window."""
+    if not shutil.which("Xvfb"):
+        pytest.skip("Xvfb is not installed")
+    number = free_display()
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not launch.display_reachable(f":{number}"):
+            assert server.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.1)
+        assert launch.window_problem({"DISPLAY": f":{number}"}) is None
+        assert launch.window_problem({"DISPLAY": f"unix:{number}.0"}) is None
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert "nothing answers" in launch.window_problem({"DISPLAY": f":{number}"})
+
+
+def test_display_forms_not_understood_are_never_refused():
+    for display in ("/private/tmp/com.apple.launchd.x/org.xquartz:0", "tcp/host:x", "weird"):
+        assert launch.display_reachable(display)
+
+
 # -- missing libraries ------------------------------------------------------------------------
 
 
@@ -162,11 +226,11 @@ def test_the_plugins_needs_are_read_from_its_elf_dynamic_section():
     assert {"libEGL.so.1", "libfontconfig.so.1", "libdbus-1.so.3"} <= set(system)
 
 
-def test_nothing_is_missing_here_so_the_window_may_start():
+def test_nothing_is_missing_here_so_the_window_may_start(x_socket):
     """On this machine Qt's X11 plugin loads (the window tests run it under Xvfb): the check
     must not refuse a launch that works."""
     assert launch.missing_libraries(real_plugin()) == []
-    assert launch.window_problem({"DISPLAY": ":0"}) is None
+    assert launch.window_problem({"DISPLAY": x_socket}) is None
 
 
 @pytest.mark.parametrize("broken", ["plugin", "libQt6XcbQpa.so.6"])
@@ -189,17 +253,19 @@ def test_a_librarys_own_missing_dependency_is_the_one_named(tmp_path):
 
 
 def test_qt_falls_back_to_its_own_plugin_so_a_broken_one_on_the_plugin_path_is_not_fatal(
-    tmp_path,
+    tmp_path, x_socket
 ):
     broken = fake_pyside(tmp_path, "plugin") / "Qt" / "plugins" / "platforms"
-    environ = {"DISPLAY": ":0", "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken)}
+    environ = {"DISPLAY": x_socket, "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken)}
     assert launch.xcb_plugins(environ)[0] == broken / "libqxcb.so"
     assert launch.window_problem(environ) is None
 
 
-def test_the_window_command_with_a_missing_library_names_it_and_the_install_command(tmp_path):
+def test_the_window_command_with_a_missing_library_names_it_and_the_install_command(
+    tmp_path, x_socket
+):
     fake = fake_pyside(tmp_path, "plugin")
-    env = dict(NO_DISPLAY, DISPLAY=":0", PYTHONPATH=str(fake.parent))
+    env = dict(NO_DISPLAY, DISPLAY=x_socket, PYTHONPATH=str(fake.parent))
     done = launch_window(env, "--db", str(tmp_path / "review.db"))
     assert done.returncode == 2, (done.returncode, done.stderr)
     lines = done.stderr.splitlines()
@@ -212,7 +278,7 @@ def test_the_window_command_with_a_missing_library_names_it_and_the_install_comm
     assert "PySide6 imported" not in done.stderr and not (tmp_path / "review.db").exists()
 
 
-def test_a_system_library_really_missing_is_named_instead_of_qts_abort(tmp_path):
+def test_a_system_library_really_missing_is_named_instead_of_qts_abort(tmp_path, x_socket):
     """The machine without libxcb-icccm4: in a private mount namespace (this process tree
     only) the real library file reads as empty, so the loader cannot load it, as on a stock
     Debian 12. Without the check Qt aborts here (signal 6)."""
@@ -226,7 +292,7 @@ def test_a_system_library_really_missing_is_named_instead_of_qts_abort(tmp_path)
     library = os.path.realpath(found.group(1))
     command = [*window_argv(), "--db", str(tmp_path / "review.db")]
     shell = f"mount --bind /dev/null {library} && exec {' '.join(map(shlex.quote, command))}"
-    env = dict(NO_DISPLAY, DISPLAY=":0")
+    env = dict(NO_DISPLAY, DISPLAY=x_socket)
     done = launch_window(env, run_as=[unshare, "-m", "--propagation", "private", "sh", "-c", shell])
     if "mount" in done.stderr and done.returncode != 2:
         pytest.skip(f"cannot mount in a namespace here: {done.stderr.strip()}")
