@@ -63,13 +63,13 @@ def window_problem(environ: Mapping[str, str] | None = None) -> str | None:
 
 
 def uses_xcb(environ: Mapping[str, str]) -> bool:
-    """Whether Qt would start on its X11 plugin, following QGuiApplication's choice:
-    QT_QPA_PLATFORM wins (a list like "wayland;xcb" is tried in order); without it a Wayland
-    session (WAYLAND_DISPLAY, or XDG_SESSION_TYPE=wayland) is tried before X11."""
+    """Whether Qt would start on its X11 plugin and nothing else, following QGuiApplication's
+    choice: QT_QPA_PLATFORM wins (a list like "wayland;xcb" is tried in order, so with more
+    than one name Qt has a fallback and we leave it to Qt); without it a Wayland session
+    (WAYLAND_DISPLAY, or XDG_SESSION_TYPE=wayland) is tried before X11."""
     chosen = environ.get("QT_QPA_PLATFORM", "")
     if chosen:
-        names = [part.split(":")[0].strip() for part in chosen.split(";")]
-        return bool(names) and names[0] == "xcb"
+        return [part.split(":")[0].strip() for part in chosen.split(";")] == ["xcb"]
     wayland = environ.get("WAYLAND_DISPLAY") or environ.get("XDG_SESSION_TYPE") == "wayland"
     return not wayland
 
@@ -243,19 +243,29 @@ def missing_message(missing: list[str]) -> str:
     )
 
 
-def install_command(missing: list[str]) -> str:
-    """`install with: sudo apt-get install ...` (or dnf), or a plain request when this
-    is neither a Debian/Ubuntu nor a Fedora/RHEL system."""
+def install_command(missing: list[str], manager: str | None = None) -> str:
+    """`install with: sudo apt-get install ...` (or dnf), or a plain request when this is
+    neither a Debian/Ubuntu nor a Fedora/RHEL system. `manager` is this system's by default."""
+    manager = manager or package_manager()
     sudo = "" if hasattr(os, "geteuid") and os.geteuid() == 0 else "sudo "
-    if Path("/etc/debian_version").exists() or _on_path("apt-get"):
+    if manager == "apt-get":
         packages = list(dict.fromkeys(debian_package(name) for name in missing))
         return f"install with: {sudo}apt-get install {' '.join(packages)}"
-    if Path("/etc/redhat-release").exists() or _on_path("dnf"):
-        # dnf resolves a library by what RPM says a package provides: exact, no table needed.
-        bits = "(64bit)" if struct.calcsize("P") == 8 else ""
-        provides = " ".join(shlex.quote(f"{name}(){bits}") for name in missing)
+    if manager == "dnf":
+        # dnf resolves a library by what RPM says a package provides, `libX.so.4()(64bit)` on
+        # 64-bit systems: exact, no table needed.
+        bits = "()(64bit)" if struct.calcsize("P") == 8 else ""
+        provides = " ".join(shlex.quote(f"{name}{bits}") for name in missing)
         return f"install with: {sudo}dnf install {provides}"
     return "install the packages of your system that provide them"
+
+
+def package_manager() -> str | None:
+    if Path("/etc/debian_version").exists() or _on_path("apt-get"):
+        return "apt-get"
+    if Path("/etc/redhat-release").exists() or _on_path("dnf"):
+        return "dnf"
+    return None
 
 
 def debian_package(soname: str) -> str:

@@ -131,6 +131,7 @@ NO_DISPLAY = {
         ({"QT_QPA_PLATFORM": "xcb:nograb", "WAYLAND_DISPLAY": "wayland-0"}, True),
         ({"QT_QPA_PLATFORM": "offscreen"}, False),
         ({"QT_QPA_PLATFORM": "wayland;xcb", "DISPLAY": ":0"}, False),
+        ({"QT_QPA_PLATFORM": "xcb;wayland", "DISPLAY": ":0"}, False),
         ({"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, False),
         ({"XDG_SESSION_TYPE": "wayland"}, False),
         ({"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, True),
@@ -273,7 +274,7 @@ def test_the_window_command_with_a_missing_library_names_it_and_the_install_comm
     line = lines[0]
     assert line.startswith("recall-reviewer: the window cannot start: Qt's X11 plugin (xcb)")
     assert "needs libxcb-icccX.so.4," in line and "recall-reviewer --help" in line
-    if Path("/etc/debian_version").exists():
+    if launch.package_manager() == "apt-get":
         assert re.search(r"(sudo )?apt-get install libxcb-icccx4 \(", line), line
     assert "PySide6 imported" not in done.stderr and not (tmp_path / "review.db").exists()
 
@@ -299,7 +300,7 @@ def test_a_system_library_really_missing_is_named_instead_of_qts_abort(tmp_path,
     assert done.returncode == 2, (done.returncode, done.stderr)
     line = done.stderr.strip()
     assert "\n" not in line and "needs libxcb-icccm.so.4," in line, line
-    if Path("/etc/debian_version").exists():
+    if launch.package_manager() == "apt-get":
         assert "apt-get install libxcb-icccm4 (" in line
     assert Path(library).stat().st_size > 0  # outside the namespace the library is intact
 
@@ -332,8 +333,17 @@ def test_debian_package_names_follow_the_soname():
         "libc6",
     ]
     line = launch.missing_message(["libxcb-icccm.so.4", "libxcb-keysyms.so.1"])
-    if Path("/etc/debian_version").exists():
+    if launch.package_manager() == "apt-get":
         assert "apt-get install libxcb-icccm4 libxcb-keysyms1 (" in line
+
+
+def test_on_fedora_dnf_is_asked_for_the_library_itself():
+    command = launch.install_command(["libxcb-icccm.so.4", "libxcb-keysyms.so.1"], "dnf")
+    assert command.endswith(
+        "dnf install 'libxcb-icccm.so.4()(64bit)' 'libxcb-keysyms.so.1()(64bit)'"
+    )
+    assert command.startswith("install with: " + ("" if os.geteuid() == 0 else "sudo "))
+    assert "apt-get" not in launch.install_command(["libxcb.so.1"], "zypper")
 
 
 # -- the install script -----------------------------------------------------------------------
