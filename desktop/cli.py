@@ -128,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
 
     db_path = Path(args.db) if args.db else paths.default_db()
     if args.command is None:
+        from desktop.launch import window_problem  # no Qt: says why Qt would abort, if it would
+
+        problem = window_problem()
+        if problem:
+            return fail(problem)
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
