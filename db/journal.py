@@ -175,7 +175,8 @@ def append(path: Path, database_id: str, lines: Iterable[dict]) -> None:
         return
     header = header_of(path)
     if path.exists() and (header is None or header.get("database_id") != database_id):
-        set_aside(path, header)
+        if header is not None or path.stat().st_size:  # an empty file holds nothing to keep
+            set_aside(path, header)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         size = os.fstat(fd).st_size
@@ -266,5 +267,6 @@ def failed(path: Path, error: OSError) -> str:
     )
     with _problems_lock:
         _problems[_key(path)] = message
-    log.warning("%s", message)
+    # info, not warning: the command line and the window say it themselves, once
+    log.info("%s", message)
     return message

@@ -148,6 +148,11 @@ class Project(Reads):
     def close(self) -> None:
         self.store.close()
 
+    def journal_problem(self) -> str | None:
+        """Why the judgement journal's latest write failed (the judgements are committed, only
+        their journal copy is behind), or None; see db/journal.py."""
+        return self.store.journal_problem
+
     def __enter__(self) -> Project:
         return self
 
