@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SUFFIX = ".judgements.jsonl"
+NOT_A_FILE = "something other than a file (a FIFO, a device) is in its place; move it away"
 HEADER_KEY = "recall_reviewer_journal"
 log = logging.getLogger("recall_reviewer.journal")
 
@@ -98,7 +99,7 @@ def _check_kind(path: Path) -> None:
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if not stat.S_ISREG(mode):
-        raise OSError(errno.EINVAL, "not a regular file", str(path))
+        raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
 
 
 def header_of(path: Path) -> dict | None:
@@ -258,8 +259,10 @@ _ADVICE = {
 def failed(path: Path, error: OSError) -> str:
     """Record that a write of the journal at path failed; returns the one line that says so."""
     what = _ADVICE.get(error.errno or -1)
-    if what is None:
-        what = f"{error.strerror or error}; make it a writable file"
+    if error.strerror == NOT_A_FILE:
+        what = NOT_A_FILE
+    elif what is None:
+        what = f"{error.strerror or error}; check the file and its folder"
     message = (
         f"{path}: the judgements are saved in the database, but its judgement journal could "
         f"not be written: {what}. The journal is brought up to date the next time the "

@@ -299,3 +299,16 @@ def test_wrong_merge_sources_get_one_line_each(two_databases, tmp_path, make, wo
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"recall-reviewer: {source}: {words}")
     assert snapshot(mine) == before
+
+
+def test_a_fifo_in_the_journals_place_is_neither_read_nor_written(prepared, tmp_path):
+    os.mkfifo(journal.journal_path(prepared))
+    done = subprocess.run(
+        shlex.split(command(prepared, "import", "judgements", str(tmp_path / "fifty.jsonl"))),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert_journal_line(done, prepared, "something other than a file (a FIFO, a device)")
+    restore = cli(prepared, "restore", "judgements")
+    assert restore.returncode == 2 and "cannot read the journal" in restore.stderr
