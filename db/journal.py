@@ -108,7 +108,7 @@ def header_of(path: Path) -> dict | None:
     _check_kind(path)
     try:
         with open(path, "rb") as handle:
-            first = handle.readline()
+            first = handle.readline(1 << 16)  # a header is short
     except FileNotFoundError:
         return None
     try:

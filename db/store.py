@@ -214,7 +214,9 @@ def _open_existing(path: str | Path) -> sqlite3.Connection | None:
 
 def _file_stamp(path: Path) -> tuple:
     """What changes when another program writes a database file: its identity, size and time,
-    and whether a -wal is beside it."""
+    and whether a -wal is beside it (beside the file a symbolic link points to, as SQLite
+    puts it)."""
+    path = path.resolve()
     st = path.stat()
     wal = path.with_name(path.name + "-wal")
     return st.st_ino, st.st_size, st.st_mtime_ns, wal.exists()

@@ -230,11 +230,18 @@ def test_merge_leaves_nothing_beside_the_other_database(two_databases):
     assert sorted(os.listdir(theirs.parent)) == before
 
 
-def test_merge_reads_a_database_another_program_has_open(two_databases):
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_merge_reads_a_database_another_program_has_open(two_databases, through_a_link):
+    """Its -wal (beside the file, not beside a link to it) holds a commit the file lacks, so it
+    is read with SQLite's locks, never immutable."""
     mine, theirs = two_databases
-    with Project(theirs) as other:  # its -wal and -shm are there: read with locks
+    source = theirs
+    if through_a_link:
+        source = mine.parent / "link.db"
+        source.symlink_to(theirs)
+    with Project(theirs) as other:
         other.add_judgement("lee", "q2", "note", "열려 있음")
-        done = cli(mine, "merge", str(theirs))
+        done = cli(mine, "merge", str(source))
     assert done.returncode == 0 and "merged 5 judgements" in done.stdout
 
 
