@@ -28,6 +28,11 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so appends there are not locked against each other
+    fcntl = None
+
 SUFFIX = ".judgements.jsonl"
 NOT_A_FILE = "something other than a file (a FIFO, a device) is in its place; move it away"
 HEADER_KEY = "recall_reviewer_journal"
@@ -180,6 +185,11 @@ def append(path: Path, database_id: str, lines: Iterable[dict]) -> None:
             set_aside(path, header)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
     try:
+        if fcntl is not None:
+            # Two programs (a window and a command) append to one journal: the size read
+            # here, the torn-line cut and a cut back after a failed write must not cross
+            # the other's lines. Held for one write and fsync; released by close.
+            fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             # a torn last line: cut it at the previous newline (reconcile() adds it back)

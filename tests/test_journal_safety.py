@@ -319,3 +319,24 @@ def test_a_fifo_in_the_journals_place_is_neither_read_nor_written(prepared, tmp_
     assert_journal_line(done, prepared, "something other than a file (a FIFO, a device)")
     restore = cli(prepared, "restore", "judgements")
     assert restore.returncode == 2 and "cannot read the journal" in restore.stderr
+
+
+def test_an_append_waits_for_another_programs_append(project, tmp_path):
+    """Another program appending holds the journal's lock: this append waits for it, so
+    neither cuts into the other's lines."""
+    import fcntl
+    import threading
+
+    small_project(project, tmp_path)
+    project.add_judgement("kim", "q1", "note", "먼저")
+    path = project.store.journal_path
+    with open(path, "ab") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)
+        writer = threading.Thread(
+            target=journal.append, args=(path, project.store.database_id(), notes(1, "lee"))
+        )
+        writer.start()
+        writer.join(0.5)
+        assert writer.is_alive() and len(journal.read(path)[1]) == 1, "it waits"
+    writer.join(10)
+    assert not writer.is_alive() and len(journal.read(path)[1]) == 2
