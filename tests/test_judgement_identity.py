@@ -115,12 +115,13 @@ def test_two_lines_differing_in_any_one_field_both_survive_import_merge_export_a
     check()
 
 
-def _as_schema_5(path) -> None:
-    """Put the judgement table of a database made by this version back as schema 5 had it
-    (identity: reviewer, at, question, kind, passage, value), as an older program left it."""
+def _before_identity(path) -> None:
+    """Put the judgement table of a database made by this version back as it was before the
+    judgement_identity migration (identity: reviewer, at, question, kind, passage, value), as
+    an older program left it."""
     conn = sqlite3.connect(path)
     conn.executescript(
-        """
+        f"""
         DROP TABLE judgement;
         CREATE TABLE judgement (
             pk INTEGER PRIMARY KEY, reviewer TEXT NOT NULL, at TEXT NOT NULL,
@@ -129,8 +130,8 @@ def _as_schema_5(path) -> None:
             UNIQUE (reviewer, at, question_id, kind, passage_id, value)
         );
         CREATE INDEX judgement_question ON judgement(question_id);
-        DELETE FROM _sqlite_migrations WHERE name = '0006_judgement_identity';
-        PRAGMA user_version = 5;
+        DELETE FROM _sqlite_migrations WHERE name LIKE '%_judgement_identity';
+        PRAGMA user_version = {SCHEMA_VERSION - 1};
         """
     )
     conn.close()
@@ -142,7 +143,7 @@ NOTE = {"reviewer": "kim", "at": "2026-12-01T10:00:00+09:00", "question_id": "q1
 def test_the_migration_keeps_every_line_and_its_key_and_then_tells_systems_apart(project, tmp_path):
     small_project(project, tmp_path)
     project.close()
-    _as_schema_5(project.path)
+    _before_identity(project.path)
     a = {**NOTE, "value": "확인", "system": "A"}
     b = {**NOTE, "value": "확인", "system": "B"}
     old = sqlite3.connect(project.path)
@@ -157,6 +158,8 @@ def test_the_migration_keeps_every_line_and_its_key_and_then_tells_systems_apart
 
     with Project(project.path) as migrated:
         assert migrated.store.schema_version() == SCHEMA_VERSION
+        (applied,) = migrated.store.pending_migrations
+        assert applied.endswith("_judgement_identity")
         rows = migrated.store.judgements()
         assert [(r["pk"], r["system"], r["at"]) for r in rows] == [(7, "A", a["at"]), (9, "A", "x")]
         done = migrated.import_judgements(write_jsonl(tmp_path / "ab.jsonl", [a, b]))
