@@ -10,17 +10,31 @@ replaced by another one is set aside under a name with its id, never appended to
 A process killed in the middle of an append leaves a torn last line (no newline at the end):
 the next append cuts it off first, and reconcile() adds back every logged line the journal
 lacks (the torn one, or lines whose commit happened just before a kill).
+
+A write that fails (a full disk, a folder in the journal's place, a read-only file) is undone
+to the last complete line and recorded here, per journal, until a later write succeeds: the
+judgements are committed by then, so the command line ends with that one line and exit status
+2, and the window shows it until the journal is written again (problem()).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
+import stat
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so appends there are not locked against each other
+    fcntl = None
+
 SUFFIX = ".judgements.jsonl"
+NOT_A_FILE = "something other than a file (a FIFO, a device) is in its place; move it away"
 HEADER_KEY = "recall_reviewer_journal"
 log = logging.getLogger("recall_reviewer.journal")
 
@@ -67,19 +81,39 @@ def row_of(line: dict) -> tuple:
 
 
 def identity(line: dict) -> tuple:
-    """The identity a merge uses (reviewer, at, question, kind, passage, value)."""
-    return row_of(line)[:6]
+    """A judgement's identity: every field of its line (design section 6), so two lines that
+    differ in any one of them (a note's system, an adjudication's settles) are two judgements.
+    An absent passage, settles or system is the same as an empty one (an export leaves all
+    three out when empty). Import, merge, restore and the journal's repair all use it: the
+    store through its unique index judgement_identity (db/schema.py, the same fields)."""
+    row = row_of(line)
+    return (*row[:6], row[6] or "", row[7] or "")
 
 
 def _encode(line: dict) -> bytes:
     return (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def _check_kind(path: Path) -> None:
+    """Raise OSError unless path is a regular file or absent: a folder, a FIFO or a device in
+    the journal's place would be read forever or written into something else."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
+
+
 def header_of(path: Path) -> dict | None:
-    """The journal's first line, or None for no file, an empty one or one without a header."""
+    """The journal's first line, or None for no file, an empty one or one without a header.
+    Raises OSError when something other than a regular file is in its place."""
+    _check_kind(path)
     try:
         with open(path, "rb") as handle:
-            first = handle.readline()
+            first = handle.readline(1 << 16)  # a header is short
     except FileNotFoundError:
         return None
     try:
@@ -93,6 +127,7 @@ def read(path: str | Path) -> tuple[dict, list[dict], bool]:
     """(header, judgement lines, whether the last line was torn). Raises JournalError."""
     path = Path(path)
     try:
+        _check_kind(path)
         data = path.read_bytes()
     except OSError as error:
         raise JournalError(f"{path}: cannot read the journal ({error.strerror})") from None
@@ -139,15 +174,22 @@ def set_aside(path: Path, header: dict | None) -> None:
 
 def append(path: Path, database_id: str, lines: Iterable[dict]) -> None:
     """Append lines to the journal of the database named database_id, with one write and an
-    fsync; starts the journal (header first) when there is none. Raises OSError."""
+    fsync; starts the journal (header first) when there is none. Raises OSError, after
+    cutting the journal back to where it was (a full disk writes part of the lines)."""
     payload = b"".join(_encode(line) for line in lines)
     if not payload:
         return
     header = header_of(path)
     if path.exists() and (header is None or header.get("database_id") != database_id):
-        set_aside(path, header)
+        if header is not None or path.stat().st_size:  # an empty file holds nothing to keep
+            set_aside(path, header)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
     try:
+        if fcntl is not None:
+            # Two programs (a window and a command) append to one journal: the size read
+            # here, the torn-line cut and a cut back after a failed write must not cross
+            # the other's lines. Held for one write and fsync; released by close.
+            fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             # a torn last line: cut it at the previous newline (reconcile() adds it back)
@@ -161,7 +203,83 @@ def append(path: Path, database_id: str, lines: Iterable[dict]) -> None:
                 "database": path.name[: -len(SUFFIX)],
             }
             payload = _encode(start) + payload
-        os.write(fd, payload)
-        os.fsync(fd)
+        try:
+            _write_all(fd, payload)
+            os.fsync(fd)
+        except OSError:
+            _cut_back(fd, size)
+            raise
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    """os.write until all is written: near a full disk a write stores only part and returns
+    its length, and the next one raises ENOSPC."""
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _cut_back(fd: int, size: int) -> None:
+    try:
+        os.ftruncate(fd, size)
+    except OSError as error:  # a torn tail is cut by the next append, and repaired
+        log.warning("could not cut the journal back after a failed write: %s", error)
+
+
+# -- whether the latest write of each journal failed ------------------------------------------
+
+_problems: dict[str, str] = {}
+_problems_lock = threading.Lock()
+
+
+def _key(path: Path) -> str:
+    return os.path.abspath(path)
+
+
+def problem(path: Path) -> str | None:
+    """The one line saying why the latest write of the journal at path failed in this process
+    (its judgements are in the database, not in the journal), or None when it was written."""
+    with _problems_lock:
+        return _problems.get(_key(path))
+
+
+def problems() -> list[str]:
+    """Every journal's problem in this process (the command line reports them at its end)."""
+    with _problems_lock:
+        return list(_problems.values())
+
+
+def written(path: Path) -> None:
+    with _problems_lock:
+        _problems.pop(_key(path), None)
+
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full; free some space",
+    errno.EDQUOT: "the disk quota is used up; free some space",
+    errno.EISDIR: "a folder is in its place; move that folder away",
+    errno.EROFS: "it is on a read-only file system; make it writable",
+    errno.EACCES: "it or its folder is read-only or not yours; make both writable",
+    errno.EPERM: "it or its folder is read-only or not yours; make both writable",
+}
+
+
+def failed(path: Path, error: OSError) -> str:
+    """Record that a write of the journal at path failed; returns the one line that says so."""
+    what = _ADVICE.get(error.errno or -1)
+    if error.strerror == NOT_A_FILE:
+        what = NOT_A_FILE
+    elif what is None:
+        what = f"{error.strerror or error}; check the file and its folder"
+    message = (
+        f"{path}: the judgements are saved in the database, but its judgement journal could "
+        f"not be written: {what}. The journal is brought up to date the next time the "
+        "database is opened"
+    )
+    with _problems_lock:
+        _problems[_key(path)] = message
+    # info, not warning: the command line and the window say it themselves, once
+    log.info("%s", message)
+    return message

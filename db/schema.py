@@ -323,6 +323,40 @@ def _undo_questions(db: Database) -> None:
             meta TEXT,
             PRIMARY KEY (undo_pk, id)
         ) WITHOUT ROWID;
+
+
+@MIGRATIONS(name="0007_judgement_identity")
+def _judgement_identity(db: Database) -> None:
+    _script(
+        db,
+        """
+        -- A judgement's identity is every field of its line (db/journal.py identity()): the
+        -- unique key of 0001 left out settles and system, so two lines differing only there
+        -- became one. The table is copied without that key (SQLite cannot drop a table's
+        -- UNIQUE in place; same pks, so the journal still matches) and the identity is a
+        -- unique index on every field but pk; settles and system are NULL when absent and
+        -- NULLs are never equal, hence coalesce. Lines an earlier import or merge already
+        -- dropped as duplicates were never stored, so nothing here can bring them back.
+        CREATE TABLE judgement_new (
+            pk INTEGER PRIMARY KEY,
+            reviewer TEXT NOT NULL,
+            at TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+                ('role', 'alternative', 'not_evidence', 'answerable', 'evidence', 'drop',
+                 'note', 'adjudication')),
+            passage_id TEXT NOT NULL DEFAULT '',
+            value TEXT NOT NULL,
+            settles TEXT,
+            system TEXT
+        );
+        INSERT INTO judgement_new SELECT pk, reviewer, at, question_id, kind, passage_id,
+            value, settles, system FROM judgement;
+        DROP TABLE judgement;
+        ALTER TABLE judgement_new RENAME TO judgement;
+        CREATE INDEX judgement_question ON judgement(question_id);
+        CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
+            passage_id, value, coalesce(settles, ''), coalesce(system, ''));
         """,
     )
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 BATCH = 20_000
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
 log = logging.getLogger("recall_reviewer.store")
 
@@ -71,7 +72,7 @@ def _damaged_hint(path) -> str:
     kept = journal.journal_path(path)
     return (
         f"; put back a copy of the file, or rebuild the judgements in a new database from "
-        f"their journal (recall-reviewer --db NEW.db restore judgements {kept})"
+        f"their journal (recall-reviewer --db NEW.db restore judgements {kept} --force)"
     )
 
 
@@ -211,6 +212,16 @@ def _open_existing(path: str | Path) -> sqlite3.Connection | None:
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
 
 
+def _file_stamp(path: Path) -> tuple:
+    """What changes when another program writes a database file: its identity, size and time,
+    and whether a -wal is beside it (beside the file a symbolic link points to, as SQLite
+    puts it)."""
+    path = path.resolve()
+    st = path.stat()
+    wal = path.with_name(path.name + "-wal")
+    return st.st_ino, st.st_size, st.st_mtime_ns, wal.exists()
+
+
 def file_schema_version(path: str | Path) -> int | None:
     """PRAGMA user_version of the database file at path; None for no file, an empty file or
     one that is not SQLite. Opening it this way never migrates or creates anything."""
@@ -306,12 +317,10 @@ class Store:
         self.on_wait = on_wait
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
+        self.immutable = False
         try:
             if readonly:
-                if not self.path.exists():
-                    raise StoreError(f"{self.path}: no such file")
-                self.conn = connect(self.path, f"{self.path.resolve().as_uri()}?mode=ro")
-                self._check_readonly()
+                self._open_source()
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.conn = connect(self.path)
@@ -367,8 +376,48 @@ class Store:
                 MIGRATIONS.apply(self.db)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def _open_source(self) -> None:
+        """Open another database only to read it (the source of a merge), creating nothing
+        beside it. SQLite's read-only mode still makes -wal and -shm files beside a WAL
+        database and cannot remove them when it closes; immutable=1 makes none and takes no
+        locks. That is safe only while no other program writes the file: with no -wal beside
+        it no connection has it open (a WAL connection keeps its -wal while open), and
+        changed_since_open() tells the reader to read again in the rare case one opened it
+        meanwhile. With a -wal beside it the file is in use, so it is read the ordinary way
+        (the -wal and -shm are already there, made by whoever has it open)."""
+        path = self.path
+        if not path.exists():
+            raise StoreError(f"{path}: no such file; name the other database file")
+        if path.is_dir():
+            raise StoreError(f"{path}: this is a folder; name the other database file in it")
+        if not path.is_file():
+            raise StoreError(f"{path}: not a regular file; name the other database file")
+        with open(path, "rb") as handle:
+            if handle.read(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+                raise StoreError(f"{path}: not a SQLite database, so not a Recall Reviewer one")
+        self._stamp = _file_stamp(path)
+        self.immutable = not self._stamp[-1]
+        flags = "mode=ro&immutable=1" if self.immutable else "mode=ro"
+        self.conn = connect(path, f"{path.resolve().as_uri()}?{flags}")
+        self._check_readonly()
+
+    def changed_since_open(self) -> bool:
+        """True when a database opened immutable changed or got a -wal since it was opened:
+        what was read from it may be inconsistent, so read it again."""
+        return self.immutable and _file_stamp(self.path) != self._stamp
+
     def _check_readonly(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {
+            r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if "_sqlite_migrations" not in tables:
+            raise StoreError(f"{self.path}: a SQLite file, but not a Recall Reviewer database")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: made by a newer Recall Reviewer (schema {version}, this program "
+                f"knows {SCHEMA_VERSION}); update this one to read it. Nothing was changed."
+            )
         if version != SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: schema {version}, this program reads "
@@ -1155,19 +1204,47 @@ class Store:
     def database_id(self) -> str:
         return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
 
+    @property
+    def journal_problem(self) -> str | None:
+        """Why the journal's latest write failed (its judgements are only in the database
+        until a write succeeds), or None."""
+        return journal.problem(self.journal_path)
+
     def _journal_append(self, rows: list[dict]) -> None:
-        journal.append(self.journal_path, self.database_id(), map(journal.judgement_line, rows))
+        """After a commit: the new lines to the journal, or, after an earlier write failed,
+        every line it lacks. A failure is recorded (journal.failed), never raised: the
+        judgements are safely committed by now."""
+        path = self.journal_path
+        try:
+            if journal.problem(path) is not None:
+                self._reconcile()
+            else:
+                journal.append(path, self.database_id(), map(journal.judgement_line, rows))
+        except OSError as error:
+            journal.failed(path, error)
+            return
+        journal.written(path)
 
     def reconcile_journal(self) -> int:
         """Append to the journal every logged judgement it lacks (after a kill between a
-        commit and its journal write, or a torn last line); returns how many. Cheap when the
-        journal's line count matches the log, as it does after every ordinary session."""
+        commit and its journal write, a torn last line or a failed write); returns how many.
+        Cheap when the journal's line count matches the log, as it does after every ordinary
+        session. Raises OSError (recorded as the journal's problem)."""
+        try:
+            added = self._reconcile()
+        except OSError as error:
+            journal.failed(self.journal_path, error)
+            raise
+        journal.written(self.journal_path)
+        return added
+
+    def _reconcile(self) -> int:
         path = self.journal_path
         count = self._scalar("SELECT count(*) FROM judgement")
+        if count == 0:
+            return 0  # nothing to keep; a journal there may be a lost database's, for restore
         header = journal.header_of(path)
         if header is None or header.get("database_id") != self.database_id():
-            if count == 0:
-                return 0  # maybe the journal of a lost database: keep it for restore
             have: set[tuple] = set()
         elif journal.line_count(path) == count:
             return 0
@@ -1183,7 +1260,7 @@ class Store:
             for row in self._query("SELECT * FROM judgement ORDER BY pk")
             if journal.identity(journal.judgement_line(row)) not in have
         ]
-        self._journal_append(missing)
+        journal.append(path, self.database_id(), map(journal.judgement_line, missing))
         return len(missing)
 
     def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:

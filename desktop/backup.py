@@ -160,6 +160,8 @@ def clean_leftovers(store) -> list[Path]:
         added = store.reconcile_journal()
         if added:
             log.info("added %d judgements missing from %s", added, store.journal_path)
-    except (OSError, StoreError) as error:
+    except OSError:
+        pass  # recorded as the journal's problem, which the command line and the window show
+    except StoreError as error:
         log.warning("the judgement journal %s is not up to date: %s", store.journal_path, error)
     return removed

@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore.add_argument("what", nargs="*", metavar="last-import | ID | judgements [JOURNAL]")
     restore.add_argument("--list", action="store_true", help="the backups imports left")
+    restore.add_argument(
+        "--force", action="store_true", help="take the journal of another database (a rebuild)"
+    )
     return parser
 
 
@@ -159,7 +162,8 @@ def _run(args, db_path: Path) -> int:
 
     _wait["seconds"] = max(0.0, args.wait)
     try:
-        return COMMANDS[args.command](args, db_path)
+        code = COMMANDS[args.command](args, db_path)
+        return _journal_checked(code)
     except UsageError as error:
         return fail(str(error))
     except InputError as error:
@@ -179,6 +183,18 @@ def _run(args, db_path: Path) -> int:
         return fail("not enough memory for this; close other programs or ask for less")
     except Exception as error:  # noqa: BLE001 (the last line of defence: no traceback)
         return _unexpected(error)
+
+
+def _journal_checked(code: int) -> int:
+    """A command whose judgements reached the database but not their journal ends with the
+    one line saying so, and exit status 2 (db/journal.py)."""
+    from db import journal
+
+    problems = journal.problems()
+    if problems:
+        sys.stdout.flush()
+        return fail(problems[0])
+    return code
 
 
 def _broken_pipe() -> int:
@@ -565,8 +581,9 @@ def cmd_restore(args, db_path) -> int:
         if what[0] == "judgements":
             if len(what) > 2:
                 return fail("usage: restore judgements [JOURNAL]")
-            report = project.restore_judgements(what[1] if len(what) == 2 else None)
-            print("\n".join(report.lines()))
+            report = project.restore_judgements(what[1] if len(what) == 2 else None, args.force)
+            for line in report.lines():
+                print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
             return 0
         if len(what) != 1 or not (what[0] == "last-import" or what[0].isdigit()):
             return fail("usage: restore --list | restore last-import | restore ID")

@@ -148,6 +148,11 @@ class Project(Reads):
     def close(self) -> None:
         self.store.close()
 
+    def journal_problem(self) -> str | None:
+        """Why the judgement journal's latest write failed (the judgements are committed, only
+        their journal copy is behind), or None; see db/journal.py."""
+        return self.store.journal_problem
+
     def __enter__(self) -> Project:
         return self
 
@@ -739,21 +744,17 @@ class Project(Reads):
         """Add the other database's judgement lines this one lacks; refuse a database that
         describes a different evaluation. One transaction; running it twice adds nothing."""
         other_path = str(other_path)
-        other = Store(other_path, readonly=True)
-        try:
-            mine, theirs = self.store.fingerprint(), other.fingerprint()
-            differ = [k for k in ("corpus", "questions", "gold") if mine[k] != theirs[k]]
-            if differ:
-                raise InputError(
-                    other_path,
-                    None,
-                    "not the same evaluation: its "
-                    f"{', '.join(differ)} differ from this database's; "
-                    "nothing was merged",
-                )
-            rows = [tuple(r[c] for c in self.store.JUDGEMENT_COLUMNS) for r in other.judgements()]
-        finally:
-            other.close()
+        theirs, rows = self._read_other(other_path)
+        mine = self.store.fingerprint()
+        differ = [k for k in ("corpus", "questions", "gold") if mine[k] != theirs[k]]
+        if differ:
+            raise InputError(
+                other_path,
+                None,
+                "not the same evaluation: its "
+                f"{', '.join(differ)} differ from this database's; "
+                "nothing was merged",
+            )
         with self.store.atomic():
             added = self.store.add_judgements(rows)
             self.store.log_import("merge", os.path.abspath(other_path), now(), added, 0)
@@ -761,6 +762,29 @@ class Project(Reads):
         report.messages.append(f"merged {added} judgements ({len(rows) - added} already here)")
         self._gold_cache = None
         return report
+
+    def _read_other(self, other_path: str) -> tuple[dict, list[tuple]]:
+        """The fingerprint and judgement rows of the database a merge reads, opened read-only
+        with nothing created beside it (Store._open_source); read again in the ordinary way
+        when another program started writing it while it was read without locks."""
+        for _attempt in range(3):
+            other = Store(other_path, readonly=True)
+            try:
+                theirs = other.fingerprint()
+                columns = self.store.JUDGEMENT_COLUMNS
+                rows = [tuple(r[c] for c in columns) for r in other.judgements()]
+            except StoreError:
+                if not other.changed_since_open():
+                    raise
+                continue
+            finally:
+                other.close()
+            if not other.changed_since_open():
+                return theirs, rows
+        raise StoreError(
+            f"{other_path}: another program kept changing it while it was read; "
+            "try again when it is done. Nothing was merged."
+        )
 
     def agreement(self) -> dict:
         return gold.agreement(self.store.judgements())
@@ -785,16 +809,29 @@ class Project(Reads):
         self._gold_cache = None
         return restored
 
-    def restore_judgements(self, path=None) -> ImportReport:
+    def restore_judgements(self, path=None, force: bool = False) -> ImportReport:
         """Add the judgement lines of a journal (by default the one beside this database)
-        that the log lacks: the way back after the database file was lost or damaged."""
+        that the log lacks: the way back after the database file was lost or damaged. A
+        journal of another database (its header names another id; a rebuilt database has a
+        new one) is refused unless force. Lines about questions this database lacks are
+        taken (nothing is lost) and counted in a warning."""
         path = Path(path) if path else self.store.journal_path
         if os.path.lexists(path):  # a missing journal: journal_file.read says so
             formats.regular_file(path)
         try:
-            _header, lines, _torn = journal_file.read(path)
+            header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:
             raise StoreError(str(error)) from None
+        except OSError as error:
+            raise StoreError(f"{path}: cannot read the journal ({error.strerror})") from None
+        mine = self.store.database_id()
+        if header.get("database_id") != mine and not force:
+            raise StoreError(
+                f"{path}: the journal of another database ({header.get('database') or '?'}, "
+                f"id {str(header.get('database_id'))[:8]}), not of {self.path.name} (id "
+                f"{mine[:8]}); to rebuild this database's judgements from it anyway (after "
+                "the database was lost or damaged), add --force. Nothing was restored."
+            )
         rows = [journal_file.row_of(line) for line in lines]
         with self.store.atomic():
             added = self.store.add_judgements(rows)
@@ -803,8 +840,27 @@ class Project(Reads):
         report.messages.append(
             f"restored {added} judgements from {path} ({len(rows) - added} already here)"
         )
+        unknown = self._unknown_questions(line["question_id"] for line in lines)
+        if unknown:
+            first = ", ".join(repr(q) for q in list(unknown)[:5])
+            report.warnings.append(
+                f"{sum(unknown.values())} of the journal's lines are about "
+                f"{len(unknown)} questions this database lacks ({first}"
+                f"{', …' if len(unknown) > 5 else ''}): they are in the log, and count once "
+                "those questions are imported"
+            )
         self._gold_cache = None
         return report
+
+    def _unknown_questions(self, question_ids) -> dict[str, int]:
+        """Question id -> lines, for the ids this database has no question for, first seen
+        first."""
+        known = {q["id"] for q in self.store.questions()}
+        unknown: dict[str, int] = {}
+        for question_id in question_ids:
+            if question_id not in known:
+                unknown[question_id] = unknown.get(question_id, 0) + 1
+        return unknown
 
 
 @dataclass

@@ -205,7 +205,7 @@ def test_journal_carries_the_new_kinds_unchanged(db_path, tmp_path):
     fresh = tmp_path / "fresh.db"
     with Project(fresh) as other:
         small_project(other, tmp_path)
-        report = other.restore_judgements(journal_path(db_path))
+        report = other.restore_judgements(journal_path(db_path), force=True)
         assert report.rows == 3
         assert other.judgement_lines() == lines
         assert items(other, "q3") == {"p2": ("core", [])}

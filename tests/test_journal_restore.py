@@ -56,7 +56,10 @@ def test_every_judgement_commit_is_journaled_and_rebuilds_the_log_after_the_db_i
     db = project.path
     for suffix in ("", "-wal", "-shm"):
         db.with_name(db.name + suffix).unlink(missing_ok=True)
-    done = cli(db, "restore", "judgements")
+    refused = cli(db, "restore", "judgements")
+    assert refused.returncode == 2 and "the journal of another database" in refused.stderr
+    assert "--force" in refused.stderr, "a rebuilt database has an id of its own"
+    done = cli(db, "restore", "judgements", "--force")
     assert done.returncode == 0, done.stderr
     assert "restored 3 judgements" in done.stdout
     with Project(db) as rebuilt:
@@ -67,7 +70,7 @@ def test_every_judgement_commit_is_journaled_and_rebuilds_the_log_after_the_db_i
         )
     aside = [p for p in tmp_path.glob("review.db.judgements.*.jsonl")]
     assert len(aside) == 1 and journal.read(aside[0])[1] == expected
-    again = cli(db, "restore", "judgements", str(aside[0]))
+    again = cli(db, "restore", "judgements", str(aside[0]), "--force")
     assert again.returncode == 0 and "restored 0 judgements" in again.stdout
 
 

@@ -119,7 +119,8 @@ def test_nothing_raised_after_commit_fails_the_change(project, tmp_path, monkeyp
     project.store.journal_path.mkdir()
     row = project.add_judgement("kim", "q1", "note", "kept")
     assert project.judgement_lines()[-1]["value"] == row["value"].strip('"')
-    assert "after a commit" in caplog.text
+    problem = project.store.journal_problem
+    assert problem.startswith(f"{project.store.journal_path}: the judgements are saved")
 
 
 def test_a_damaged_database_gives_one_line_for_every_command(project, tmp_path):

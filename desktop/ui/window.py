@@ -41,6 +41,7 @@ from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
 from desktop.ui.gold_commands import GoldCommands
 from desktop.ui.guard import DatabaseGuard
+from desktop.ui.journal_warning import JournalWarning
 from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
@@ -91,6 +92,8 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.view_menu.insertAction(self.act_compare, self.metrics_dock.toggleViewAction())
         self._progress_label = QLabel()
         self.statusBar().addPermanentWidget(self._progress_label)
+        self.journal_warning = JournalWarning(self)
+        self.statusBar().addPermanentWidget(self.journal_warning)
         self._connect_session()
         self.layout_memory = LayoutMemory(self)
         self.layout_memory.restore()
@@ -197,6 +200,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         session.reviewerChanged.connect(lambda _name: self._update_title())
         session.kChanged.connect(lambda k: self.metrics.k_changed(k))
         session.poolDepthChanged.connect(lambda _depth: self.metrics.count_pool())
+        session.judgementsChanged.connect(lambda _pk: self.journal_warning.check(self.project))
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
@@ -318,6 +322,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         if read:
             session.load(self.project, self._db_key())
         self.guard.seen()
+        self.journal_warning.check(self.project)
         self.metrics_dock.clear()
         self._update_title()
         self._apply_states()

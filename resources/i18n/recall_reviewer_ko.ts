@@ -326,6 +326,19 @@
     </message>
 </context>
 <context>
+    <name>JournalWarning</name>
+    <message>
+        <source>Judgement journal not written: judgements are only in the database</source>
+        <translation>판단 저널을 쓰지 못함: 판단은 데이터베이스에만 있습니다</translation>
+    </message>
+    <message>
+        <source>The judgement journal beside the database could not be written:
+{problem}</source>
+        <translation>데이터베이스 옆의 판단 저널을 쓰지 못했습니다:
+{problem}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>&amp;Language</source>
