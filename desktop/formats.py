@@ -15,6 +15,7 @@ import os
 import re
 import shlex
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -56,6 +57,27 @@ class InputError(Exception):
 
 class Cancelled(Exception):
     """The user cancelled a long import; the transaction around it is rolled back."""
+
+
+def nfc(text: str) -> str:
+    """text in Unicode NFC (design section 10). Korean from macOS files often comes
+    decomposed (NFD): it looks the same but matches neither typed words nor the same id
+    typed elsewhere. Nearly all text is NFC already, and the check is cheaper than
+    normalising, so the million-passage import barely pays for it."""
+    if unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+def nfc_same(path, line: int, key: str, first: str) -> InputError:
+    """Two ids spelled differently that NFC normalisation makes one: refused, both lines
+    (first: 'line N', or 'FILE:N' in another file)."""
+    return InputError(
+        path,
+        line,
+        f"id {key!r} is the same as {first}'s after Unicode NFC normalisation "
+        "(the same characters, composed differently); nothing was imported",
+    )
 
 
 def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
@@ -371,7 +393,7 @@ def _text_id(path, number, value, name) -> str:
     value = str(value).strip()
     if not value:
         raise InputError(path, number, f"'{name}' is empty")
-    return value
+    return nfc(value)
 
 
 # -- corpus -------------------------------------------------------------------------------------
@@ -384,6 +406,15 @@ class PassageRecord:
     text: str
     title: str | None
     meta: dict
+    spelled: str | None = None  # the id as the file spelled it, when NFC changed it
+
+
+def _spelling(raw, normalised: str) -> str | None:
+    """The id as the file spelled it, when NFC normalisation changed it (else None)."""
+    if raw is normalised or raw == normalised:
+        return None
+    spelled = str(raw).strip()
+    return None if spelled == normalised else spelled
 
 
 CORPUS_SUFFIXES = (".jsonl", ".csv", ".tsv")
@@ -425,14 +456,16 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "corpus")
+            raw = obj.get("id", obj.get("_id"))
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
-            text = obj.pop("text")
+            text = nfc(obj.pop("text"))
             title = obj.pop("title", None)
             if title is not None and not isinstance(title, str):
                 title = str(title)
-            yield PassageRecord(number, pid, text, title or None, obj)
+            spelled = _spelling(raw, pid)
+            yield PassageRecord(number, pid, text, nfc(title) if title else None, obj, spelled)
         return
     rows = _table_rows(path, encoding, progress, "," if fmt == "csv" else "\t")
     header_line, header = next(rows, (1, []))
@@ -449,10 +482,12 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
         if len(row) != len(names):
             raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
         obj = dict(zip(names, row, strict=True))
-        pid = _text_id(path, number, obj.pop("id"), "id")
-        text = obj.pop("text")
-        title = obj.pop("title", None)
-        yield PassageRecord(number, pid, text, title or None, {k: v for k, v in obj.items() if v})
+        raw = obj.pop("id")
+        pid = _text_id(path, number, raw, "id")
+        text = nfc(obj.pop("text"))
+        title = nfc(obj.pop("title", None) or "") or None
+        meta = {k: v for k, v in obj.items() if v}
+        yield PassageRecord(number, pid, text, title, meta, _spelling(raw, pid))
 
 
 class CorpusFiles:
@@ -484,6 +519,29 @@ class CorpusFiles:
     def place(self, position: int) -> tuple[Path, int]:
         return self.files[position >> 32], position & 0xFFFFFFFF
 
+    def refusal(self, position: int, passage_id: str) -> InputError:
+        """The error for a passage id the store found twice (at position): where it came
+        first, and whether NFC normalisation made two spellings of it one. Read again, on
+        the error path only."""
+        path, line = self.place(position)
+        first, spellings = None, set()
+        for index, record in self.records():
+            if record.id != passage_id:
+                continue
+            spellings.add(record.spelled or record.id)
+            first = first or (self.files[index], record.line)
+            if (index, record.line) == (position >> 32, line):
+                break
+        if first is None or len(spellings) < 2:
+            return InputError(
+                path,
+                line,
+                f"passage id {passage_id!r} appears twice{self.first_place(passage_id)}; "
+                "nothing was imported",
+            )
+        where = f"line {first[1]}" if first[0] == path else f"{first[0]}:{first[1]}"
+        return nfc_same(path, line, passage_id, where)
+
     def first_place(self, passage_id: str) -> str:
         # Read again, on the error path only: cheaper than remembering where every id was.
         for index, record in self.records():
@@ -506,6 +564,7 @@ class QuestionRecord:
     text: str
     answerable: bool
     meta: dict
+    spelled: str | None = None  # the id as the file spelled it, when NFC changed it
 
 
 QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
@@ -513,17 +572,21 @@ QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
 
 def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
     fmt = pick_format(path, "questions", fmt)
-    seen: set[str] = set()
+    seen: dict[str, tuple[int, str]] = {}  # id -> (line, spelling) of its first line
 
     def check(rec: QuestionRecord) -> QuestionRecord:
-        if rec.id in seen:
+        spelled = rec.spelled or rec.id
+        first = seen.setdefault(rec.id, (rec.line, spelled))
+        if first[0] != rec.line:
+            if first[1] != spelled:
+                raise nfc_same(path, rec.line, rec.id, f"line {first[0]}")
             raise InputError(path, rec.line, f"question '{rec.id}' appears twice")
-        seen.add(rec.id)
         return rec
 
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "questions")
+            raw = obj.get("id", obj.get("_id"))
             qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():
@@ -531,7 +594,8 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
             answerable = obj.pop("answerable", True)
             if not isinstance(answerable, bool):
                 raise InputError(path, number, "'answerable' must be true or false")
-            yield check(QuestionRecord(number, qid, text, answerable, obj))
+            spelled = _spelling(raw, qid)
+            yield check(QuestionRecord(number, qid, nfc(text), answerable, obj, spelled))
         return
     for number, row in _table_rows(path, encoding, progress, "\t"):
         if number == 1 and row and row[0].strip().lower() in QUESTION_HEADERS:
@@ -545,7 +609,7 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
         text = "\t".join(row[1:]).strip()
         if not text:
             raise InputError(path, number, f"question '{qid}' has no text")
-        yield check(QuestionRecord(number, qid, text, True, {}))
+        yield check(QuestionRecord(number, qid, nfc(text), True, {}, _spelling(row[0], qid)))
 
 
 # -- gold ---------------------------------------------------------------------------------------
@@ -647,7 +711,7 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                     path, number, "expected 'qid 0 passage_id level'" + _columns_kind(path, fields)
                 )
             qid, _, pid, level = fields
-        qid, pid = qid.strip(), pid.strip()
+        qid, pid = nfc(qid.strip()), nfc(pid.strip())
         try:
             level_value = int(level)
         except ValueError:
@@ -720,7 +784,7 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
                     number,
                     "expected 'qid Q0 passage_id rank score tag'" + _columns_kind(path, fields),
                 )
-            qid, pid = fields[0], fields[2]
+            qid, pid = nfc(fields[0]), nfc(fields[2])
             raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
             first_line.setdefault(qid, number)
         for qid, rows in raw.items():
@@ -888,14 +952,15 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         system = obj.get("system")
         if system is not None and not isinstance(system, str):
             raise InputError(path, number, "'system' must be a string")
+        value = obj["value"]
         yield JudgementRecord(
             number,
-            obj["reviewer"].strip(),
+            nfc(obj["reviewer"].strip()),
             obj["at"],
-            obj["question_id"],
+            nfc(obj["question_id"]),
             kind,
-            passage_id,
-            obj["value"],
+            nfc(passage_id),
+            nfc(value) if isinstance(value, str) else value,
             settles,
             system,
         )

@@ -267,13 +267,7 @@ class Project(Reads):
             try:
                 report.rows = self.store.insert_passages(corpus.rows(progress), progress)
             except DuplicateRow as dup:
-                path, line = corpus.place(dup.line)
-                raise InputError(
-                    path,
-                    line,
-                    f"passage id {dup.key!r} appears twice{corpus.first_place(dup.key)}; "
-                    "nothing was imported",
-                ) from None
+                raise corpus.refusal(dup.line, dup.key) from None
             if report.rows == 0:
                 raise InputError(
                     shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
