@@ -11,7 +11,7 @@ from pathlib import Path
 
 from desktop import __version__
 
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
+IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,13 +35,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("init", help="create an empty database")
 
-    imp = sub.add_parser("import", help="import corpus, questions, gold, a run or judgements")
+    imp = sub.add_parser(
+        "import", help="import corpus, questions, gold, a run, judgements or a BEIR folder"
+    )
     imp.add_argument("kind", choices=IMPORT_KINDS)
     imp.add_argument(
-        "file", nargs="+", help="the file (a corpus: one or more files, or a folder of them)"
+        "file",
+        nargs="+",
+        help="the file (a corpus: one or more files, or a folder of them; beir: the folder)",
     )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument("--format", choices=("jsonl", "csv", "tsv", "trec", "qrels", "beir"))
+    imp.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco"),
+    )
+    imp.add_argument("--split", default="test", help="beir: the qrels split (default test)")
+    imp.add_argument(
+        "--levels",
+        metavar="LEVEL=MEANING,...",
+        help="what graded qrels levels mean, e.g. 1=core or 2=core,1=supporting,0=not "
+        "(default: 2 and up core, 1 supporting, 0 not evidence)",
+    )
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
     imp.add_argument(
         "--replace",
@@ -227,6 +241,12 @@ def cmd_init(args, db_path) -> int:
 
 
 def cmd_import(args, db_path) -> int:
+    from desktop.formats import parse_levels
+
+    try:
+        levels = parse_levels(args.levels) if args.levels is not None else None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     with _open(db_path) as project:
         report = project.import_file(
             args.kind,
@@ -239,6 +259,8 @@ def cmd_import(args, db_path) -> int:
             chunk_size=args.chunk_size,
             overlap=args.overlap,
             unit=args.unit,
+            split=args.split,
+            levels=levels,
         )
     for line in report.lines():
         print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -301,9 +323,9 @@ def cmd_metrics(args, db_path) -> int:
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
-    note = evaluation.unsettled_note()
-    if note:
-        print(note)
+    for note in (evaluation.unsettled_note(), data["core_note"]):
+        if note:
+            print(note)
     if args.per_question:
         print()
         rows = [

@@ -57,6 +57,20 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
     )
 
 
+_NO_CORE_LEVELS = (
+    "no evidence item is core: qrels level 1 means supporting (2 and up core), so "
+    "CoreRecall will be '-'; if level 1 means core here, import it again with --levels 1=core"
+)
+
+
+def _beir_hint(path) -> str:
+    folder = Path(path)
+    if (folder / "qrels").is_dir() or (folder.name == "qrels" and folder.parent.is_dir()):
+        beir = folder.parent if folder.name == "qrels" else folder
+        return f" (a BEIR folder comes in whole: import beir {beir})"
+    return ""
+
+
 def _undo_note(undo_pk: int | None) -> list[str]:
     if undo_pk is None:
         return []
@@ -198,11 +212,14 @@ class Project(Reads):
         chunk_size=None,
         overlap=None,
         unit=None,
+        split="test",
+        levels=None,
         progress: Progress | None = None,
     ) -> ImportReport:
         """The one way in for a file, used by the command line and the window. kind is
-        corpus, questions, gold, run or judgements; paths is a path or a list of them (several,
-        or a folder, only for a corpus)."""
+        corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
+        and gold); paths is a path or a list of them (several, or a folder, only for a
+        corpus). levels: what graded qrels levels mean (formats.parse_levels)."""
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
@@ -215,10 +232,15 @@ class Project(Reads):
                 f"name one file ({len(given)} given); only a corpus can come in several files",
             )
         path = given[0]
+        if kind == "beir":
+            return self.import_beir(path, split, replace=replace, levels=levels, progress=progress)
+        if os.path.isdir(path):
+            hint = _beir_hint(path)
+            raise InputError(path, None, f"a folder; import {kind} takes one file{hint}")
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":
-            return self.import_gold(path, fmt, encoding, progress)
+            return self.import_gold(path, fmt, encoding, progress, levels)
         if kind == "run":
             return self.import_run(path, system, fmt, encoding, progress)
         if kind == "judgements":
@@ -285,11 +307,14 @@ class Project(Reads):
         return report
 
     def import_questions(
-        self, path, fmt=None, encoding=None, progress: Progress | None = None
+        self, path, fmt=None, encoding=None, progress: Progress | None = None, only=None
     ) -> ImportReport:
+        """only: the question ids to take in (the others are skipped), or None for all."""
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = formats.read_questions(path, fmt, encoding, progress)
+        if only is not None:
+            records = (r for r in records if r.id in only)
         rows = (
             (
                 r.line,
@@ -313,11 +338,11 @@ class Project(Reads):
         return report
 
     def import_gold(
-        self, path, fmt=None, encoding=None, progress: Progress | None = None
+        self, path, fmt=None, encoding=None, progress: Progress | None = None, levels=None
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("gold", path, 0)
-        records = list(formats.read_gold(path, fmt, encoding, progress))
+        records = list(formats.read_gold(path, fmt, encoding, progress, levels))
         if not records:
             raise InputError(path, None, "no gold in the file")
         questions = [(r.line, r.question_id) for r in records]
@@ -354,7 +379,30 @@ class Project(Reads):
             + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
         )
         report.messages += _undo_note(counts["undo"])
+        graded = formats.pick_format(path, "gold", fmt) != "jsonl"
+        if graded and items and not levels and all(role != "core" for *_, role in items):
+            report.messages.append(_NO_CORE_LEVELS)
         self._gold_cache = None
+        return report
+
+    def import_beir(
+        self, folder, split: str = "test", *, replace=False, levels=None, progress=None
+    ) -> ImportReport:
+        """A BEIR folder in one transaction: corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv
+        (each may be .gz). Only the questions the split's qrels name come in: BEIR's
+        queries.jsonl holds every split's, and the others would count as questions to be
+        abstained on."""
+        files = formats.beir_files(folder, split)
+        named = {r.question_id for r in formats.read_gold(files["gold"], "beir", None, None)}
+        report = ImportReport("beir", str(folder), 0)
+        with self.store.atomic():
+            corpus = self.import_corpus(files["corpus"], "jsonl", None, replace, progress=progress)
+            asked = self.import_questions(files["questions"], "jsonl", None, progress, named)
+            gold_report = self.import_gold(files["gold"], "beir", None, progress, levels)
+        report.rows = corpus.rows
+        for part in (corpus, asked, gold_report):
+            report.messages += part.messages
+            report.warnings += part.warnings
         return report
 
     def import_run(
@@ -808,6 +856,20 @@ class Evaluation:
             "numbers may still move as the pool is judged (recall-reviewer pool)"
         )
 
+    def core_note(self) -> str | None:
+        """One line saying why CoreRecall is '-' when no evaluated question has a core
+        evidence item (metrics prints it, --json carries it as core_note, the report's
+        Summary shows it), or None."""
+        if not self.evaluated or any(
+            item.role == "core" for these in self.items.values() for item in these
+        ):
+            return None
+        return (
+            f"CoreRecall is '-': none of the {self.evaluated} evaluated questions has a core "
+            "evidence item (qrels level 1 means supporting); mark core items in review, or "
+            "import the gold again with --levels 1=core if level 1 means core there"
+        )
+
     def as_json(self, per_question: bool = False) -> dict:
         total = len(self.questions)
         out: dict = {
@@ -820,6 +882,7 @@ class Evaluation:
             "systems": [
                 {"system": s.system, "evaluated": s.evaluated, **s.means} for s in self.systems
             ],
+            "core_note": self.core_note(),
         }
         if per_question:
             ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}
