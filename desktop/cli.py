@@ -12,6 +12,7 @@ from pathlib import Path
 from desktop import __version__
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
+IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,27 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("init", help="create an empty database")
 
-    imp = sub.add_parser(
-        "import", help="import corpus, questions, gold, a run, judgements or a BEIR folder"
-    )
+    imp = sub.add_parser("import", help="import corpus, questions, gold, a run, judgements, beir")
     imp.add_argument("kind", choices=IMPORT_KINDS)
     imp.add_argument(
-        "file",
-        nargs="+",
-        help="the file (a corpus: one or more files, or a folder of them; beir: the folder)",
+        "file", nargs="+", help="the file (a corpus: files or a folder of them; beir: a folder)"
     )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument(
-        "--format",
-        choices=("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco"),
-    )
-    imp.add_argument("--split", default="test", help="beir: the qrels split (default test)")
-    imp.add_argument(
-        "--levels",
-        metavar="LEVEL=MEANING,...",
-        help="what graded qrels levels mean, e.g. 1=core or 2=core,1=supporting,0=not "
-        "(default: 2 and up core, 1 supporting, 0 not evidence)",
-    )
+    imp.add_argument("--format", choices=IMPORT_FORMATS)
+    _graded_options(imp)
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
     imp.add_argument(
         "--replace",
@@ -122,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("what", nargs="*", metavar="last-import | ID | judgements [JOURNAL]")
     restore.add_argument("--list", action="store_true", help="the backups imports left")
     return parser
+
+
+def _graded_options(imp: argparse.ArgumentParser) -> None:
+    """import's options for BEIR folders and graded qrels."""
+    imp.add_argument("--split", default="test", help="beir: the qrels split (default test)")
+    imp.add_argument(
+        "--levels",
+        metavar="LEVEL=MEANING,...",
+        help="what graded qrels levels mean, e.g. 1=core or 2=core,1=supporting,0=not "
+        "(default: 2 and up core, 1 supporting, 0 not evidence)",
+    )
 
 
 def print_json(data) -> int:

@@ -743,12 +743,7 @@ def read_gold(path, fmt=None, encoding=None, progress=None, levels=None) -> Iter
     """Gold evidence per question. Questions come out in file order, each once. levels: what
     graded levels mean (parse_levels), for qrels, BEIR and JSON qrels."""
     fmt = pick_format(path, "gold", fmt)
-    if levels and fmt == "jsonl":
-        raise InputError(
-            path,
-            None,
-            "--levels is for graded qrels (qrels, beir, json-dict); gold JSONL names its roles",
-        )
+    _check_levels(path, fmt, levels)
     if fmt == "json-dict":
         yield from _json_dict_gold(path, encoding, progress, levels)
         return
@@ -868,6 +863,15 @@ def parse_levels(text: str) -> dict[int, str]:
     if not levels:
         raise ValueError("--levels names no level (for example --levels 1=core)")
     return levels
+
+
+def _check_levels(path, fmt: str, levels) -> None:
+    if levels and fmt == "jsonl":
+        raise InputError(
+            path,
+            None,
+            "--levels is for graded qrels (qrels, beir, json-dict); gold JSONL names its roles",
+        )
 
 
 def level_role(level: int, levels: dict[int, str] | None = None) -> str | None:
