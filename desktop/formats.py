@@ -146,7 +146,9 @@ GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 
 def gzip_refusal(path, error: Exception) -> InputError:
     return InputError(
-        path, None, f"not a readable gzip file ({error or 'it ends too soon'}); nothing was read"
+        path,
+        None,
+        f"not a readable gzip file ({str(error) or 'it ends too soon'}); nothing was read",
     )
 
 
