@@ -71,6 +71,15 @@ def _beir_hint(path) -> str:
     return ""
 
 
+def _only(records, wanted: set[str], left_out: list[str]):
+    """The records whose id is wanted; the others' ids go to left_out."""
+    for record in records:
+        if record.id in wanted:
+            yield record
+        else:
+            left_out.append(record.id)
+
+
 def _undo_note(undo_pk: int | None) -> list[str]:
     if undo_pk is None:
         return []
@@ -309,12 +318,13 @@ class Project(Reads):
     def import_questions(
         self, path, fmt=None, encoding=None, progress: Progress | None = None, only=None
     ) -> ImportReport:
-        """only: the question ids to take in (the others are skipped), or None for all."""
+        """only: the question ids to take in (the others are left out), or None for all."""
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = formats.read_questions(path, fmt, encoding, progress)
+        left_out: list[str] = []
         if only is not None:
-            records = (r for r in records if r.id in only)
+            records = _only(records, only, left_out)
         rows = (
             (
                 r.line,
@@ -328,12 +338,15 @@ class Project(Reads):
         with self.store.atomic():
             added, updated = self.store.upsert_questions(rows)
             if added + updated == 0:
-                raise InputError(path, None, "no questions in the file")
+                named = " the gold names" if left_out else ""
+                raise InputError(path, None, f"no questions{named} in the file")
             report.rows = added + updated
             self.store.log_import("questions", os.path.abspath(path), now(), report.rows, 0)
         report.messages.append(
             f"imported {added} new questions" + (f", updated {updated}" if updated else "")
         )
+        if left_out:
+            report.messages.append(f"left out {len(left_out)} questions the gold does not name")
         self._gold_cache = None
         return report
 

@@ -178,6 +178,7 @@ def test_import_beir_takes_corpus_queries_and_qrels_in_one_transaction(project, 
     assert [q["id"] for q in project.questions()] == ["q1", "q2"]  # the test split's only
     text = "\n".join(report.lines())
     assert "imported 3 passages" in text and "imported 2 new questions" in text
+    assert "left out 1 questions the gold does not name" in text
     assert "--levels 1=core" in text  # every score 1: said at once why there is no core item
     items = project.evaluate([5]).items
     assert {item.role for these in items.values() for item in these} == {"supporting"}
