@@ -564,8 +564,8 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     fmt = pick_format(path, "corpus", fmt)
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
-            _check_kind(path, number, obj, "corpus")
             raw = obj.get("id", obj.get("_id"))
+            _check_kind(path, number, obj, "corpus")
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
@@ -694,8 +694,8 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
 
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
-            _check_kind(path, number, obj, "questions")
             raw = obj.get("id", obj.get("_id"))
+            _check_kind(path, number, obj, "questions")
             qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,10 +65,13 @@ _NO_CORE_LEVELS = (
 
 
 def _beir_hint(path) -> str:
+    """For a BEIR folder (or its qrels folder) given where a file belongs: how it comes in."""
     folder = Path(path)
-    if (folder / "qrels").is_dir() or (folder.name == "qrels" and folder.parent.is_dir()):
+    if not folder.is_dir():
+        return ""
+    if (folder / "qrels").is_dir() or folder.name == "qrels":
         beir = folder.parent if folder.name == "qrels" else folder
-        return f" (a BEIR folder comes in whole: import beir {beir})"
+        return f" (a BEIR folder comes in whole: import beir {shlex.quote(str(beir))})"
     return ""
 
 
@@ -243,9 +247,9 @@ class Project(Reads):
         path = given[0]
         if kind == "beir":
             return self.import_beir(path, split, replace=replace, levels=levels, progress=progress)
-        if os.path.isdir(path):
-            hint = _beir_hint(path)
-            raise InputError(path, None, f"a folder; import {kind} takes one file{hint}")
+        hint = _beir_hint(path)
+        if hint:
+            raise InputError(path, None, f"is a folder, not a file{hint}")
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":

@@ -215,8 +215,8 @@ def test_a_corpus_folder_refuses_a_questions_file(project, tmp_path):
     for kind, where in (("questions", folder), ("gold", folder / "qrels")):
         done = cli(project.path, "import", kind, str(where))
         assert done.returncode == 2, done.stderr
-        assert f"a folder; import {kind} takes one file" in done.stderr
-        assert f"import beir {folder}" in done.stderr
+        assert done.stderr.startswith(f"{where}: is a folder, not a file")
+        assert f"a BEIR folder comes in whole: import beir {folder}" in done.stderr
 
 
 # -- ranx / pytrec_eval JSON and MS MARCO runs ------------------------------------------------
