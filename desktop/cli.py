@@ -572,9 +572,10 @@ def cmd_restore(args, db_path) -> int:
         if args.list or not what:
             kept = project.backups()
             if not kept:
-                print("no backups: no import has replaced gold or a run yet")
+                print("no backups: no import has replaced gold, a run or questions yet")
             for b in kept:
-                note = "" if b["same_corpus"] or b["kind"] == "corpus" else " (corpus replaced)"
+                stale = b["kind"] in ("gold", "run") and not b["same_corpus"]  # db/undo.py
+                note = " (corpus replaced)" if stale else ""
                 print(f"{b['id']:>4}  {b['at']}  {b['summary']}, before {b['source_file']}{note}")
             return 0
         if what[0] == "judgements":
