@@ -11,7 +11,8 @@ from pathlib import Path
 
 from desktop import __version__
 
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
+IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
+IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,13 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("init", help="create an empty database")
 
-    imp = sub.add_parser("import", help="import corpus, questions, gold, a run or judgements")
+    imp = sub.add_parser("import", help="import corpus, questions, gold, a run, judgements, beir")
     imp.add_argument("kind", choices=IMPORT_KINDS)
     imp.add_argument(
-        "file", nargs="+", help="the file (a corpus: one or more files, or a folder of them)"
+        "file", nargs="+", help="the file (a corpus: files or a folder of them; beir: a folder)"
     )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument("--format", choices=("jsonl", "csv", "tsv", "trec", "qrels", "beir"))
+    imp.add_argument("--format", choices=IMPORT_FORMATS)
+    _graded_options(imp)
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
     imp.add_argument(
         "--replace",
@@ -111,6 +113,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="take the journal of another database (a rebuild)"
     )
     return parser
+
+
+def _graded_options(imp: argparse.ArgumentParser) -> None:
+    """import's options for BEIR folders and graded qrels."""
+    imp.add_argument("--split", default="test", help="beir: the qrels split (default test)")
+    imp.add_argument(
+        "--levels",
+        metavar="LEVEL=MEANING,...",
+        help="what graded qrels levels mean, e.g. 1=core or 2=core,1=supporting,0=not "
+        "(default: 2 and up core, 1 supporting, 0 not evidence)",
+    )
 
 
 def print_json(data) -> int:
@@ -248,6 +261,12 @@ def cmd_init(args, db_path) -> int:
 
 
 def cmd_import(args, db_path) -> int:
+    from desktop.formats import parse_levels
+
+    try:
+        levels = parse_levels(args.levels) if args.levels is not None else None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     with _open(db_path) as project:
         report = project.import_file(
             args.kind,
@@ -260,6 +279,8 @@ def cmd_import(args, db_path) -> int:
             chunk_size=args.chunk_size,
             overlap=args.overlap,
             unit=args.unit,
+            split=args.split,
+            levels=levels,
         )
     for line in report.lines():
         print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -322,9 +343,9 @@ def cmd_metrics(args, db_path) -> int:
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
-    note = evaluation.unsettled_note()
-    if note:
-        print(note)
+    for note in (evaluation.unsettled_note(), data["core_note"]):
+        if note:
+            print(note)
     if args.per_question:
         print()
         rows = [

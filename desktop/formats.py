@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import csv
 import errno
+import gzip
 import io
 import json
 import math
@@ -17,6 +18,8 @@ import re
 import shlex
 import stat
 import sys
+import unicodedata
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,7 +29,7 @@ from pathlib import Path
 # the named phase counts ("checking ids", "building the search index").
 Progress = Callable[..., None]
 
-FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir")
+FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
 EXTENSIONS = {
     ".jsonl": "jsonl",
     ".csv": "csv",
@@ -34,12 +37,13 @@ EXTENSIONS = {
     ".trec": "trec",
     ".run": "trec",
     ".qrels": "qrels",
+    ".json": "json-dict",
 }
 ACCEPTED = {
     "corpus": ("jsonl", "csv", "tsv"),
     "questions": ("jsonl", "tsv"),
-    "gold": ("jsonl", "qrels", "beir"),
-    "run": ("trec", "jsonl", "csv"),
+    "gold": ("jsonl", "qrels", "beir", "json-dict"),
+    "run": ("trec", "jsonl", "csv", "json-dict", "msmarco"),
     "judgements": ("jsonl",),
 }
 ROLES = ("core", "supporting")
@@ -60,10 +64,31 @@ class Cancelled(Exception):
     """The user cancelled a long import; the transaction around it is rolled back."""
 
 
+def nfc(text: str) -> str:
+    """text in Unicode NFC (design section 10). Korean from macOS files often comes
+    decomposed (NFD): it looks the same but matches neither typed words nor the same id
+    typed elsewhere. Nearly all text is NFC already, and the check is cheaper than
+    normalising, so the million-passage import barely pays for it."""
+    if unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+def nfc_same(path, line: int, key: str, first: str) -> InputError:
+    """Two ids spelled differently that NFC normalisation makes one: refused, both lines
+    (first: 'line N', or 'FILE:N' in another file)."""
+    return InputError(
+        path,
+        line,
+        f"id {key!r} is the same as {first}'s after Unicode NFC normalisation "
+        "(the same characters, composed differently); nothing was imported",
+    )
+
+
 def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
     accepted = ACCEPTED[kind]
     if fmt is None:
-        suffix = Path(path).suffix.lower()
+        suffix = format_suffix(path)
         fmt = EXTENSIONS.get(suffix)
         if fmt is None:
             raise InputError(
@@ -74,6 +99,18 @@ def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
             )
         if kind == "gold" and fmt == "tsv":
             fmt = "beir"  # BEIR ships its qrels as TSV
+        if kind == "run" and fmt == "tsv":
+            fmt = "msmarco"  # MS MARCO's runs: qid<TAB>pid<TAB>rank
+        if kind in ("run", "gold") and fmt == "jsonl" and is_json_dict(path, kind):
+            fmt = "json-dict"
+    elif fmt == "jsonl" and kind in ("run", "gold") and is_json_dict(path, kind):
+        raise InputError(
+            path,
+            1,
+            'this is one JSON object {"question id": {"passage id": '
+            + ("score" if kind == "run" else "level")
+            + "}} (ranx / pytrec_eval), not JSON lines; use --format json-dict",
+        )
     if fmt not in accepted:
         owner = {"trec": "run", "qrels": "gold"}.get(fmt)
         raise InputError(
@@ -83,6 +120,38 @@ def pick_format(path: str | Path, kind: str, fmt: str | None) -> str:
             + (_looks_like_kind(path, owner, fmt) if owner else ""),
         )
     return fmt
+
+
+def format_suffix(path: str | Path) -> str:
+    """The extension that names a file's format: for a compressed file (.gz) the one under
+    it, so that run.trec.gz is a TREC run."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        suffix = Path(path.stem).suffix.lower()
+    return suffix
+
+
+def open_bytes(path: str | Path):
+    """(stream, file): the file's bytes, decompressed as they are read when its name ends in
+    .gz, and the file on disk beneath (its tell() is how far the reading is, for progress).
+    Close both."""
+    on_disk = open_input(path)
+    if Path(path).suffix.lower() != ".gz":
+        return on_disk, on_disk
+    return gzip.GzipFile(fileobj=on_disk, mode="rb"), on_disk
+
+
+# What reading a damaged or cut-short .gz file raises, however far into it.
+GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
+
+
+def gzip_refusal(path, error: Exception) -> InputError:
+    return InputError(
+        path,
+        None,
+        f"not a readable gzip file ({str(error) or 'it ends too soon'}); nothing was read",
+    )
 
 
 # -- a file of another kind: say which, and how to import it --------------------------------
@@ -273,9 +342,16 @@ def read_lines(
     not the byte 0x0A (UTF-16, UTF-32) is decoded as a stream before lines are split."""
     path = Path(path)
     codec = _codec(path, encoding)
-    handle = open_input(path)
-    size = os.fstat(handle.fileno()).st_size
-    with handle:
+    handle, on_disk = open_bytes(path)
+    size = os.fstat(on_disk.fileno()).st_size
+    try:
+        yield from _lines(path, handle, on_disk, codec, encoding, progress, size)
+    except GZIP_ERRORS as error:
+        raise gzip_refusal(path, error) from None
+
+
+def _lines(path, handle, on_disk, codec, encoding, progress, size) -> Iterator[tuple[int, str]]:
+    with on_disk, handle:
         if handle.read(2) in (b"\xff\xfe", b"\xfe\xff") and encoding is None:
             raise InputError(
                 path, 1, "looks like UTF-16; save it as UTF-8 or use --encoding utf-16"
@@ -288,7 +364,7 @@ def read_lines(
         try:
             for number, text in lines:
                 if progress is not None and number % 4096 == 0:
-                    progress(handle.tell(), size, "reading")
+                    progress(on_disk.tell(), size, "reading")
                 yield number, text
         finally:
             lines.close()  # the decoding stream lets go of the handle before it is closed
@@ -509,7 +585,7 @@ def _text_id(path, number, value, name) -> str:
     value = str(value).strip()
     if not value:
         raise InputError(path, number, f"'{name}' is empty")
-    return value
+    return nfc(value)
 
 
 # -- corpus -------------------------------------------------------------------------------------
@@ -522,6 +598,15 @@ class PassageRecord:
     text: str
     title: str | None
     meta: dict
+    spelled: str | None = None  # the id as the file spelled it, when NFC changed it
+
+
+def _spelling(raw, normalised: str) -> str | None:
+    """The id as the file spelled it, when NFC normalisation changed it (else None)."""
+    if raw is normalised or raw == normalised:
+        return None
+    spelled = str(raw).strip()
+    return None if spelled == normalised else spelled
 
 
 CORPUS_SUFFIXES = (".jsonl", ".csv", ".tsv")
@@ -542,7 +627,7 @@ def corpus_files(paths, skipped: list[str] | None = None) -> list[Path]:
         for entry in sorted(path.iterdir(), key=lambda f: f.name):
             if entry.is_dir():
                 why = "a folder (a corpus folder's own files are read, not its subfolders)"
-            elif entry.suffix.lower() not in CORPUS_SUFFIXES:
+            elif format_suffix(entry) not in CORPUS_SUFFIXES:
                 why = "not a .jsonl, .csv or .tsv file"
             else:
                 inside.append(entry)
@@ -551,10 +636,65 @@ def corpus_files(paths, skipped: list[str] | None = None) -> list[Path]:
                 skipped.append(f"skipped {entry}: {why}")
         if not inside:
             raise InputError(path, None, "no .jsonl, .csv or .tsv files in this folder")
+        _refuse_questions_files(path, inside)
         files.extend(inside)
     if not files:
         raise InputError("import corpus", None, "name a corpus file or folder")
     return files
+
+
+QUESTION_FILE_NAMES = ("queries", "questions")
+
+
+def _base_name(path: Path) -> str:
+    """queries for queries.jsonl.gz: the name without its format and compression."""
+    name = path.name.lower().removesuffix(".gz")
+    return Path(name).stem
+
+
+def _refuse_questions_files(folder: Path, inside: list[Path]) -> None:
+    """A folder of corpus files may not hold a questions file (BEIR's queries.jsonl sits
+    beside its corpus.jsonl): it would come in as passages, and search would find questions."""
+    for path in inside:
+        if _base_name(path) in QUESTION_FILE_NAMES:
+            beir = (folder / "qrels").is_dir()
+            raise InputError(
+                path,
+                None,
+                "a questions file (by its name), not passages; nothing was imported. "
+                + (
+                    f"This is a BEIR folder: import beir {shlex.quote(str(folder))}"
+                    if beir
+                    else f"Name the corpus files, or import questions {shlex.quote(str(path))}"
+                ),
+            )
+
+
+BEIR_FILES = (("corpus", "corpus.jsonl"), ("questions", "queries.jsonl"), ("gold", "qrels"))
+
+
+def beir_files(folder, split: str = "test") -> dict[str, Path]:
+    """corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv of a BEIR folder (each may be .gz),
+    by kind; a missing one is refused, naming the splits there are."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(
+            folder,
+            None,
+            "not a folder; a BEIR dataset is a folder of corpus.jsonl, queries.jsonl and qrels/",
+        )
+    found: dict[str, Path] = {}
+    for kind, name in BEIR_FILES:
+        name = f"qrels/{split}.tsv" if kind == "gold" else name
+        for candidate in (folder / name, folder / f"{name}.gz"):
+            if candidate.is_file():
+                found[kind] = candidate
+                break
+        else:
+            splits = sorted(_base_name(p) for p in (folder / "qrels").glob("*.tsv*") if p.is_file())
+            there = f" (its splits: {', '.join(splits)}; choose with --split)" if splits else ""
+            raise InputError(folder, None, f"no {name} in this BEIR folder{there}")
+    return found
 
 
 def file_sizes(files: list[Path]) -> list[int]:
@@ -568,6 +708,7 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     fmt = pick_format(path, "corpus", fmt)
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
+            raw = obj.get("id", obj.get("_id"))
             _check_kind(path, number, obj, "corpus")
             if "answerable" in obj:
                 raise InputError(
@@ -579,11 +720,12 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
-            text = obj.pop("text")
+            text = nfc(obj.pop("text"))
             title = obj.pop("title", None)
             if title is not None and not isinstance(title, str):
                 title = str(title)
-            yield PassageRecord(number, pid, text, title or None, obj)
+            spelled = _spelling(raw, pid)
+            yield PassageRecord(number, pid, text, nfc(title) if title else None, obj, spelled)
         return
     rows = _table_rows(path, encoding, progress, "," if fmt == "csv" else "\t")
     header_line, header = next(rows, (1, []))
@@ -600,10 +742,12 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
         if len(row) != len(names):
             raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
         obj = dict(zip(names, row, strict=True))
-        pid = _text_id(path, number, obj.pop("id"), "id")
-        text = obj.pop("text")
-        title = obj.pop("title", None)
-        yield PassageRecord(number, pid, text, title or None, {k: v for k, v in obj.items() if v})
+        raw = obj.pop("id")
+        pid = _text_id(path, number, raw, "id")
+        text = nfc(obj.pop("text"))
+        title = nfc(obj.pop("title", None) or "") or None
+        meta = {k: v for k, v in obj.items() if v}
+        yield PassageRecord(number, pid, text, title, meta, _spelling(raw, pid))
 
 
 class CorpusFiles:
@@ -635,6 +779,29 @@ class CorpusFiles:
     def place(self, position: int) -> tuple[Path, int]:
         return self.files[position >> 32], position & 0xFFFFFFFF
 
+    def refusal(self, position: int, passage_id: str) -> InputError:
+        """The error for a passage id the store found twice (at position): where it came
+        first, and whether NFC normalisation made two spellings of it one. Read again, on
+        the error path only."""
+        path, line = self.place(position)
+        first, spellings = None, set()
+        for index, record in self.records():
+            if record.id != passage_id:
+                continue
+            spellings.add(record.spelled or record.id)
+            first = first or (self.files[index], record.line)
+            if (index, record.line) == (position >> 32, line):
+                break
+        if first is None or len(spellings) < 2:
+            return InputError(
+                path,
+                line,
+                f"passage id {passage_id!r} appears twice{self.first_place(passage_id)}; "
+                "nothing was imported",
+            )
+        where = f"line {first[1]}" if first[0] == path else f"{first[0]}:{first[1]}"
+        return nfc_same(path, line, passage_id, where)
+
     def first_place(self, passage_id: str) -> str:
         # Read again, on the error path only: cheaper than remembering where every id was.
         for index, record in self.records():
@@ -657,6 +824,7 @@ class QuestionRecord:
     text: str
     answerable: bool
     meta: dict
+    spelled: str | None = None  # the id as the file spelled it, when NFC changed it
 
 
 QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
@@ -685,16 +853,20 @@ def _run_like(fields: list[str]) -> bool:
 
 def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
     fmt = pick_format(path, "questions", fmt)
-    seen: set[str] = set()
+    seen: dict[str, tuple[int, str]] = {}  # id -> (line, spelling) of its first line
 
     def check(rec: QuestionRecord) -> QuestionRecord:
-        if rec.id in seen:
+        spelled = rec.spelled or rec.id
+        first = seen.setdefault(rec.id, (rec.line, spelled))
+        if first[0] != rec.line:
+            if first[1] != spelled:
+                raise nfc_same(path, rec.line, rec.id, f"line {first[0]}")
             raise InputError(path, rec.line, f"question '{rec.id}' appears twice")
-        seen.add(rec.id)
         return rec
 
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
+            raw = obj.get("id", obj.get("_id"))
             _check_kind(path, number, obj, "questions")
             if "title" in obj:
                 raise _a_corpus(path, number, "'title'", "jsonl")
@@ -705,7 +877,8 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
             answerable = obj.pop("answerable", True)
             if not isinstance(answerable, bool):
                 raise InputError(path, number, "'answerable' must be true or false")
-            yield check(QuestionRecord(number, qid, text, answerable, obj))
+            spelled = _spelling(raw, qid)
+            yield check(QuestionRecord(number, qid, nfc(text), answerable, obj, spelled))
         return
     for number, row in _table_rows(path, encoding, progress, "\t"):
         if number == 1 and row and row[0].strip().lower() in QUESTION_HEADERS:
@@ -725,7 +898,7 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
         text = "\t".join(row[1:]).strip()
         if not text:
             raise InputError(path, number, f"question '{qid}' has no text")
-        yield check(QuestionRecord(number, qid, text, True, {}))
+        yield check(QuestionRecord(number, qid, nfc(text), True, {}, _spelling(row[0], qid)))
 
 
 # -- gold ---------------------------------------------------------------------------------------
@@ -748,9 +921,14 @@ class GoldRecord:
     not_evidence: list[tuple[int, str]] = field(default_factory=list)
 
 
-def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldRecord]:
-    """Gold evidence per question. Questions come out in file order, each once."""
+def read_gold(path, fmt=None, encoding=None, progress=None, levels=None) -> Iterator[GoldRecord]:
+    """Gold evidence per question. Questions come out in file order, each once. levels: what
+    graded levels mean (parse_levels), for qrels, BEIR and JSON qrels."""
     fmt = pick_format(path, "gold", fmt)
+    _check_levels(path, fmt, levels)
+    if fmt == "json-dict":
+        yield from _json_dict_gold(path, encoding, progress, levels)
+        return
     if fmt == "jsonl":
         seen: set[str] = set()
         for number, obj in _json_lines(path, encoding, progress):
@@ -829,19 +1007,68 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                     path, number, "expected 'qid 0 passage_id level'" + _columns_kind(path, fields)
                 )
             qid, _, pid, level = fields
-        qid, pid = qid.strip(), pid.strip()
+        qid, pid = nfc(qid.strip()), nfc(pid.strip())
         level_value = _whole(path, number, level, "relevance level")
         if (qid, pid) in seen_pairs:
             raise InputError(path, number, f"question '{qid}' judges passage '{pid}' twice")
         seen_pairs.add((qid, pid))
         record = grouped.setdefault(qid, GoldRecord(number, qid, []))
-        if level_value >= 1:
-            role = "core" if level_value >= 2 else "supporting"
-            record.evidence.append(EvidenceRecord(number, pid, role))
-        else:
-            # Level 0 (or below, as trec_eval reads it): judged, and not relevant.
-            record.not_evidence.append((number, pid))
+        _add_level(record, number, pid, level_value, levels)
     yield from grouped.values()
+
+
+LEVEL_MEANINGS = ("core", "supporting", "not")
+
+
+def parse_levels(text: str) -> dict[int, str]:
+    """--levels '2=core,1=supporting,0=not': what the graded levels of a qrels file mean.
+    Raises ValueError saying what is wrong."""
+    levels: dict[int, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        level, sep, meaning = part.partition("=")
+        meaning = meaning.strip().lower()
+        try:
+            number = int(level)
+        except ValueError:
+            number = None
+        if number is None or not sep or meaning not in LEVEL_MEANINGS:
+            raise ValueError(
+                f"--levels: {part!r} is not LEVEL=MEANING, a whole number and core, "
+                "supporting or not (for example --levels 2=core,1=supporting,0=not)"
+            )
+        if number in levels:
+            raise ValueError(f"--levels: level {number} is given twice")
+        levels[number] = meaning
+    if not levels:
+        raise ValueError("--levels names no level (for example --levels 1=core)")
+    return levels
+
+
+def _check_levels(path, fmt: str, levels) -> None:
+    if levels and fmt == "jsonl":
+        raise InputError(
+            path,
+            None,
+            "--levels is for graded qrels (qrels, beir, json-dict); gold JSONL names its roles",
+        )
+
+
+def level_role(level: int, levels: dict[int, str] | None = None) -> str | None:
+    """The role a qrels level gives a passage, None for judged not evidence. A level that
+    levels does not name keeps TREC's meaning: 2 and up core, 1 supporting, 0 and below
+    (as trec_eval reads it) judged and not relevant."""
+    meaning = levels.get(level) if levels else None
+    if meaning is None:
+        meaning = "core" if level >= 2 else "supporting" if level >= 1 else "not"
+    return None if meaning == "not" else meaning
+
+
+def _add_level(record: GoldRecord, line: int, pid: str, level: int, levels) -> None:
+    role = level_role(level, levels)
+    if role is None:
+        record.not_evidence.append((line, pid))
+    else:
+        record.evidence.append(EvidenceRecord(line, pid, role))
 
 
 # -- runs ---------------------------------------------------------------------------------------
@@ -887,6 +1114,10 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
     descending; the rank column is ignored. JSONL keeps its order; CSV follows its rank column.
     """
     fmt = pick_format(path, "run", fmt)
+    if fmt == "json-dict":
+        return fmt, _json_dict_run(path, encoding, progress)
+    if fmt == "msmarco":
+        return fmt, _msmarco_run(path, encoding, progress)
     lists: dict[str, RankedList] = {}
     if fmt == "trec":
         raw: dict[str, list[tuple[float, str, int]]] = {}
@@ -901,13 +1132,11 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
                     number,
                     "expected 'qid Q0 passage_id rank score tag'" + _columns_kind(path, fields),
                 )
-            qid, pid = fields[0], fields[2]
+            qid, pid = nfc(fields[0]), nfc(fields[2])
             raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
             first_line.setdefault(qid, number)
         for qid, rows in raw.items():
-            # Sorting by (score, id) descending reproduces trec_eval's qsort comparator.
-            rows.sort(key=lambda r: (r[0], r[1]), reverse=True)
-            lists[qid] = _dedupe(qid, first_line[qid], [(p, s, n) for s, p, n in rows])
+            lists[qid] = _dedupe(qid, first_line[qid], _trec_order(rows))
     elif fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "run")
@@ -960,13 +1189,7 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
             raw_csv.setdefault(qid, []).append((rank, pid, score, number))
             first_line.setdefault(qid, number)
         for qid, rows in raw_csv.items():
-            rows.sort(key=lambda r: (r[0], r[3]))
-            for before, after in zip(rows, rows[1:], strict=False):
-                if before[0] == after[0]:
-                    raise InputError(
-                        path, after[3], f"rank {after[0]} given twice for question '{qid}'"
-                    )
-            lists[qid] = _dedupe(qid, first_line[qid], [(p, s, n) for _, p, s, n in rows])
+            lists[qid] = _dedupe(qid, first_line[qid], _rank_order(path, qid, rows))
     return fmt, list(lists.values())
 
 
@@ -980,6 +1203,209 @@ def _dedupe(qid: str, line: int, rows: list[tuple[str, float | None, int]]) -> R
         seen.add(pid)
         kept.append((pid, score, number))
     return RankedList(qid, line, kept, repeats)
+
+
+def _trec_order(rows: list[tuple[float, str, int]]) -> list[tuple[str, float | None, int]]:
+    """(score, passage id, line) rows as (passage id, score, line) in trec_eval's order: score
+    descending, ties by passage id descending (what its qsort comparator gives)."""
+    rows.sort(key=lambda r: (r[0], r[1]), reverse=True)
+    return [(p, s, n) for s, p, n in rows]
+
+
+def _rank_order(path, qid: str, rows: list[tuple[int, str, float | None, int]]):
+    """(rank, passage id, score, line) rows in rank order as (passage id, score, line); a
+    rank given twice for one question is refused."""
+    rows.sort(key=lambda r: (r[0], r[3]))
+    for before, after in zip(rows, rows[1:], strict=False):
+        if before[0] == after[0]:
+            raise InputError(path, after[3], f"rank {after[0]} given twice for question '{qid}'")
+    return [(p, s, n) for _, p, s, n in rows]
+
+
+# -- MS MARCO runs and ranx / pytrec_eval JSON -------------------------------------------------
+
+
+def _msmarco_run(path, encoding, progress) -> list[RankedList]:
+    """MS MARCO's run TSV, qid<TAB>pid<TAB>rank (no score), in rank order."""
+    raw: dict[str, list[tuple[int, str, float | None, int]]] = {}
+    first_line: dict[str, int] = {}
+    for number, text in read_lines(path, encoding, progress):
+        fields = text.split()
+        if not fields:
+            continue
+        if len(fields) != 3:
+            raise InputError(
+                path, number, "expected 'qid<TAB>passage_id<TAB>rank'" + _columns_kind(path, fields)
+            )
+        qid, pid, rank = nfc(fields[0]), nfc(fields[1]), fields[2]
+        rank_value = _whole(path, number, rank, "rank")
+        raw.setdefault(qid, []).append((rank_value, pid, None, number))
+        first_line.setdefault(qid, number)
+    return [_dedupe(q, first_line[q], _rank_order(path, q, rows)) for q, rows in raw.items()]
+
+
+# The whole object is parsed at once (the standard library has no streaming JSON parser), and
+# parsed JSON takes about ten times its size in memory: bigger files are refused.
+JSON_DICT_LIMIT = 256 * 2**20
+_JSON_DICT_START = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
+
+
+def is_json_dict(path, kind: str) -> bool:
+    """True when the file starts as {"question id": {...}} (ranx / pytrec_eval) rather than
+    as a JSON line of kind (whose first key may hold an object too)."""
+    try:
+        handle, on_disk = open_bytes(path)
+        with on_disk, handle:
+            head = handle.read(65536)
+    except (OSError, *GZIP_ERRORS):
+        return False
+    if not _JSON_DICT_START.match(head):
+        return False
+    try:
+        first = json.loads(head.split(b"\n", 1)[0].decode("utf-8-sig"))
+    except ValueError:
+        return True  # one object over many lines: not JSON lines
+    return not (isinstance(first, dict) and all(key in first for key in REQUIRED[kind]))
+
+
+class _Pairs(list):
+    """A JSON object as its (key, value) pairs, so that a repeated key is seen, not dropped."""
+
+
+_PAIRS_DECODER = json.JSONDecoder(
+    parse_float=_finite, parse_constant=_no_constant, object_pairs_hook=_Pairs
+)
+
+
+def _json_dict(path, encoding, progress, what: str) -> Iterator[tuple[int, str, list]]:
+    """(line, question id, [(passage id, value), ...]) for each question of a ranx /
+    pytrec_eval file {"q1": {"d1": 1.2, ...}, ...}, in file order; the line is where the
+    question's key is. what: 'score' or 'level', for the messages."""
+    text = _json_dict_text(path, encoding, progress)
+    lines = _LineCounter(text)
+    shape = f'expected one JSON object {{"question id": {{"passage id": {what}}}}}'
+    index = _skip(text, 0)
+    if text[index : index + 1] != "{":
+        raise InputError(path, lines.at(index), shape)
+    index = _skip(text, index + 1)
+    seen: set[str] = set()
+    while text[index : index + 1] != "}":
+        line = lines.at(index)
+        key, index = _json_value(path, text, index, lines)
+        index = _skip(text, index)
+        if not isinstance(key, str) or text[index : index + 1] != ":":
+            raise InputError(path, line, shape)
+        value, index = _json_value(path, text, _skip(text, index + 1), lines)
+        qid = _text_id(path, line, key, "question id")
+        if qid in seen:
+            raise InputError(path, line, f"question '{qid}' given twice")
+        seen.add(qid)
+        if not isinstance(value, _Pairs):
+            raise InputError(path, line, f"question '{qid}': {shape}")
+        yield line, qid, [(_text_id(path, line, p, "passage id"), v) for p, v in value]
+        index = _skip(text, index)
+        if text[index : index + 1] == ",":
+            index = _skip(text, index + 1)
+        elif text[index : index + 1] != "}":
+            raise InputError(path, lines.at(index), f"expected ',' or '}}' after question '{qid}'")
+    if _skip(text, index + 1) < len(text):
+        raise InputError(path, lines.at(index + 1), "more after the JSON object ends")
+
+
+def _json_dict_text(path, encoding, progress) -> str:
+    try:
+        size = os.path.getsize(path)
+        handle, on_disk = open_bytes(path)
+        with on_disk, handle:
+            data = handle.read(JSON_DICT_LIMIT + 1)
+    except OSError as error:
+        raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    except GZIP_ERRORS as error:
+        raise gzip_refusal(path, error) from None
+    if len(data) > JSON_DICT_LIMIT:
+        raise InputError(
+            path,
+            None,
+            f"over {JSON_DICT_LIMIT // 2**20} MB of JSON, which is read whole: convert it to "
+            "TREC (a line per result) and import that",
+        )
+    if progress is not None:
+        progress(size, size, "reading")
+    codec = _codec(path, encoding)
+    try:
+        return data.decode(codec).removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(
+            path, line, f"not valid {encoding or 'UTF-8'}; say which encoding with --encoding"
+        ) from None
+
+
+class _LineCounter:
+    """Line numbers of positions in text, asked for in increasing order (counted once)."""
+
+    def __init__(self, text: str):
+        self.text, self.index, self.line = text, 0, 1
+
+    def at(self, index: int) -> int:
+        self.line += self.text.count("\n", self.index, index)
+        self.index = index
+        return self.line
+
+
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+def _skip(text: str, index: int) -> int:
+    return _SPACE.match(text, index).end()
+
+
+def _json_value(path, text: str, index: int, lines: _LineCounter) -> tuple[object, int]:
+    try:
+        value, end = _PAIRS_DECODER.raw_decode(text, index)
+    except json.JSONDecodeError as error:
+        message = f"not valid JSON ({error.msg} at column {error.colno})"
+        raise InputError(path, error.lineno, message) from None
+    except _BadNumber as error:
+        raise InputError(path, lines.at(index), f"not usable JSON ({error})") from None
+    except RecursionError:
+        raise InputError(path, lines.at(index), "not usable JSON (nested too deeply)") from None
+    except ValueError:
+        message = "not usable JSON (a whole number has too many digits)"
+        raise InputError(path, lines.at(index), message) from None
+    if "\\u" in text[index:end] and not _encodable(value):
+        raise InputError(
+            path,
+            lines.at(index),
+            "a \\u escape stands for half of a UTF-16 pair (a lone surrogate), which is not text",
+        )
+    return value, end
+
+
+def _json_dict_run(path, encoding, progress) -> list[RankedList]:
+    """A ranx / pytrec_eval run, ordered as trec_eval orders a TREC run."""
+    lists = []
+    for line, qid, pairs in _json_dict(path, encoding, progress, "score"):
+        rows = [(_json_score(path, line, score), pid, line) for pid, score in pairs]
+        lists.append(_dedupe(qid, line, _trec_order(rows)))
+    return lists
+
+
+def _json_dict_gold(path, encoding, progress, levels) -> Iterator[GoldRecord]:
+    """ranx / pytrec_eval qrels: levels as TREC qrels levels (or as --levels says)."""
+    for line, qid, pairs in _json_dict(path, encoding, progress, "level"):
+        record = GoldRecord(line, qid, [])
+        seen: set[str] = set()
+        for pid, level in pairs:
+            if isinstance(level, bool) or not isinstance(level, int):
+                raise InputError(
+                    path, line, f"relevance level must be a whole number, not {level!r}"
+                )
+            if pid in seen:
+                raise InputError(path, line, f"question '{qid}' judges passage '{pid}' twice")
+            seen.add(pid)
+            _add_level(record, line, pid, level, levels)
+        yield record
 
 
 # -- judgements ---------------------------------------------------------------------------------
@@ -1066,14 +1492,15 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         system = obj.get("system")
         if system is not None and not isinstance(system, str):
             raise InputError(path, number, "'system' must be a string")
+        value = obj["value"]
         yield JudgementRecord(
             number,
-            obj["reviewer"].strip(),
+            nfc(obj["reviewer"].strip()),
             obj["at"],
-            obj["question_id"],
+            nfc(obj["question_id"]),
             kind,
-            passage_id,
-            obj["value"],
+            nfc(passage_id),
+            nfc(value) if isinstance(value, str) else value,
             settles,
             system,
         )
@@ -1084,9 +1511,10 @@ def sniff_encoding(path, size: int = 65536) -> str | None:
     sample is fine), 'cp949' when it decodes as CP949/EUC-KR, 'utf-16' for a UTF-16 BOM, else
     None."""
     try:
-        with open_input(path) as handle:
+        handle, on_disk = open_bytes(path)
+        with on_disk, handle:
             raw = handle.read(size)
-    except (OSError, InputError):
+    except (OSError, InputError, *GZIP_ERRORS):
         return None  # the import says why
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "utf-16"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,6 +56,32 @@ def _unknown_message(path: str, error: UnknownIds) -> InputError:
         f"{'s' if error.count != 1 else ''} in this file are not in the {what}; {hint}. "
         "Nothing was imported.",
     )
+
+
+_NO_CORE_LEVELS = (
+    "no evidence item is core: qrels level 1 means supporting (2 and up core), so "
+    "CoreRecall will be '-'; if level 1 means core here, import it again with --levels 1=core"
+)
+
+
+def _beir_hint(path) -> str:
+    """For a BEIR folder (or its qrels folder) given where a file belongs: how it comes in."""
+    folder = Path(path)
+    if not folder.is_dir():
+        return ""
+    if (folder / "qrels").is_dir() or folder.name == "qrels":
+        beir = folder.parent if folder.name == "qrels" else folder
+        return f" (a BEIR folder comes in whole: import beir {shlex.quote(str(beir))})"
+    return ""
+
+
+def _only(records, wanted: set[str], left_out: list[str]):
+    """The records whose id is wanted; the others' ids go to left_out."""
+    for record in records:
+        if record.id in wanted:
+            yield record
+        else:
+            left_out.append(record.id)
 
 
 def _undo_note(undo_pk: int | None) -> list[str]:
@@ -203,11 +230,14 @@ class Project(Reads):
         chunk_size=None,
         overlap=None,
         unit=None,
+        split="test",
+        levels=None,
         progress: Progress | None = None,
     ) -> ImportReport:
         """The one way in for a file, used by the command line and the window. kind is
-        corpus, questions, gold, run or judgements; paths is a path or a list of them (several,
-        or a folder, only for a corpus)."""
+        corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
+        and gold); paths is a path or a list of them (several, or a folder, only for a
+        corpus). levels: what graded qrels levels mean (formats.parse_levels)."""
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
@@ -220,11 +250,16 @@ class Project(Reads):
                 f"name one file ({len(given)} given); only a corpus can come in several files",
             )
         path = given[0]
+        if kind == "beir":
+            return self.import_beir(path, split, replace=replace, levels=levels, progress=progress)
+        hint = _beir_hint(path)
+        if hint:
+            raise InputError(path, None, f"is a folder, not a file{hint}")
         formats.regular_file(path)  # before the extension: a FIFO's name says nothing
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":
-            return self.import_gold(path, fmt, encoding, progress)
+            return self.import_gold(path, fmt, encoding, progress, levels)
         if kind == "run":
             return self.import_run(path, system, fmt, encoding, progress)
         if kind == "judgements":
@@ -274,13 +309,7 @@ class Project(Reads):
             try:
                 report.rows = self.store.insert_passages(corpus.rows(progress), progress)
             except DuplicateRow as dup:
-                path, line = corpus.place(dup.line)
-                raise InputError(
-                    path,
-                    line,
-                    f"passage id {dup.key!r} appears twice{corpus.first_place(dup.key)}; "
-                    "nothing was imported",
-                ) from None
+                raise corpus.refusal(dup.line, dup.key) from None
             if report.rows == 0:
                 raise InputError(
                     shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
@@ -298,11 +327,15 @@ class Project(Reads):
         return report
 
     def import_questions(
-        self, path, fmt=None, encoding=None, progress: Progress | None = None
+        self, path, fmt=None, encoding=None, progress: Progress | None = None, only=None
     ) -> ImportReport:
+        """only: the question ids to take in (the others are left out), or None for all."""
         path = str(path)
         report = ImportReport("questions", path, 0)
         records = self._not_the_corpus(path, formats.read_questions(path, fmt, encoding, progress))
+        left_out: list[str] = []
+        if only is not None:
+            records = _only(records, only, left_out)
         rows = (
             (
                 r.line,
@@ -316,13 +349,16 @@ class Project(Reads):
         with self.store.atomic():
             added, updated, kept = self.store.upsert_questions(rows, os.path.abspath(path))
             if added + updated == 0:
-                raise InputError(path, None, "no questions in the file")
+                named = " the gold names" if left_out else ""
+                raise InputError(path, None, f"no questions{named} in the file")
             report.rows = added + updated
             self.store.log_import("questions", os.path.abspath(path), now(), report.rows, 0)
         report.messages.append(
             f"imported {added} new questions" + (f", updated {updated}" if updated else "")
         )
         report.messages += _undo_note(kept)
+        if left_out:
+            report.messages.append(f"left out {len(left_out)} questions the gold does not name")
         self._gold_cache = None
         return report
 
@@ -346,11 +382,11 @@ class Project(Reads):
         yield from records
 
     def import_gold(
-        self, path, fmt=None, encoding=None, progress: Progress | None = None
+        self, path, fmt=None, encoding=None, progress: Progress | None = None, levels=None
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("gold", path, 0)
-        records = list(formats.read_gold(path, fmt, encoding, progress))
+        records = list(formats.read_gold(path, fmt, encoding, progress, levels))
         if not records:
             raise InputError(path, None, "no gold in the file")
         questions = [(r.line, r.question_id) for r in records]
@@ -387,7 +423,30 @@ class Project(Reads):
             + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
         )
         report.messages += _undo_note(counts["undo"])
+        graded = formats.pick_format(path, "gold", fmt) != "jsonl"
+        if graded and items and not levels and all(role != "core" for *_, role in items):
+            report.messages.append(_NO_CORE_LEVELS)
         self._gold_cache = None
+        return report
+
+    def import_beir(
+        self, folder, split: str = "test", *, replace=False, levels=None, progress=None
+    ) -> ImportReport:
+        """A BEIR folder in one transaction: corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv
+        (each may be .gz). Only the questions the split's qrels name come in: BEIR's
+        queries.jsonl holds every split's, and the others would count as questions to be
+        abstained on."""
+        files = formats.beir_files(folder, split)
+        named = {r.question_id for r in formats.read_gold(files["gold"], "beir", None, None)}
+        report = ImportReport("beir", str(folder), 0)
+        with self.store.atomic():
+            corpus = self.import_corpus(files["corpus"], "jsonl", None, replace, progress=progress)
+            asked = self.import_questions(files["questions"], "jsonl", None, progress, named)
+            gold_report = self.import_gold(files["gold"], "beir", None, progress, levels)
+        report.rows = corpus.rows
+        for part in (corpus, asked, gold_report):
+            report.messages += part.messages
+            report.warnings += part.warnings
         return report
 
     def import_run(
@@ -894,6 +953,20 @@ class Evaluation:
             "numbers may still move as the pool is judged (recall-reviewer pool)"
         )
 
+    def core_note(self) -> str | None:
+        """One line saying why CoreRecall is '-' when no evaluated question has a core
+        evidence item (metrics prints it, --json carries it as core_note, the report's
+        Summary shows it), or None."""
+        if not self.evaluated or any(
+            item.role == "core" for these in self.items.values() for item in these
+        ):
+            return None
+        return (
+            f"CoreRecall is '-': none of the {self.evaluated} evaluated questions has a core "
+            "evidence item (qrels level 1 means supporting); mark core items in review, or "
+            "import the gold again with --levels 1=core if level 1 means core there"
+        )
+
     def as_json(self, per_question: bool = False) -> dict:
         total = len(self.questions)
         out: dict = {
@@ -906,6 +979,7 @@ class Evaluation:
             "systems": [
                 {"system": s.system, "evaluated": s.evaluated, **s.means} for s in self.systems
             ],
+            "core_note": self.core_note(),
         }
         if per_question:
             ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}

@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from desktop.formats import nfc
+
 LIMIT_MAX = 1000
 EXCERPT_CHARS = 160
 _SPACES = re.compile(r"\s+")
@@ -36,8 +38,9 @@ class SearchPage:
 
 
 def words(text: str) -> list[str]:
-    """The words of a search, each required; repeats once."""
-    return list(dict.fromkeys(text.split()))
+    """The words of a search, each required; repeats once. In NFC, as the corpus is stored:
+    a word typed or pasted decomposed (NFD) would find nothing."""
+    return list(dict.fromkeys(nfc(text).split()))
 
 
 def check_page(limit: int, offset: int) -> str | None:

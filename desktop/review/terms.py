@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from desktop.formats import nfc
+
 _PARTICLES = sorted(
     (
         "은 는 이 가 을 를 의 에 에서 에게 께 으로 로 과 와 도 만 까지 부터 보다 처럼 이나 나 "
@@ -19,9 +21,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def question_terms(text: str) -> list[str]:
-    """Words of a question worth highlighting in passages, longest first."""
+    """Words of a question worth highlighting in passages, longest first (in NFC, as the
+    passages are stored: decomposed Hangul would match nothing)."""
     terms: set[str] = set()
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(nfc(text)):
         stem = word
         for ending in _PARTICLES:
             if stem.endswith(ending) and len(stem) - len(ending) >= 2:
@@ -42,4 +45,5 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def search_terms(text: str) -> list[str]:
-    return [t for t in text.split() if t]
+    """The words of a search or filter, in NFC as the stored text is."""
+    return [t for t in nfc(text).split() if t]

@@ -16,12 +16,12 @@ from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name
 from desktop.ui.operations import CommittedError
 
-FILE_FILTERS = {
-    "corpus": "*.jsonl *.csv *.tsv",
-    "questions": "*.jsonl *.tsv",
-    "gold": "*.jsonl *.qrels *.tsv",
-    "run": "*.trec *.run *.jsonl *.csv",
-    "judgements": "*.jsonl",
+FILE_FILTERS = {  # each may also come compressed (.gz)
+    "corpus": "*.jsonl *.csv *.tsv *.gz",
+    "questions": "*.jsonl *.tsv *.gz",
+    "gold": "*.jsonl *.qrels *.tsv *.json *.gz",
+    "run": "*.trec *.run *.jsonl *.csv *.tsv *.json *.gz",
+    "judgements": "*.jsonl *.gz",
 }
 
 

@@ -143,7 +143,7 @@ class QuestionListModel(QAbstractTableModel):
         f = self.filter
         if f.text:
             haystack = f"{s.id} {s.text}".casefold()
-            if not all(word in haystack for word in f.text.casefold().split()):
+            if not all(word in haystack for word in review.search_terms(f.text.casefold())):
                 return False
         if f.unreviewed and s.status == DONE:
             return False
