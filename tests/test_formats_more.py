@@ -352,3 +352,38 @@ def test_metrics_say_why_core_recall_is_dash(project, tmp_path):
     done = cli(project.path, "import", "gold", str(tmp_path / "g.qrels"), "--levels", "1=gold")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "--levels: '1=gold' is not LEVEL=MEANING" in done.stderr
+
+
+def test_nfd_judgement_lines_name_the_nfc_question_and_passage(project, tmp_path):
+    write_jsonl(
+        tmp_path / "c.jsonl", [{"id": "조문1", "text": "가"}, {"id": "조문2", "text": "나"}]
+    )
+    write_jsonl(tmp_path / "q.jsonl", [{"id": "질문1", "text": "무엇?"}])
+    project.import_corpus(tmp_path / "c.jsonl")
+    project.import_questions(tmp_path / "q.jsonl")
+    project.import_gold(write_text(tmp_path / "g.qrels", "질문1 0 조문1 1\n"))
+    line = {"reviewer": nfd("김검수"), "at": "2026-01-01T00:00:00+09:00"}
+    write_jsonl(
+        tmp_path / "j.jsonl",
+        [
+            {
+                **line,
+                "question_id": nfd("질문1"),
+                "kind": "role",
+                "passage_id": nfd("조문1"),
+                "value": "core",
+            },
+            {
+                **line,
+                "question_id": nfd("질문1"),
+                "kind": "alternative",
+                "passage_id": "조문2",
+                "value": nfd("조문1"),
+            },
+        ],
+    )
+    assert project.import_judgements(tmp_path / "j.jsonl").rows == 2
+    lines = project.judgement_lines()
+    assert {(j["reviewer"], j["question_id"]) for j in lines} == {("김검수", "질문1")}
+    assert {j["passage_id"] for j in lines} == {"조문1", "조문2"}
+    assert [i.role for these in project.evaluate([5]).items.values() for i in these] == ["core"]
