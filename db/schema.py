@@ -323,6 +323,8 @@ def _undo_questions(db: Database) -> None:
             meta TEXT,
             PRIMARY KEY (undo_pk, id)
         ) WITHOUT ROWID;
+        """,
+    )
 
 
 @MIGRATIONS(name="0007_judgement_identity")

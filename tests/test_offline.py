@@ -288,6 +288,11 @@ def test_no_app_module_imports_a_networking_module():
     for source in sources:
         tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
         for line, name in _imports(tree):
+            # desktop/launch.py asks whether the X display named by DISPLAY answers, before Qt
+            # starts, as libxcb would connect to it: the one socket the app opens is the
+            # user's own display server, never a network service.
+            if source.name == "launch.py" and name == "socket":
+                continue
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN):
                 offenders.append(f"{source.relative_to(ROOT)}:{line}: imports {name}")
     assert offenders == []
