@@ -71,7 +71,8 @@ def _damaged_hint(path) -> str:
     kept = journal.journal_path(path)
     return (
         f"; put back a copy of the file, or rebuild the judgements in a new database from "
-        f"their journal (recall-reviewer --db NEW.db restore judgements {kept})"
+        f"their journal (recall-reviewer --db NEW.db init, then --db NEW.db restore judgements "
+        f"{kept})"
     )
 
 

@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="jsonl",
         help="the reviewed gold's format (default jsonl)",
     )
+    exp.add_argument(
+        "--force", action="store_true", help="let an empty export replace a non-empty file"
+    )
 
     pool = sub.add_parser("pool", help="passages in some system's top D not judged yet")
     pool.add_argument("--depth", type=int, default=10, help="top D of every system (default 10)")
@@ -118,7 +121,11 @@ def print_json(data) -> int:
 
 
 def fail(message: str) -> int:
-    print(f"recall-reviewer: {message}", file=sys.stderr)
+    """One line on stderr: every message is one line, so any newline or control character in
+    it came from a value (a file name, an id) and is escaped."""
+    from desktop.terminal import printable
+
+    print(f"recall-reviewer: {printable(message)}", file=sys.stderr)
     return 2
 
 
@@ -154,11 +161,14 @@ def _run(args, db_path: Path) -> int:
 
     _wait["seconds"] = max(0.0, args.wait)
     try:
+        _check_database(args.command, db_path)
         return COMMANDS[args.command](args, db_path)
     except UsageError as error:
         return fail(str(error))
     except InputError as error:
-        print(error, file=sys.stderr)
+        from desktop.terminal import printable
+
+        print(printable(error), file=sys.stderr)
         return 2
     except StoreError as error:
         return fail(str(error))
@@ -174,6 +184,17 @@ def _run(args, db_path: Path) -> int:
         return fail("not enough memory for this; close other programs or ask for less")
     except Exception as error:  # noqa: BLE001 (the last line of defence: no traceback)
         return _unexpected(error)
+
+
+# The commands that may create the database (design section 5); the window may too.
+CREATING = ("init", "demo")
+
+
+def _check_database(command: str, db_path: Path) -> None:
+    """Every other command refuses a database path that does not exist: a mistyped --db must
+    not create an empty database and then report, export or import as if it were the project."""
+    if command not in CREATING and not db_path.exists():
+        raise UsageError(f"{db_path}: no such database; run init, or check the path")
 
 
 def _broken_pipe() -> int:
@@ -215,14 +236,19 @@ def _open(db_path: Path):
     from desktop.project import Project
 
     def waiting(path) -> None:
-        print(f"waiting for another program to release {path}…", file=sys.stderr, flush=True)
+        from desktop.terminal import printable
+
+        print(f"waiting for another program to release {printable(path)}…", file=sys.stderr)
+        sys.stderr.flush()
 
     return Project(db_path, wait=_wait["seconds"], on_wait=waiting)
 
 
 def cmd_init(args, db_path) -> int:
     with _open(db_path) as project:
-        print(f"database ready: {project.path}")
+        from desktop.terminal import printable
+
+        print(f"database ready: {printable(project.path)}")
     return 0
 
 
@@ -240,8 +266,10 @@ def cmd_import(args, db_path) -> int:
             overlap=args.overlap,
             unit=args.unit,
         )
+    from desktop.terminal import printable
+
     for line in report.lines():
-        print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
+        print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
     return 0
 
 
@@ -409,13 +437,15 @@ def cmd_compare(args, db_path) -> int:
 
 
 def cmd_export(args, db_path) -> int:
+    from desktop.terminal import printable
+
     target = args.target
     if target[0] == "judgements":
         if len(target) != 2:
             return fail("usage: export judgements FILE [--reviewer NAME]")
         with _open(db_path) as project:
-            n = project.export_judgements(target[1], args.reviewer)
-        print(f"wrote {n} judgements to {target[1]}")
+            n = project.export_judgements(target[1], args.reviewer, args.force)
+        print(f"wrote {n} judgements to {printable(target[1])}")
         return 0
     if target[0] == "gold":
         if len(target) != 2:
@@ -423,8 +453,8 @@ def cmd_export(args, db_path) -> int:
         from desktop.gold_export import QRELS_CAVEAT
 
         with _open(db_path) as project:
-            n = project.export_gold(target[1], args.format)
-        print(f"wrote the reviewed gold of {n} questions to {target[1]} ({args.format})")
+            n = project.export_gold(target[1], args.format, args.force)
+        print(f"wrote the reviewed gold of {n} questions to {printable(target[1])} ({args.format})")
         if args.format != "jsonl":
             print(f"note: {QRELS_CAVEAT}")
         return 0
@@ -436,13 +466,18 @@ def cmd_export(args, db_path) -> int:
     from desktop.report import write_report
 
     with _open(db_path) as project:
+        from desktop import targets
+
+        # A report of a database without questions is empty, whatever else it holds.
+        targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
         write_report(project, target[0], ks)
-    print(f"wrote {target[0]}")
+    print(f"wrote {printable(target[0])}")
     return 0
 
 
 def cmd_pool(args, db_path) -> int:
     from desktop import pool
+    from desktop.terminal import printable
 
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
@@ -459,8 +494,12 @@ def cmd_pool(args, db_path) -> int:
     )
     for qid, entries in found:
         for e in entries:
-            by = "" if args.blind else "  " + ", ".join(e.retrieved_by)
-            print(f"{qid}\t{e.passage_id}\tsystems {e.systems}\tbest rank {e.best_rank}{by}")
+            # The tabs separate the fields; a tab or newline inside an id is escaped.
+            by = "" if args.blind else "  " + ", ".join(map(printable, e.retrieved_by))
+            print(
+                f"{printable(qid)}\t{printable(e.passage_id)}\tsystems {e.systems}"
+                f"\tbest rank {e.best_rank}{by}"
+            )
     return 0
 
 
@@ -472,7 +511,7 @@ def cmd_info(args, db_path) -> int:
     if args.json:
         return print_json(info)
     corpus = info["corpus"]
-    print(f"database:        {info['database']} (schema {info['schema']})")
+    print(f"database:        {printable(info['database'])} (schema {info['schema']})")
     if corpus:
         chunking = ", ".join(
             f"{k} {corpus[k]}" for k in ("unit", "chunk_size", "overlap") if corpus[k] is not None
@@ -508,7 +547,9 @@ def cmd_search(args, db_path) -> int:
 def cmd_merge(args, db_path) -> int:
     with _open(db_path) as project:
         report = project.merge(args.other)
-    print("\n".join(report.lines()))
+    from desktop.terminal import printable
+
+    print("\n".join(map(printable, report.lines())))
     return 0
 
 
@@ -537,15 +578,18 @@ def cmd_agreement(args, db_path) -> int:
 
 def cmd_demo(args, db_path) -> int:
     from desktop.sample import load_sample
+    from desktop.terminal import printable
 
     with _open(db_path) as project:
         for line in load_sample(project):
             print(line)
-    print(f"sample project loaded into {db_path}")
+    print(f"sample project loaded into {printable(db_path)}")
     return 0
 
 
 def cmd_restore(args, db_path) -> int:
+    from desktop.terminal import printable
+
     what = args.what
     with _open(db_path) as project:
         if args.list or not what:
@@ -554,18 +598,21 @@ def cmd_restore(args, db_path) -> int:
                 print("no backups: no import has replaced gold or a run yet")
             for b in kept:
                 note = "" if b["same_corpus"] or b["kind"] == "corpus" else " (corpus replaced)"
-                print(f"{b['id']:>4}  {b['at']}  {b['summary']}, before {b['source_file']}{note}")
+                print(
+                    f"{b['id']:>4}  {b['at']}  {printable(b['summary'])}, "
+                    f"before {printable(b['source_file'])}{note}"
+                )
             return 0
         if what[0] == "judgements":
             if len(what) > 2:
                 return fail("usage: restore judgements [JOURNAL]")
             report = project.restore_judgements(what[1] if len(what) == 2 else None)
-            print("\n".join(report.lines()))
+            print("\n".join(map(printable, report.lines())))
             return 0
         if len(what) != 1 or not (what[0] == "last-import" or what[0].isdigit()):
             return fail("usage: restore --list | restore last-import | restore ID")
         restored = project.restore_import(what[0])
-    print(f"restored backup {restored['id']}: {restored['summary']}")
+    print(f"restored backup {restored['id']}: {printable(restored['summary'])}")
     return 0
 
 

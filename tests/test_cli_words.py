@@ -1,0 +1,198 @@
+"""Every way in answered at the command line: a mistyped database path creates nothing, an
+export never empties a file by accident nor writes onto something that is not a regular file
+or onto another database's journal, and values from files are printed escaped."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop.project import Project
+from tests.helpers import snapshot, write_jsonl
+
+MISSING = "run init, or check the path"
+
+
+def run_cli(db: Path, *args: str, timeout: float = 30, **kwargs) -> subprocess.CompletedProcess:
+    """cli() with a timeout: a hang (a FIFO opened for reading) fails the test, not the suite."""
+    return subprocess.run(
+        [sys.executable, "-m", "desktop", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
+
+
+def one_line(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    return result.stderr.strip()
+
+
+@pytest.fixture
+def mine(tmp_path) -> Path:
+    """A reviewer's judgement file with something in it (704 bytes)."""
+    path = tmp_path / "mine.jsonl"
+    path.write_bytes(b'{"reviewer": "kim", "note": "' + b"x" * 672 + b'"}\n')
+    assert path.stat().st_size == 704
+    return path
+
+
+COMMANDS = {
+    "metrics": ["metrics"],
+    "compare": ["compare"],
+    "info": ["info"],
+    "pool": ["pool"],
+    "agreement": ["agreement"],
+    "search": ["search", "법률"],
+    "restore": ["restore", "--list"],
+    "import": ["import", "questions", "{questions}"],
+    "export judgements": ["export", "judgements", "{mine}"],
+    "export gold": ["export", "gold", "{mine}"],
+    "export report": ["export", "{report}"],
+    "merge": ["merge", "{other}"],
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_missing_database_is_refused_and_nothing_is_created(name, tmp_path, mine):
+    db = tmp_path / "tpyo.db"
+    questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
+    report = tmp_path / "report.xlsx"
+    report.write_bytes(b"an old report")
+    other = tmp_path / "other.db"
+    with Project(other):
+        pass
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    fill = {"questions": questions, "mine": mine, "report": report, "other": other}
+    args = [a.format(**fill) for a in COMMANDS[name]]
+    line = one_line(run_cli(db, *args))
+    assert line == f"recall-reviewer: {db}: no such database; {MISSING}"
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    assert after == before  # no tpyo.db, -wal or journal, and mine.jsonl untouched
+
+
+def test_init_still_creates_the_database(tmp_path):
+    db = tmp_path / "new.db"
+    assert run_cli(db, "init").returncode == 0
+    assert db.is_file()
+    assert run_cli(db, "info").returncode == 0
+
+
+def test_an_empty_export_never_replaces_a_non_empty_file_unless_forced(sample_db, tmp_path, mine):
+    content = mine.read_bytes()
+    line = one_line(run_cli(sample_db, "export", "judgements", str(mine), "--reviewer", "nobody"))
+    assert str(mine) in line and "--force" in line and "no judgements" in line
+    assert mine.read_bytes() == content
+    done = run_cli(sample_db, "export", "judgements", str(mine), "--reviewer", "nobody", "--force")
+    assert done.returncode == 0, done.stderr
+    assert mine.read_bytes() == b""
+    # an empty file, or none, takes an empty export without --force
+    assert run_cli(sample_db, "export", "judgements", str(mine), "--reviewer", "x").returncode == 0
+
+
+def test_an_empty_gold_or_report_never_replaces_a_non_empty_file(tmp_path, mine):
+    db = tmp_path / "empty.db"
+    assert run_cli(db, "init").returncode == 0
+    content = mine.read_bytes()
+    line = one_line(run_cli(db, "export", "gold", str(mine)))
+    assert "no gold questions" in line and "--force" in line
+    assert mine.read_bytes() == content
+    report = tmp_path / "report.xlsx"
+    report.write_bytes(b"last week's report")
+    line = one_line(run_cli(db, "export", str(report)))
+    assert str(report) in line and "--force" in line
+    assert report.read_bytes() == b"last week's report"
+    assert run_cli(db, "export", "gold", str(mine), "--force").returncode == 0
+
+
+def _refused_target(db: Path, target: str, **kwargs) -> str:
+    before = snapshot(db)
+    line = one_line(run_cli(db, "export", "judgements", target, timeout=20, **kwargs))
+    assert snapshot(db) == before
+    return line
+
+
+def test_a_fifo_target_is_refused_without_hanging(sample_db, tmp_path):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    line = _refused_target(sample_db, str(fifo))
+    assert "named pipe" in line and str(fifo) in line
+    assert (tmp_path / "pipe.jsonl").is_fifo()
+
+
+def test_a_socket_or_a_device_target_is_refused(sample_db, tmp_path):
+    sock_path = tmp_path / "s.jsonl"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(sock_path))
+        assert "socket" in _refused_target(sample_db, str(sock_path))
+    link = tmp_path / "null.jsonl"
+    link.symlink_to("/dev/null")  # followed: the device behind the name is what counts
+    assert "device" in _refused_target(sample_db, str(link))
+    assert link.is_symlink()
+
+
+def test_dev_stdout_is_refused_not_read_and_not_replaced(sample_db):
+    # Through a pipe the old code read from it and hung; with output redirected to a file it
+    # renamed its export onto /dev/stdout itself.
+    line = _refused_target(sample_db, "/dev/stdout")
+    assert "/dev/stdout" in line
+    assert Path("/dev/stdout").is_symlink()
+
+
+def test_another_databases_journal_is_refused(sample_db, tmp_path):
+    other = tmp_path / "other.db"
+    with Project(other) as project:
+        project.import_questions(write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}]))
+        project.add_judgement("lee", "q1", "note", "keep me")
+    journal = tmp_path / "other.db.judgements.jsonl"
+    content = journal.read_bytes()
+    assert b"keep me" in content
+    line = _refused_target(sample_db, str(journal))
+    assert "journal" in line
+    assert journal.read_bytes() == content
+    # a journal set aside under its id, and the name of one not written yet
+    aside = tmp_path / "other.db.judgements.1a2b3c4d.jsonl"
+    aside.write_bytes(content)
+    assert "journal" in _refused_target(sample_db, str(aside))
+    assert aside.read_bytes() == content
+    other.with_name("third.db").write_bytes(b"")
+    assert "journal" in _refused_target(sample_db, str(tmp_path / "third.db.judgements.jsonl"))
+    assert not (tmp_path / "third.db.judgements.jsonl").exists()
+
+
+def test_a_file_name_with_a_newline_prints_one_line(sample_db, tmp_path):
+    evil = tmp_path / "evil\nFAKE: line.trec"
+    evil.write_text("q1 Q0 p1 1\n", encoding="utf-8")  # too few columns
+    line = one_line(run_cli(sample_db, "import", "run", str(evil), "--system", "x"))
+    assert "evil\\u000aFAKE: line.trec:1: " in line
+    assert not any(row.startswith("FAKE") for row in line.splitlines())
+
+
+def test_pool_prints_one_line_per_passage_whatever_the_ids_hold(tmp_path):
+    db = tmp_path / "pool.db"
+    with Project(db) as project:
+        project.import_corpus(
+            write_jsonl(
+                tmp_path / "c.jsonl", [{"id": f"p\t{i}\nx", "text": f"문단 {i}"} for i in range(5)]
+            )
+        )
+        project.import_questions(
+            write_jsonl(tmp_path / "q.jsonl", [{"id": "q\n1", "text": "질문"}])
+        )
+        results = [{"passage_id": f"p\t{i}\nx", "score": 5 - i} for i in range(5)]
+        run = write_jsonl(tmp_path / "run.jsonl", [{"question_id": "q\n1", "results": results}])
+        project.import_run(run, "sys\ntem")
+    done = run_cli(db, "pool", "--depth", "5")
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    assert len(rows) == 6, rows  # the count, then one line per unjudged passage
+    assert rows[1].split("\t")[:2] == ["q\\u000a1", "p\\u00090\\u000ax"]
+    assert rows[1].endswith("sys\\u000atem")
