@@ -15,7 +15,7 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, gold_export, metrics, scratch, search, targets
+from desktop import backup, formats, gold, gold_export, locks, metrics, scratch, search, targets
 from desktop import pool as pool_module
 from desktop.formats import InputError, Progress
 from desktop.reads import Reads
@@ -130,6 +130,7 @@ class Project(Reads):
         whom to tell that it waits (see db.Store)."""
         self.path = Path(path)
         scratch.clean_leftovers()
+        locks.clear_stale_window_lock(self.path)
         backup.before_migration(self.path)
         self.store = Store(self.path, wait=wait, on_wait=on_wait)
         backup.clean_leftovers(self.store)

@@ -196,3 +196,37 @@ def test_pool_prints_one_line_per_passage_whatever_the_ids_hold(tmp_path):
     assert len(rows) == 6, rows  # the count, then one line per unjudged passage
     assert rows[1].split("\t")[:2] == ["q\\u000a1", "p\\u00090\\u000ax"]
     assert rows[1].endswith("sys\\u000atem")
+
+
+LOCKER = (
+    "import sys, os; from PySide6.QtCore import QLockFile; "
+    "lock = QLockFile(sys.argv[1]); assert lock.tryLock(1000); "
+    "print('locked', flush=True); sys.stdin.readline(); os._exit(0)"
+)
+
+
+def test_a_killed_windows_lock_is_cleared_by_any_command(sample_db):
+    lock = Path(str(sample_db) + ".window-lock")
+    # A window killed while it held its lock: the process exits without unlocking.
+    done = subprocess.run(
+        [sys.executable, "-c", LOCKER, str(lock)], input="\n", capture_output=True, text=True
+    )
+    assert done.returncode == 0 and lock.exists(), done.stderr
+    assert run_cli(sample_db, "info").returncode == 0
+    assert not lock.exists()
+
+
+def test_a_running_windows_lock_is_kept(sample_db):
+    lock = Path(str(sample_db) + ".window-lock")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(lock)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        assert run_cli(sample_db, "info").returncode == 0
+        assert lock.exists()
+    finally:
+        holder.communicate("\n", timeout=30)
