@@ -191,8 +191,14 @@ CREATING = ("init", "demo")
 
 
 def _check_database(command: str, db_path: Path) -> None:
-    """Every other command refuses a database path that does not exist: a mistyped --db must
-    not create an empty database and then report, export or import as if it were the project."""
+    """A data folder that cannot be used is said first, in its own words (not "File exists").
+    Every command but init and demo refuses a database path that does not exist: a mistyped
+    --db must not create an empty database and then report, export or import into it."""
+    from desktop import paths
+
+    problem = paths.home_problem()
+    if problem:
+        raise UsageError(problem)
     if command not in CREATING and not db_path.exists():
         raise UsageError(f"{db_path}: no such database; run init, or check the path")
 

@@ -33,3 +33,26 @@ def backup_dir() -> Path:
 def pending_dir() -> Path:
     """Records of writes in progress, so a killed one's temporary files can be removed."""
     return data_dir() / "pending"
+
+
+def home_problem() -> str | None:
+    """Why the data folder cannot be used (a file in its place, a read-only or forbidden
+    place), as one line naming it, or None. A folder that does not exist yet is fine when the
+    nearest folder above it can be written: it is made on first use."""
+    folder = data_dir()
+    named = (
+        f"RECALL_REVIEWER_HOME={folder}"
+        if os.environ.get("RECALL_REVIEWER_HOME")
+        else f"the data folder {folder}"
+    )
+    fix = "point RECALL_REVIEWER_HOME at a folder you can write to"
+    existing = folder
+    while not os.path.lexists(existing) and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is not a folder" if existing == folder else f"cannot be made: {existing} is a file"
+        return f"{named} {what}; {fix}"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = "" if existing == folder else f" ({existing} cannot be written)"
+        return f"{named} is read-only or not yours{where}; {fix}"
+    return None

@@ -230,3 +230,54 @@ def test_a_running_windows_lock_is_kept(sample_db):
         assert lock.exists()
     finally:
         holder.communicate("\n", timeout=30)
+
+
+def _with_home(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, RECALL_REVIEWER_HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-m", "desktop", *args], capture_output=True, text=True, env=env
+    )
+
+
+def test_a_data_folder_that_is_a_file_is_named_in_words(tmp_path):
+    home = tmp_path / "home-file"
+    home.write_text("not a folder")
+    for args in (["init"], ["--db", str(tmp_path / "r.db"), "init"], ["info"]):
+        line = one_line(_with_home(home, *args))
+        assert line == (
+            f"recall-reviewer: RECALL_REVIEWER_HOME={home} is not a folder; "
+            "point RECALL_REVIEWER_HOME at a folder you can write to"
+        )
+    line = one_line(_with_home(home / "below", "init"))
+    assert f"cannot be made: {home} is a file" in line
+    assert home.read_text() == "not a folder" and not (tmp_path / "r.db").exists()
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder this process cannot write: permissions, or (as root, whom they do not stop)
+    a read-only tmpfs."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a read-only tmpfs: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_read_only_data_folder_is_named_in_words(read_only_folder, tmp_path):
+    line = one_line(_with_home(read_only_folder, "--db", str(tmp_path / "r.db"), "init"))
+    assert line.startswith(f"recall-reviewer: RECALL_REVIEWER_HOME={read_only_folder} ")
+    assert "read-only" in line and "point RECALL_REVIEWER_HOME at a folder" in line
+    line = one_line(_with_home(read_only_folder / "sub", "init"))
+    assert f"({read_only_folder} cannot be written)" in line

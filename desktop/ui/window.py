@@ -284,8 +284,16 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
             self._tell_read_only(path)
         self.settings.setValue("last-database", str(path))
         self.session.current_pk = None
-        self.session.load(project, self._db_key(), opened=True)
-        self.reload(restore=True, read=False)
+        try:
+            self.session.load(project, self._db_key(), opened=True)
+            self.reload(restore=True, read=False)
+        except (StoreError, sqlite3.DatabaseError) as error:
+            # A damaged file can open and fail at its first read: the same one line as the
+            # command line, and the window back on its empty page.
+            self._close_project()
+            self.pages.setCurrentIndex(self.PAGE_EMPTY)
+            self.show_error(self.tr("Cannot open the database"), str(error))
+            return False
         return True
 
     def _close_project(self) -> None:

@@ -1,0 +1,84 @@
+"""The window's words for what the command line already says in one line: a damaged database,
+a data folder that cannot be used, a crash (never a traceback in a dialog)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from db import StoreError
+from desktop import logs
+from desktop.ui.window import MainWindow
+from tests.helpers import cli
+
+
+@pytest.fixture
+def shown(monkeypatch):
+    """The texts of the modal message boxes shown (exec() would wait for a click)."""
+    texts = []
+
+    def fake_exec(box):
+        texts.append((box.text(), box.detailedText()))
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    return texts
+
+
+def damage_after_the_schema(db) -> None:
+    """Garble the second half of the file: it opens, and its first real read fails."""
+    size = db.stat().st_size
+    with open(db, "r+b") as handle:
+        handle.seek(size // 2)
+        handle.write(os.urandom(size - size // 2))
+
+
+def test_a_damaged_database_shows_the_command_lines_line(sample_db, open_window, qtbot, shown):
+    damage_after_the_schema(sample_db)
+    line = cli(sample_db, "info").stderr.strip()
+    assert line.startswith("recall-reviewer: ") and "damaged" in line
+    window = open_window(sample_db, wait=False)  # no exception out of the window
+    assert window.last_message == line.removeprefix("recall-reviewer: ")
+    assert window.pages.currentIndex() == MainWindow.PAGE_EMPTY
+    assert window.project is None
+    assert "Traceback" not in window.last_message and shown == []
+
+
+def test_a_crash_dialog_shows_one_line_and_the_log_never_a_traceback(qapp, shown):
+    from desktop.ui import crash
+
+    saved = sys.excepthook, threading.excepthook
+    crash.install_crash_dialog()
+    try:
+        try:
+            raise StoreError("/data/review.db: the database file is damaged (malformed)")
+        except StoreError:
+            sys.excepthook(*sys.exc_info())
+    finally:
+        crash.uninstall_crash_dialog()
+        logs.shutdown()
+    assert (sys.excepthook, threading.excepthook) == saved
+    ((text, details),) = shown
+    assert "/data/review.db: the database file is damaged (malformed)" in text
+    assert "StoreError" not in text and "Traceback" not in text and details == ""
+    assert str(logs.log_file()) in text
+    assert "Traceback" in logs.log_file().read_text(encoding="utf-8")  # kept in the log
+
+
+def test_a_data_folder_that_is_a_file_is_said_before_the_window_opens(
+    qapp, shown, tmp_path, monkeypatch
+):
+    from desktop.ui.app import run
+
+    home = tmp_path / "home-file"
+    home.write_text("not a folder")
+    monkeypatch.setenv("RECALL_REVIEWER_HOME", str(home))
+    assert run(tmp_path / "review.db") == 2
+    ((text, _details),) = shown
+    assert f"RECALL_REVIEWER_HOME={home} is not a folder" in text
+    assert "File exists" not in text
+    assert not (tmp_path / "review.db").exists()
