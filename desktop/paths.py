@@ -4,6 +4,8 @@ and portable installs use it)."""
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from pathlib import Path
 
 APP = "recall-reviewer"
@@ -56,3 +58,21 @@ def home_problem() -> str | None:
         where = "" if existing == folder else f" ({existing} cannot be written)"
         return f"{named} is read-only or not yours{where}; {fix}"
     return None
+
+
+# Characters no file name may hold on some system we run on (Windows' list, and the folder
+# separators), and control characters.
+_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10))}
+_RESERVED |= {f"LPT{i}" for i in range(1, 10)}
+
+
+def safe_file_name(text: str, fallback: str = "reviewer", limit: int = 80) -> str:
+    """text (a reviewer's name) as one part of a file name: separators, `..`, control, format (bidi)
+    and reserved characters become `_`, no leading dot (hidden or `..`), no reserved device name,
+    at most limit characters; fallback when nothing is left."""
+    name = "".join("_" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+    name = _UNSAFE.sub("_", name).strip().lstrip(".").strip()[:limit].rstrip(" .")
+    if not name or name.split(".")[0].upper() in _RESERVED:
+        name = f"{fallback}_{name}" if name else fallback
+    return name

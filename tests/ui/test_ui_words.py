@@ -82,3 +82,37 @@ def test_a_data_folder_that_is_a_file_is_said_before_the_window_opens(
     assert f"RECALL_REVIEWER_HOME={home} is not a folder" in text
     assert "File exists" not in text
     assert not (tmp_path / "review.db").exists()
+
+
+def test_an_unsafe_reviewer_name_is_made_safe_in_the_suggested_file_name(
+    sample_db, open_window, qtbot, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    window = open_window(sample_db, reviewer="../../evil\n")
+    window.project.add_judgement("../../evil\n", "q01", "note", "a note")
+    suggested = []
+
+    def pick(parent, caption, default, filters):
+        suggested.append(default)
+        return default, filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", pick)
+    window.export_judgements_dialog()
+    qtbot.waitUntil(lambda: window.last_message.startswith("Wrote"), timeout=20000)
+    (path,) = suggested
+    assert os.path.dirname(path) == str(sample_db.parent)
+    assert os.path.basename(path) == "judgements-_.._evil_.jsonl"
+    assert "judgements-_.._evil_.jsonl" in window.last_message and os.path.isfile(path)
+
+
+def test_safe_file_name():
+    from desktop.paths import safe_file_name
+
+    assert safe_file_name("김검수") == "김검수"
+    assert safe_file_name("../x") == "_x"
+    assert safe_file_name("..") == "reviewer"
+    assert safe_file_name("a/b\\c:d") == "a_b_c_d"
+    assert safe_file_name("kim\u202egnp.exe") == "kim_gnp.exe"
+    assert safe_file_name("CON") == "reviewer_CON"
+    assert len(safe_file_name("가" * 500)) == 80
