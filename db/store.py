@@ -307,6 +307,7 @@ class Store:
         self.on_wait = on_wait
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
+        self.commits = 0  # transactions committed through this Store (a cancel tells of them)
         try:
             if readonly:
                 if not self.path.exists():
@@ -400,6 +401,7 @@ class Store:
             with self.db.atomic():
                 yield self
             self.conn.execute("COMMIT")
+            self.commits += 1
         except BaseException:
             self._after_commit.clear()
             if self.conn.in_transaction:

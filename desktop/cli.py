@@ -138,11 +138,13 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
+    from desktop import interrupt
     from desktop.terminal import SafeStream
 
     sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
-        code = _run(args, db_path)
+        with interrupt.handling():
+            code = _run(args, db_path)
         sys.stdout.flush()
         return code
     except BrokenPipeError:
@@ -156,13 +158,16 @@ def _run(args, db_path: Path) -> int:
     import sqlite3
 
     from db import StoreError
-    from desktop import errors
+    from desktop import errors, interrupt
     from desktop.formats import InputError
 
     _wait["seconds"] = max(0.0, args.wait)
+    _opened.clear()
     try:
         _check_database(args.command, db_path)
         return COMMANDS[args.command](args, db_path)
+    except interrupt.stopped_by_it():  # whatever a statement stopped by Ctrl-C raised
+        return _cancelled()
     except UsageError as error:
         return fail(str(error))
     except InputError as error:
@@ -179,7 +184,7 @@ def _run(args, db_path: Path) -> int:
     except sqlite3.Error as error:
         return fail(errors.describe_sqlite_error(error, db_path))
     except KeyboardInterrupt:
-        return 130
+        return _cancelled()
     except MemoryError:
         return fail("not enough memory for this; close other programs or ask for less")
     except Exception as error:  # noqa: BLE001 (the last line of defence: no traceback)
@@ -201,6 +206,15 @@ def _check_database(command: str, db_path: Path) -> None:
         raise UsageError(problem)
     if command not in CREATING and not db_path.exists():
         raise UsageError(f"{db_path}: no such database; run init, or check the path")
+
+
+def _cancelled() -> int:
+    """Ctrl-C: one line saying whether a commit happened before it, and 130 (128 + SIGINT)."""
+    from desktop import interrupt
+
+    saved = any(project.store.commits for project in _opened)
+    print(f"recall-reviewer: {interrupt.message(saved)}", file=sys.stderr)
+    return 130
 
 
 def _broken_pipe() -> int:
@@ -236,9 +250,11 @@ def _unexpected(error: Exception) -> int:
 
 
 _wait = {"seconds": 30.0}  # --wait, for every command's Project
+_opened: list = []  # the projects this command opened, to tell what a Ctrl-C left
 
 
 def _open(db_path: Path):
+    from desktop import interrupt
     from desktop.project import Project
 
     def waiting(path) -> None:
@@ -247,7 +263,10 @@ def _open(db_path: Path):
         print(f"waiting for another program to release {printable(path)}…", file=sys.stderr)
         sys.stderr.flush()
 
-    return Project(db_path, wait=_wait["seconds"], on_wait=waiting)
+    project = Project(db_path, wait=_wait["seconds"], on_wait=waiting)
+    interrupt.watch(project.store.conn)
+    _opened.append(project)
+    return project
 
 
 def cmd_init(args, db_path) -> int:

@@ -281,3 +281,58 @@ def test_a_read_only_data_folder_is_named_in_words(read_only_folder, tmp_path):
     assert "read-only" in line and "point RECALL_REVIEWER_HOME at a folder" in line
     line = one_line(_with_home(read_only_folder / "sub", "init"))
     assert f"({read_only_folder} cannot be written)" in line
+
+
+def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
+    import signal
+    import sqlite3
+    import threading
+    import time
+
+    from desktop import interrupt
+
+    conn = sqlite3.connect(":memory:")
+    interrupt.watch(conn)
+    # Tens of seconds in SQLite's C code, where Python's own handler cannot run.
+    endless = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) "
+        "SELECT count(*) FROM c"
+    )
+    with interrupt.handling():
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        started = time.monotonic()
+        timer.start()
+        with pytest.raises((sqlite3.OperationalError, KeyboardInterrupt)):
+            conn.execute(endless).fetchone()
+        stopped = time.monotonic() - started
+        assert interrupt.requested()
+    assert stopped < 1.3, stopped
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    conn.close()
+
+
+def test_ctrl_c_during_an_import_says_nothing_was_changed(tmp_path):
+    import signal
+    import time
+
+    db = tmp_path / "c.db"
+    assert run_cli(db, "init").returncode == 0
+    before = snapshot(db)
+    text = "대한민국 헌법 제1조 대한민국은 민주공화국이다 " * 8
+    corpus = write_jsonl(
+        tmp_path / "big.jsonl", ({"id": f"p{i}", "text": f"{text}{i}"} for i in range(60_000))
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-m", "desktop", "--db", str(db), "import", "corpus", str(corpus)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert time.monotonic() - sent < 1.5
+    assert child.returncode == 130, (out, err)
+    assert err == "recall-reviewer: cancelled; nothing was changed\n"
+    assert snapshot(db) == before
