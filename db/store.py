@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -67,6 +68,18 @@ _PROBLEMS = (
 )
 
 
+FULL_BELOW = 1 << 20  # bytes free in the database's folder under which an I/O error is "full"
+
+
+def disk_full(path) -> bool:
+    """Whether the file system holding path has (almost) no room left for this user."""
+    try:
+        found = os.statvfs(Path(path).absolute().parent)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        return False
+    return found.f_bavail * found.f_frsize < FULL_BELOW
+
+
 def _damaged_hint(path) -> str:
     kept = journal.journal_path(path)
     return (
@@ -86,6 +99,8 @@ def translate(path, error: sqlite3.Error) -> Exception:
     name = getattr(error, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return StoreBusy(busy_message(path))
+    if name.startswith("SQLITE_IOERR") and disk_full(path):
+        name = "SQLITE_FULL"  # SQLite says "disk I/O error" when the -shm or -wal cannot grow
     for prefix, text in _PROBLEMS:
         if name.startswith(prefix):
             message = f"{path}: {text.format(error=error)}"

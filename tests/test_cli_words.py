@@ -4,6 +4,7 @@ or onto another database's journal, and values from files are printed escaped.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -336,3 +337,49 @@ def test_ctrl_c_during_an_import_says_nothing_was_changed(tmp_path):
     assert child.returncode == 130, (out, err)
     assert err == "recall-reviewer: cancelled; nothing was changed\n"
     assert snapshot(db) == before
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 1 MB tmpfs, filled up after the test has put what it needs there: fill() (root)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs: {mounted.stderr.decode().strip()}")
+
+    def fill() -> None:
+        with contextlib.suppress(OSError), open(folder / "filler", "wb") as handle:
+            while True:  # until the disk is full (the last flush, at close, fails too)
+                handle.write(b"\0" * 4096)
+                handle.flush()
+
+    try:
+        yield folder, fill
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_full_disk_on_export_names_the_file(sample_db, full_disk):
+    folder, fill = full_disk
+    with Project(sample_db) as project:
+        for i in range(20):
+            project.add_judgement("kim", "q01", "note", f"메모 {i} " * 200)
+    fill()
+    target = folder / "mine.jsonl"
+    line = one_line(run_cli(sample_db, "export", "judgements", str(target)))
+    assert line == f"recall-reviewer: {target}: the disk is full; free some space and try again"
+    assert sorted(p.name for p in folder.iterdir()) == ["filler"]  # no half file left
+
+
+def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path):
+    folder, fill = full_disk
+    db = folder / "r.db"
+    assert run_cli(db, "init").returncode == 0
+    fill()
+    questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
+    for command in (["import", "questions", str(questions)], ["info"]):
+        line = one_line(run_cli(db, *command))
+        assert line == f"recall-reviewer: {db}: the disk is full; free some space and try again"
