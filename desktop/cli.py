@@ -356,7 +356,9 @@ def cmd_metrics(args, db_path) -> int:
     print(format_table(["system", "n", *labels], rows))
     note = evaluation.unsettled_note()
     if note:
-        print(note)
+        from desktop.terminal import printable
+
+        print(printable(note))  # one line naming systems
     if args.per_question:
         print()
         rows = [
