@@ -204,6 +204,8 @@ def _check_database(command: str, db_path: Path) -> None:
     problem = paths.home_problem()
     if problem:
         raise UsageError(problem)
+    if db_path.is_dir():
+        raise UsageError(f"{db_path}: this is a folder; name the database file inside it")
     if command not in CREATING and not db_path.exists():
         raise UsageError(f"{db_path}: no such database; run init, or check the path")
 

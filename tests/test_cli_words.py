@@ -80,6 +80,15 @@ def test_a_missing_database_is_refused_and_nothing_is_created(name, tmp_path, mi
     assert after == before  # no tpyo.db, -wal or journal, and mine.jsonl untouched
 
 
+def test_a_folder_as_the_database_is_named_as_such(tmp_path):
+    for command in ("init", "info"):
+        line = one_line(run_cli(tmp_path, command))
+        assert (
+            line
+            == f"recall-reviewer: {tmp_path}: this is a folder; name the database file inside it"
+        )
+
+
 def test_init_still_creates_the_database(tmp_path):
     db = tmp_path / "new.db"
     assert run_cli(db, "init").returncode == 0
