@@ -130,7 +130,7 @@ def refuse_emptying(target: str | Path, count: int, what: str, force: bool = Fal
             target,
             None,
             f"the export holds no {what} and would replace this non-empty file ({size} bytes); "
-            "check the database and options, or add --force",
+            "check the database and options, choose another file, or add --force",
         )
 
 
