@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
+import platform
 import sys
 from pathlib import Path
 
@@ -47,7 +47,7 @@ def is_stale(fields: list[str]) -> bool:
     """Whether a lock file's fields name a window on this host that is no longer running."""
     if len(fields) < 3 or not fields[0].isdigit():
         return False  # being written at this moment, or not Qt's format: not ours to judge
-    if fields[2] != socket.gethostname():
+    if fields[2] != platform.node():
         return False  # a window on another machine (a shared folder): it cannot be asked
     boot = _boot_id()
     if len(fields) > 4 and fields[4] and boot and fields[4].replace("-", "") != boot:
