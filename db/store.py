@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 BATCH = 20_000
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
+WAIT_SLICE = 0.25  # seconds of one busy wait in C before Python runs again
 log = logging.getLogger("recall_reviewer.store")
 
 
@@ -457,9 +458,19 @@ class Store:
             log.info("got the write lock of %s after %.1f s", self.path, time.monotonic() - started)
 
     def _begin_within(self, seconds: float) -> None:
-        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        # In slices: SQLite's busy wait is C code where a Ctrl-C cannot stop it, so Python
+        # gets a turn (and its signal handler a chance) every WAIT_SLICE seconds.
+        deadline = time.monotonic() + seconds
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
+            while True:
+                left = max(0.0, deadline - time.monotonic())
+                self.conn.execute(f"PRAGMA busy_timeout = {int(min(left, WAIT_SLICE) * 1000)}")
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except StoreBusy:
+                    if time.monotonic() >= deadline:
+                        raise
         finally:
             self.conn.execute("PRAGMA busy_timeout = 10000")
 

@@ -392,3 +392,43 @@ def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path)
     for command in (["import", "questions", str(questions)], ["info"]):
         line = one_line(run_cli(db, *command))
         assert line == f"recall-reviewer: {db}: the disk is full; free some space and try again"
+
+
+def test_ctrl_c_while_waiting_for_another_writer_stops_at_once(tmp_path):
+    import signal
+    import sqlite3
+    import time
+
+    db = tmp_path / "w.db"
+    assert run_cli(db, "init").returncode == 0
+    questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "desktop",
+                "--db",
+                str(db),
+                "import",
+                "questions",
+                str(questions),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(3)  # the child is in its 30 s wait for the lock by now
+        assert child.poll() is None
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _out, err = child.communicate(timeout=60)
+        assert time.monotonic() - sent < 1.0
+    finally:
+        other.rollback()
+        other.close()
+    assert child.returncode == 130
+    assert err.endswith("recall-reviewer: cancelled; nothing was changed\n")
+    assert "waiting for another program" in err
