@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from desktop import __version__
+from desktop.terminal import printable
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
 
@@ -123,8 +124,6 @@ def print_json(data) -> int:
 def fail(message: str) -> int:
     """One line on stderr: every message is one line, so any newline or control character in
     it came from a value (a file name, an id) and is escaped."""
-    from desktop.terminal import printable
-
     print(f"recall-reviewer: {printable(message)}", file=sys.stderr)
     return 2
 
@@ -171,8 +170,6 @@ def _run(args, db_path: Path) -> int:
     except UsageError as error:
         return fail(str(error))
     except InputError as error:
-        from desktop.terminal import printable
-
         print(printable(error), file=sys.stderr)
         return 2
     except StoreError as error:
@@ -260,8 +257,6 @@ def _open(db_path: Path):
     from desktop.project import Project
 
     def waiting(path) -> None:
-        from desktop.terminal import printable
-
         print(f"waiting for another program to release {printable(path)}…", file=sys.stderr)
         sys.stderr.flush()
 
@@ -273,8 +268,6 @@ def _open(db_path: Path):
 
 def cmd_init(args, db_path) -> int:
     with _open(db_path) as project:
-        from desktop.terminal import printable
-
         print(f"database ready: {printable(project.path)}")
     return 0
 
@@ -293,8 +286,6 @@ def cmd_import(args, db_path) -> int:
             overlap=args.overlap,
             unit=args.unit,
         )
-    from desktop.terminal import printable
-
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
     return 0
@@ -358,8 +349,6 @@ def cmd_metrics(args, db_path) -> int:
     print(format_table(["system", "n", *labels], rows))
     note = evaluation.unsettled_note()
     if note:
-        from desktop.terminal import printable
-
         print(printable(note))  # one line naming systems
     if args.per_question:
         print()
@@ -466,8 +455,6 @@ def cmd_compare(args, db_path) -> int:
 
 
 def cmd_export(args, db_path) -> int:
-    from desktop.terminal import printable
-
     target = args.target
     if target[0] == "judgements":
         if len(target) != 2:
@@ -506,7 +493,6 @@ def cmd_export(args, db_path) -> int:
 
 def cmd_pool(args, db_path) -> int:
     from desktop import pool
-    from desktop.terminal import printable
 
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
@@ -576,8 +562,6 @@ def cmd_search(args, db_path) -> int:
 def cmd_merge(args, db_path) -> int:
     with _open(db_path) as project:
         report = project.merge(args.other)
-    from desktop.terminal import printable
-
     print("\n".join(map(printable, report.lines())))
     return 0
 
@@ -607,7 +591,6 @@ def cmd_agreement(args, db_path) -> int:
 
 def cmd_demo(args, db_path) -> int:
     from desktop.sample import load_sample
-    from desktop.terminal import printable
 
     with _open(db_path) as project:
         for line in load_sample(project):
@@ -617,8 +600,6 @@ def cmd_demo(args, db_path) -> int:
 
 
 def cmd_restore(args, db_path) -> int:
-    from desktop.terminal import printable
-
     what = args.what
     with _open(db_path) as project:
         if args.list or not what:
