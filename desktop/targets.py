@@ -96,7 +96,7 @@ def _journal_header(path: Path) -> dict | None:
 
 def _check_journal(target: Path) -> None:
     """Refuse any database's judgement journal: an existing file with a journal's header line,
-    or a journal's name (DB.judgements.jsonl, DB.judgements.ID.jsonl) beside an existing DB."""
+    or a journal's name (DB.judgements.jsonl, DB.judgements.ID.jsonl) beside a SQLite DB."""
     header = _journal_header(target) if target.is_file() else None
     if header is not None:
         raise RefusedTarget(
@@ -107,7 +107,7 @@ def _check_journal(target: Path) -> None:
         )
     name = target.name
     stem, found, rest = name.partition(".judgements.")
-    if found and rest.endswith("jsonl") and stem and target.with_name(stem).is_file():
+    if found and rest.endswith("jsonl") and stem and _is_sqlite(target.with_name(stem)):
         raise RefusedTarget(
             target,
             None,

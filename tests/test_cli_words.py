@@ -173,9 +173,13 @@ def test_another_databases_journal_is_refused(sample_db, tmp_path):
     aside.write_bytes(content)
     assert "journal" in _refused_target(sample_db, str(aside))
     assert aside.read_bytes() == content
-    other.with_name("third.db").write_bytes(b"")
+    Project(tmp_path / "third.db").close()
     assert "journal" in _refused_target(sample_db, str(tmp_path / "third.db.judgements.jsonl"))
     assert not (tmp_path / "third.db.judgements.jsonl").exists()
+    # beside a file that is no database, the name is only a name
+    (tmp_path / "notes").write_text("my notes")
+    done = run_cli(sample_db, "export", "judgements", str(tmp_path / "notes.judgements.jsonl"))
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_file_name_with_a_newline_prints_one_line(sample_db, tmp_path):
