@@ -116,3 +116,33 @@ def test_safe_file_name():
     assert safe_file_name("kim\u202egnp.exe") == "kim_gnp.exe"
     assert safe_file_name("CON") == "reviewer_CON"
     assert len(safe_file_name("가" * 500)) == 80
+
+
+def test_ids_that_look_like_markup_are_shown_as_text(tmp_path, open_window, qtbot):
+    from PySide6.QtCore import Qt
+
+    from desktop.project import Project
+    from tests.helpers import write_jsonl
+
+    db = tmp_path / "m.db"
+    with Project(db) as project:
+        project.import_corpus(
+            write_jsonl(tmp_path / "c.jsonl", [{"id": "<i>p1</i>", "text": "헌법 조문"}])
+        )
+        project.import_questions(
+            write_jsonl(tmp_path / "q.jsonl", [{"id": "<b>q1</b>", "text": "헌법"}])
+        )
+        run = [{"question_id": "<b>q1</b>", "results": [{"passage_id": "<i>p1</i>", "score": 1}]}]
+        project.import_run(write_jsonl(tmp_path / "run.jsonl", run), "A")
+    window = open_window(db)
+    window.show_question("<b>q1</b>")
+    qtbot.keyClick(window, Qt.Key.Key_P)
+    assert "of &lt;b&gt;q1&lt;/b&gt;:" in window.pool_panel.title.text()
+    window.search_dialog()
+    dialog = window.search
+    dialog.box.setText("헌법")
+    dialog.box.flush()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=10000)
+    dialog.table.selectRow(0)
+    assert dialog.preview.toPlainText().startswith("<i>p1</i>")
+    dialog.close()
