@@ -20,7 +20,7 @@ import threading
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QtMsgType, Signal, Slot, qInstallMessageHandler
+from PySide6.QtCore import QObject, Qt, QtMsgType, Signal, Slot, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop import logs
@@ -99,6 +99,7 @@ def _show(text: str) -> None:
     _state["showing"] = True
     try:
         box = QMessageBox(QMessageBox.Icon.Critical, TITLE, text)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a message quoting an id is no markup
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         quit_button = box.addButton("종료 (Quit)", QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Ok)

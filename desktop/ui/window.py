@@ -557,6 +557,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         # open(), not exec(): the window keeps running (and tests can read the box).
         self.last_message = text
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # ids and file names are never markup
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message_box = box
         box.open()

@@ -146,3 +146,12 @@ def test_ids_that_look_like_markup_are_shown_as_text(tmp_path, open_window, qtbo
     dialog.table.selectRow(0)
     assert dialog.preview.toPlainText().startswith("<i>p1</i>")
     dialog.close()
+
+
+def test_a_message_quoting_markup_shows_it_as_text(sample_db, open_window):
+    from PySide6.QtCore import Qt
+
+    window = open_window(sample_db)
+    window.show_error("x", "q.jsonl:1: unknown question id '<b>q9</b>'")
+    assert window.message_box.textFormat() == Qt.TextFormat.PlainText
+    window.message_box.close()
