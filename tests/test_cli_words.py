@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -298,11 +302,6 @@ def test_a_read_only_data_folder_is_named_in_words(read_only_folder, tmp_path):
 
 
 def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
-    import signal
-    import sqlite3
-    import threading
-    import time
-
     from desktop import interrupt
 
     conn = sqlite3.connect(":memory:")
@@ -326,9 +325,6 @@ def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
 
 
 def test_ctrl_c_during_an_import_says_nothing_was_changed(tmp_path):
-    import signal
-    import time
-
     db = tmp_path / "c.db"
     assert run_cli(db, "init").returncode == 0
     before = snapshot(db)
@@ -396,13 +392,13 @@ def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path)
     for command in (["import", "questions", str(questions)], ["info"]):
         line = one_line(run_cli(db, *command))
         assert line == f"recall-reviewer: {db}: the disk is full; free some space and try again"
+    from desktop import errors
+
+    said = errors.describe_sqlite_error(sqlite3.OperationalError("disk I/O error"), db)
+    assert said.startswith(f"{db}: the disk is full")
 
 
 def test_ctrl_c_while_waiting_for_another_writer_stops_at_once(tmp_path):
-    import signal
-    import sqlite3
-    import time
-
     db = tmp_path / "w.db"
     assert run_cli(db, "init").returncode == 0
     questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
