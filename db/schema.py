@@ -281,4 +281,50 @@ def _undo_not_evidence(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0006_undo_questions")
+def _undo_questions(db: Database) -> None:
+    _script(
+        db,
+        """
+        -- A question import that replaces question texts keeps them, as gold and run imports
+        -- keep what they replace. The undo table takes the kind 'questions': SQLite cannot
+        -- widen a CHECK in place, so the table is copied (same pks). Foreign keys are on and
+        -- cannot be turned off inside the migration's transaction, so dropping the old table
+        -- deletes the rows of the three tables that point at it: they are kept aside first.
+        CREATE TABLE undo_new (
+            pk INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('gold', 'run', 'corpus', 'questions')),
+            source_file TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            corpus_stamp TEXT NOT NULL,
+            rows INTEGER NOT NULL
+        );
+        INSERT INTO undo_new SELECT pk, at, kind, source_file, summary, corpus_stamp, rows
+            FROM undo;
+        CREATE TEMP TABLE aside_gold AS SELECT * FROM undo_gold;
+        CREATE TEMP TABLE aside_system AS SELECT * FROM undo_system;
+        CREATE TEMP TABLE aside_result AS SELECT * FROM undo_result;
+        DROP TABLE undo;
+        ALTER TABLE undo_new RENAME TO undo;
+        INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence)
+            SELECT undo_pk, question_id, gold_source, items, not_evidence FROM temp.aside_gold;
+        INSERT INTO undo_system SELECT * FROM temp.aside_system;
+        INSERT INTO undo_result SELECT * FROM temp.aside_result;
+        DROP TABLE temp.aside_gold;
+        DROP TABLE temp.aside_system;
+        DROP TABLE temp.aside_result;
+        -- One row per question whose text, answerable or metadata the import changed.
+        CREATE TABLE undo_question (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            text TEXT NOT NULL,
+            answerable INTEGER NOT NULL,
+            meta TEXT,
+            PRIMARY KEY (undo_pk, id)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -635,6 +635,18 @@ class Store:
             )
         return out
 
+    def same_passages(self, pairs: Sequence[tuple[str, str]]) -> int:
+        """How many of the (id, text) pairs are a passage of the corpus, text and all."""
+        n = 0
+        for part in _chunks(iter(pairs), 500):
+            values = ",".join(["(?, ?)"] * len(part))
+            n += self.conn.execute(
+                f"WITH v(id, text) AS (VALUES {values}) "
+                "SELECT count(*) FROM v JOIN passage p ON p.id = v.id AND p.text = v.text",
+                [x for pair in part for x in pair],
+            ).fetchone()[0]
+        return n
+
     def passage_pks(self, ids: Iterable[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for part in _chunks(((i,) for i in set(ids)), 500):
@@ -721,22 +733,26 @@ class Store:
     # -- questions -------------------------------------------------------------------------
 
     def upsert_questions(
-        self, rows: Iterable[tuple[int, str, str, int, str | None]]
-    ) -> tuple[int, int]:
+        self, rows: Iterable[tuple[int, str, str, int, str | None]], source_file: str | None = None
+    ) -> tuple[int, int, int | None]:
         """(line, id, text, answerable, meta_json) rows: new ids added, known ids updated.
-        Returns (added, updated). Caller holds the transaction."""
+        Returns (added, updated, backup): with source_file, the texts and flags the rows
+        replace are kept first as a partial backup (db/undo.py), backup its key or None.
+        Caller holds the transaction."""
         before = self._scalar("SELECT count(*) FROM question")
-        n = 0
-        for batch in _chunks(rows):
-            self.conn.executemany(
-                "INSERT INTO question (id, text, answerable, meta) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET text = excluded.text, "
-                "answerable = excluded.answerable, meta = excluded.meta",
-                [r[1:] for r in batch],
-            )
-            n += len(batch)
+        self._stage("question_in", "line, id, text, answerable, meta", rows)
+        kept = undo.keep_questions(self, source_file) if source_file else None
+        # WHERE true: without it SQLite would read ON CONFLICT as the SELECT's join clause.
+        self.conn.execute(
+            "INSERT INTO question (id, text, answerable, meta) "
+            "SELECT id, text, answerable, meta FROM temp.question_in WHERE true ORDER BY line "
+            "ON CONFLICT(id) DO UPDATE SET text = excluded.text, "
+            "answerable = excluded.answerable, meta = excluded.meta"
+        )
+        n = self._scalar("SELECT count(*) FROM temp.question_in")
+        self.conn.execute("DROP TABLE temp.question_in")
         added = self._scalar("SELECT count(*) FROM question") - before
-        return added, n - added
+        return added, n - added, kept
 
     _QUESTIONS = "SELECT pk, id, text, answerable, meta FROM question ORDER BY pk"
 

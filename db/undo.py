@@ -1,6 +1,6 @@
-"""Partial backups: what an import replaced (a question's gold, a system's run, or all gold
-and runs for a corpus replacement), kept inside the database so that a mistaken import can be
-undone with `recall-reviewer restore last-import`.
+"""Partial backups: what an import replaced (a question's gold, a system's run, all gold
+and runs for a corpus replacement, the texts of questions imported again), kept inside the
+database so that a mistaken import can be undone with `recall-reviewer restore last-import`.
 
 A backup is written in the transaction of the import that replaces the rows, before they are
 deleted: it exists exactly when the import committed, even under SIGKILL, and a pure addition
@@ -104,6 +104,25 @@ def keep_run(store: Store, system_pk: int, name: str, source_file: str) -> int:
     return _finish(store, undo_pk, _keep_runs(store, undo_pk, "?", (system_pk,)))
 
 
+def keep_questions(store: Store, source_file: str) -> int | None:
+    """Before a question import updates the questions staged in temp.question_in (id, text,
+    answerable, meta): keep those it changes. None when it changes none (only adds)."""
+    changed = (
+        "FROM question q JOIN temp.question_in s ON s.id = q.id WHERE q.text IS NOT s.text "
+        "OR q.answerable IS NOT s.answerable OR q.meta IS NOT s.meta"
+    )
+    count = store.conn.execute(f"SELECT count(*) {changed}").fetchone()[0]
+    if not count:
+        return None
+    undo_pk = _start(store, "questions", source_file, f"the texts of {count} questions")
+    rows = store.conn.execute(
+        "INSERT INTO undo_question (undo_pk, id, text, answerable, meta) "
+        f"SELECT ?, q.id, q.text, q.answerable, q.meta {changed}",
+        (undo_pk,),
+    ).rowcount
+    return _finish(store, undo_pk, rows)
+
+
 def keep_corpus_dependents(store: Store, source_file: str) -> int | None:
     """Before a corpus replacement removes all gold and runs: keep them (not the passages,
     which the user's corpus file gives again). None when there are neither."""
@@ -182,7 +201,7 @@ def restore(store: Store, undo_pk: int) -> dict:
     if entry is None:
         raise RestoreRefused(f"there is no backup {undo_pk} (see restore --list)")
     kind, summary, stamp = entry
-    if kind != "corpus" and stamp != corpus_stamp(store):
+    if kind in ("gold", "run") and stamp != corpus_stamp(store):
         raise RestoreRefused(
             f"backup {undo_pk} ({summary}) belongs to a corpus that has been replaced since"
         )
@@ -194,6 +213,7 @@ def restore(store: Store, undo_pk: int) -> dict:
         )
     _restore_gold(store, undo_pk)
     _restore_runs(store, undo_pk)
+    _restore_questions(store, undo_pk)
     conn.execute("DELETE FROM undo WHERE pk = ?", (undo_pk,))
     return {"id": undo_pk, "kind": kind, "summary": summary}
 
@@ -234,6 +254,17 @@ def _restore_gold(store: Store, undo_pk: int) -> None:
         "JOIN evidence_item e ON e.question_pk = q.pk AND e.passage_pk = p.pk, "
         "json_each(i.value, '$[2]') a JOIN passage ap ON ap.id = a.value WHERE u.undo_pk = ?",
         (undo_pk,),
+    )
+
+
+def _restore_questions(store: Store, undo_pk: int) -> None:
+    # The texts only: questions the import added stay (gold, runs or judgements may name
+    # them by now), as a gold import's backup leaves the questions themselves alone.
+    store.conn.execute(
+        "UPDATE question SET (text, answerable, meta) = (SELECT u.text, u.answerable, u.meta "
+        "FROM undo_question u WHERE u.undo_pk = :u AND u.id = question.id) "
+        "WHERE id IN (SELECT id FROM undo_question WHERE undo_pk = :u)",
+        {"u": undo_pk},
     )
 
 

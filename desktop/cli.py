@@ -134,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
 
     db_path = Path(args.db) if args.db else paths.default_db()
     if args.command is None:
+        from desktop.launch import window_problem  # no Qt: says why Qt would abort, if it would
+
+        problem = window_problem()
+        if problem:
+            return fail(problem)
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
@@ -605,9 +610,10 @@ def cmd_restore(args, db_path) -> int:
         if args.list or not what:
             kept = project.backups()
             if not kept:
-                print("no backups: no import has replaced gold or a run yet")
+                print("no backups: no import has replaced gold, a run or questions yet")
             for b in kept:
-                note = "" if b["same_corpus"] or b["kind"] == "corpus" else " (corpus replaced)"
+                stale = b["kind"] in ("gold", "run") and not b["same_corpus"]  # db/undo.py
+                note = " (corpus replaced)" if stale else ""
                 print(
                     f"{b['id']:>4}  {b['at']}  {printable(b['summary'])}, "
                     f"before {printable(b['source_file'])}{note}"

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import io
 import json
 import math
 import os
 import re
 import shlex
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -97,8 +99,9 @@ REQUIRED = {  # the keys without which a JSONL line is not of that kind
 }
 
 
-def _looks_like_kind(path, kind: str, fmt: str | None = None) -> str:
-    """'; this looks like a run file: import run FILE --system NAME' and the like."""
+def _looks_like_kind(path, kind: str, fmt: str | None = None, *, sure: bool = False) -> str:
+    """'; this looks like a run file: import run FILE --system NAME' and the like (a corpus
+    line may be a question too, unless sure)."""
     command = f"import {kind} {shlex.quote(str(path))}"
     try:
         automatic = pick_format(path, kind, None)
@@ -108,7 +111,7 @@ def _looks_like_kind(path, kind: str, fmt: str | None = None) -> str:
         command += f" --format {fmt}"
     if kind == "run":
         command += " --system NAME"
-    label = "corpus or questions" if kind == "corpus" else kind
+    label = "corpus or questions" if kind == "corpus" and not sure else kind
     return f"; this looks like a {label} file: {command}"
 
 
@@ -163,14 +166,80 @@ def _header_kind(path, names: list[str], fmt: str) -> str:
 
 # -- text lines ---------------------------------------------------------------------------------
 
+# The longest line (or CSV/TSV row) read, in bytes of the file: a longer one is refused with
+# its FILE:LINE before more of it is read, so memory stays bounded whatever the input (a file
+# with no line ending, /dev/zero behind a link). A passage is a line of its corpus file.
+MAX_LINE_BYTES = 1 << 20
+
+_NOT_A_FILE = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder (directory)"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file of this mode is when it is not a regular file, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((label for test, label in _NOT_A_FILE if test(mode)), "not a regular file")
+
+
+def regular_file(path: str | Path) -> os.stat_result:
+    """The stat of an input, refused with its kind named unless it is a regular file (links
+    followed): reading a FIFO waits for a writer forever and a device never ends."""
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        if os.path.islink(path) and error.errno == errno.ENOENT:
+            raise InputError(path, None, "is a link to a file that does not exist") from None
+        raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    kind = _not_regular(info.st_mode)
+    if kind is not None:
+        raise InputError(path, None, f"is {kind}, not a file")
+    return info
+
+
+def open_input(path: str | Path):
+    """A regular file opened for reading in binary, or InputError. Opened without waiting
+    (O_NONBLOCK) and checked again on the open handle, so that a file swapped for a FIFO
+    between the two checks is refused too instead of hanging."""
+    regular_file(path)
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFOs to wait on
+    try:
+        fd = os.open(path, os.O_RDONLY | nonblock | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    kind = _not_regular(os.fstat(fd).st_mode)
+    if kind is not None:
+        os.close(fd)
+        raise InputError(path, None, f"is {kind}, not a file")
+    if nonblock:
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def _long_line(path, number: int) -> InputError:
+    return InputError(
+        path,
+        number,
+        f"line longer than {MAX_LINE_BYTES / (1 << 20):g} MB; a line (a passage, a question, "
+        "a ranked list) must be shorter, or the file is not a text file of lines",
+    )
+
 
 def _looks_like(raw: bytes) -> str:
-    for name, label in (("cp949", "CP949/EUC-KR"), ("utf-16", "UTF-16")):
-        try:
-            raw.decode(name)
-            return label
-        except UnicodeDecodeError:
-            continue
+    try:
+        raw.decode("cp949")
+        return "CP949/EUC-KR"
+    except UnicodeDecodeError:
+        pass
+    # Any even number of bytes decodes as UTF-16: say so only when it has the NUL bytes that
+    # UTF-16 puts in every ASCII character.
+    if b"\x00" in raw:
+        return "UTF-16"
     return "an unknown encoding"
 
 
@@ -181,10 +250,20 @@ def _codec(path, encoding: str | None) -> str:
     squeezed = re.sub(r"[-_\s]", "", name.lower())
     if re.fullmatch(r"utf(8|16|32)(le|be|sig)?", squeezed):
         name = re.sub(r"(utf)(\d+)(le|be|sig)?", r"\1-\2-\3", squeezed).rstrip("-")
+    valid = "use a text encoding such as utf-8, cp949, euc-kr or utf-16"
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name).name
     except LookupError:
-        raise InputError(path, None, f"unknown encoding '{encoding}'") from None
+        raise InputError(path, None, f"unknown encoding '{_shown(encoding)}'; {valid}") from None
+    try:
+        # rot13, base64, zlib_codec and the like are codecs but not text encodings: encoding
+        # a str with them is refused (LookupError), and "undefined" refuses everything.
+        "\n".encode(codec)
+    except (LookupError, UnicodeError):
+        raise InputError(
+            path, None, f"'{_shown(encoding)}' is not a text encoding; {valid}"
+        ) from None
+    return codec
 
 
 def read_lines(
@@ -197,11 +276,8 @@ def read_lines(
     not the byte 0x0A (UTF-16, UTF-32) is decoded as a stream before lines are split."""
     path = Path(path)
     codec = _codec(path, encoding)
-    try:
-        size = os.path.getsize(path)
-        handle = open(path, "rb")
-    except OSError as error:
-        raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+    handle = open_input(path)
+    size = os.fstat(handle.fileno()).st_size
     with handle:
         if handle.read(2) in (b"\xff\xfe", b"\xfe\xff") and encoding is None:
             raise InputError(
@@ -223,13 +299,40 @@ def read_lines(
             progress(size, size, "reading")
 
 
+def _bounded(path, handle) -> Iterator[tuple[int, bytes]]:
+    """(number, raw line with its LF) of a binary file, none longer than MAX_LINE_BYTES:
+    readline's limit stops reading a longer line as soon as it is too long."""
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise _long_line(path, number)
+        yield number, raw
+
+
+def _utf16_order(raw: bytes) -> str | None:
+    """'le' or 'be' when raw's NUL bytes fall on one side of its byte pairs, as UTF-16 puts
+    them in ASCII characters (JSON's braces and quotes, TSV's tabs); None when they fall
+    anywhere, as in a binary file."""
+    even, odd = raw[0::2].count(0), raw[1::2].count(0)
+    pairs = max(1, len(raw) // 2)
+    if odd >= pairs / 4 and even <= odd / 10:
+        return "le"
+    if even >= pairs / 4 and odd <= even / 10:
+        return "be"
+    return None
+
+
 def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(handle, 1):
+    for number, raw in _bounded(path, handle):
         if number == 1 and raw.startswith(codecs.BOM_UTF8) and codec == "utf-8":
             raw = raw[3:]
         if number == 1 and encoding is None and b"\x00" in raw:
-            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM.
-            order = "le" if raw[1:2] == b"\x00" else "be"
+            # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM when
+            # they fall on one side of the byte pairs, else not text at all.
+            order = _utf16_order(raw)
+            if order is None:
+                raise InputError(path, 1, "not a text file (it holds NUL bytes)")
             raise InputError(
                 path, 1, f"looks like UTF-16 without a BOM; use --encoding utf-16-{order}"
             )
@@ -257,7 +360,10 @@ def _decoded_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
     stream = io.TextIOWrapper(handle, encoding=codec, errors="surrogatepass", newline="\n")
     number = 0
     try:
-        for number, text in enumerate(stream, 1):
+        while text := stream.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(text) > MAX_LINE_BYTES and not text.endswith("\n"):
+                raise _long_line(path, number)
             if number == 1:
                 text = text.removeprefix("\ufeff")  # utf-16-le/-be keep the BOM as text
             if _SURROGATE.search(text):
@@ -292,6 +398,32 @@ class _BadNumber(ValueError):
     pass
 
 
+SHOWN = 20  # characters of a refused value echoed in a message
+
+
+def _shown(value: object) -> str:
+    """A value as a message echoes it: its first SHOWN characters, then "…"."""
+    text = str(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def _whole(path, number: int, text: str, what: str) -> int:
+    try:
+        return int(_number_text(text))
+    except ValueError:
+        raise InputError(
+            path, number, f"{what} must be a whole number in ASCII digits, not {_shown(text)!r}"
+        ) from None
+
+
+def _number_text(text: str) -> str:
+    """text when float()/int() may read it: ASCII only, no "1_000" (Python's digit
+    grouping) and no full-width or other script's digits, which float() also accepts."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(text)
+    return text
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
@@ -314,7 +446,9 @@ def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
             obj = _DECODER.decode(text)
         except json.JSONDecodeError as error:
             raise InputError(
-                path, number, f"not valid JSON ({error.msg} at column {error.colno})"
+                path,
+                number,
+                f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})",
             ) from None
         except _BadNumber as error:
             raise InputError(path, number, f"not usable JSON ({error})") from None
@@ -340,20 +474,24 @@ def _json_lines(path, encoding, progress) -> Iterator[tuple[int, dict]]:
 def _table_rows(path, encoding, progress, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """CSV/TSV rows as (line where the row starts, fields); blank lines skipped."""
     lines = read_lines(path, encoding, progress)
-    current = [0]
+    current = [0, 0]  # the line read last; the characters read since the row began
 
     def feed():
+        # A quoted field may hold line breaks: a row is refused, like a line, once it is
+        # longer than MAX_LINE_BYTES, before csv gathers more of it.
         for number, text in lines:
-            current[0] = number
+            current[0], current[1] = number, current[1] + len(text) + 1
+            if current[1] > MAX_LINE_BYTES:
+                raise _long_line(path, start)
             yield text + "\n"
 
     reader = csv.reader(feed(), delimiter=delimiter, strict=True)
+    start = 1
     try:
-        start = 1
         for row in reader:
             if any(cell.strip() for cell in row):
                 yield start, row
-            start = current[0] + 1
+            start, current[1] = current[0] + 1, 0
     except csv.Error as error:
         raise InputError(
             path, current[0], f"bad {'TSV' if delimiter == chr(9) else 'CSV'} ({error})"
@@ -392,19 +530,28 @@ class PassageRecord:
 CORPUS_SUFFIXES = (".jsonl", ".csv", ".tsv")
 
 
-def corpus_files(paths) -> list[Path]:
+def corpus_files(paths, skipped: list[str] | None = None) -> list[Path]:
     """The files one corpus import reads: those named, a folder standing for its .jsonl, .csv
-    and .tsv files in name order (not its subfolders: a volume is a file)."""
+    and .tsv files in name order (not its subfolders: a volume is a file). Every other entry
+    of a folder is added to skipped as "FILE: why"; an entry with a corpus suffix that is not
+    a readable regular file (a FIFO, a dangling link) is kept, for the read to refuse."""
     given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     files: list[Path] = []
     for path in map(Path, given):
         if not path.is_dir():
             files.append(path)
             continue
-        inside = sorted(
-            (f for f in path.iterdir() if f.is_file() and f.suffix.lower() in CORPUS_SUFFIXES),
-            key=lambda f: f.name,
-        )
+        inside = []
+        for entry in sorted(path.iterdir(), key=lambda f: f.name):
+            if entry.is_dir():
+                why = "a folder (a corpus folder's own files are read, not its subfolders)"
+            elif entry.suffix.lower() not in CORPUS_SUFFIXES:
+                why = "not a .jsonl, .csv or .tsv file"
+            else:
+                inside.append(entry)
+                continue
+            if skipped is not None:
+                skipped.append(f"skipped {entry}: {why}")
         if not inside:
             raise InputError(path, None, "no .jsonl, .csv or .tsv files in this folder")
         files.extend(inside)
@@ -416,10 +563,7 @@ def corpus_files(paths) -> list[Path]:
 def file_sizes(files: list[Path]) -> list[int]:
     sizes = []
     for path in files:
-        try:
-            sizes.append(os.path.getsize(path))
-        except OSError as error:
-            raise InputError(path, None, f"cannot read the file ({error.strerror})") from None
+        sizes.append(regular_file(path).st_size)
     return sizes
 
 
@@ -428,6 +572,13 @@ def read_corpus(path, fmt=None, encoding=None, progress=None) -> Iterator[Passag
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "corpus")
+            if "answerable" in obj:
+                raise InputError(
+                    path,
+                    number,
+                    "passages have no 'answerable', questions do"
+                    + _looks_like_kind(path, "questions", "jsonl"),
+                )
             pid = _record_id(path, number, obj, "passage")
             if "text" not in obj or not isinstance(obj["text"], str):
                 raise InputError(path, number, f"passage '{pid}' has no 'text' string")
@@ -514,6 +665,27 @@ class QuestionRecord:
 QUESTION_HEADERS = ("id", "_id", "query-id", "query_id", "qid")
 
 
+def _a_corpus(path, number: int, what: str, fmt: str) -> InputError:
+    return InputError(
+        path,
+        number,
+        f"questions have no {what}, passages do"
+        + _looks_like_kind(path, "corpus", fmt, sure=True)
+        + " (if these are questions, rename 'title')",
+    )
+
+
+def _run_like(fields: list[str]) -> bool:
+    """A TREC run line: qid Q0 passage rank score tag, rank whole and score a number."""
+    if len(fields) != 6 or not (fields[3].isascii() and fields[3].isdigit()):
+        return False
+    try:
+        float(_number_text(fields[4]))
+    except ValueError:
+        return False
+    return True
+
+
 def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[QuestionRecord]:
     fmt = pick_format(path, "questions", fmt)
     seen: set[str] = set()
@@ -527,6 +699,8 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
     if fmt == "jsonl":
         for number, obj in _json_lines(path, encoding, progress):
             _check_kind(path, number, obj, "questions")
+            if "title" in obj:
+                raise _a_corpus(path, number, "'title'", "jsonl")
             qid = _record_id(path, number, obj, "question")
             text = obj.pop("text", None)
             if not isinstance(text, str) or not text.strip():
@@ -541,7 +715,13 @@ def read_questions(path, fmt=None, encoding=None, progress=None) -> Iterator[Que
             hint = _header_kind(path, row, "tsv")
             if hint and "corpus" not in hint:
                 raise InputError(path, number, "expected 'id<TAB>text'" + hint)
+            if "title" in (cell.strip().lower() for cell in row):
+                raise _a_corpus(path, number, "'title' column", "tsv")
             continue  # a header row
+        if _run_like(" ".join(row).split()):
+            raise InputError(
+                path, number, "expected 'id<TAB>text'" + _looks_like_kind(path, "run", "trec")
+            )
         if len(row) < 2:
             raise InputError(path, number, "expected 'id<TAB>text'")
         qid = _text_id(path, number, row[0], "id")
@@ -599,7 +779,9 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                 role = item.get("role")
                 if role not in (None, *ROLES):
                     raise InputError(
-                        path, number, f"role must be core or supporting (or missing), not {role!r}"
+                        path,
+                        number,
+                        f"role must be core or supporting (or missing), not {_shown(repr(role))}",
                     )
                 alts = item.get("alternatives", [])
                 if not isinstance(alts, list):
@@ -651,12 +833,7 @@ def read_gold(path, fmt=None, encoding=None, progress=None) -> Iterator[GoldReco
                 )
             qid, _, pid, level = fields
         qid, pid = qid.strip(), pid.strip()
-        try:
-            level_value = int(level)
-        except ValueError:
-            raise InputError(
-                path, number, f"relevance level must be a whole number, not {level!r}"
-            ) from None
+        level_value = _whole(path, number, level, "relevance level")
         if (qid, pid) in seen_pairs:
             raise InputError(path, number, f"question '{qid}' judges passage '{pid}' twice")
         seen_pairs.add((qid, pid))
@@ -683,12 +860,16 @@ class RankedList:
 
 def _score(path, number, text) -> float:
     try:
-        value = float(text)
+        value = float(_number_text(text))
     except ValueError:
-        raise InputError(path, number, f"score must be a number, not {text[:40]!r}") from None
+        raise InputError(
+            path, number, f"score must be a number in ASCII digits, not {_shown(text)!r}"
+        ) from None
     if not math.isfinite(value):
         raise InputError(
-            path, number, f"score must be a finite number, not {text[:40]!r} (it reads as {value})"
+            path,
+            number,
+            f"score must be a finite number, not {_shown(text)!r} (it reads as {value})",
         )
     return value
 
@@ -776,12 +957,7 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
             obj = dict(zip(names, row, strict=True))
             qid = _text_id(path, number, obj["question_id"], "question_id")
             pid = _text_id(path, number, obj["passage_id"], "passage_id")
-            try:
-                rank = int(obj["rank"])
-            except ValueError:
-                raise InputError(
-                    path, number, f"rank must be a whole number, not {obj['rank']!r}"
-                ) from None
+            rank = _whole(path, number, obj["rank"], "rank")
             score_text = (obj.get("score") or "").strip()
             score = _score(path, number, score_text) if score_text else None
             raw_csv.setdefault(qid, []).append((rank, pid, score, number))
@@ -846,12 +1022,12 @@ def check_judgement_value(kind: str, value: object) -> str | None:
         return "an alternative's value must be the primary passage id of its item, or null"
     # isinstance, not ==: 1 and 0.0 equal True and False but are not JSON booleans.
     if kind in ("not_evidence", "answerable") and value is not None and not isinstance(value, bool):
-        return f"a {kind} judgement's value must be true, false or null, not {value!r}"
+        return f"a {kind} judgement's value must be true, false or null, not {_shown(repr(value))}"
     if kind == "note" and value is not None and not isinstance(value, str):
         return "a note's value must be text"
     # Adding or dropping an item has no "false": null withdraws it.
     if kind in ("evidence", "drop") and value is not True and value is not None:
-        return f"a {kind} judgement's value must be true or null, not {value!r}"
+        return f"a {kind} judgement's value must be true or null, not {_shown(repr(value))}"
     return None
 
 
@@ -864,7 +1040,9 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
                 raise InputError(path, number, f"judgement needs a '{key}' string")
         kind = obj["kind"]
         if kind not in KINDS:
-            raise InputError(path, number, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+            raise InputError(
+                path, number, f"unknown kind {_shown(repr(kind))} (one of {', '.join(KINDS)})"
+            )
         if "value" not in obj:
             raise InputError(path, number, "judgement needs a 'value' (null is allowed)")
         settles = obj.get("settles")
@@ -909,10 +1087,10 @@ def sniff_encoding(path, size: int = 65536) -> str | None:
     sample is fine), 'cp949' when it decodes as CP949/EUC-KR, 'utf-16' for a UTF-16 BOM, else
     None."""
     try:
-        with open(path, "rb") as handle:
+        with open_input(path) as handle:
             raw = handle.read(size)
-    except OSError:
-        return None
+    except (OSError, InputError):
+        return None  # the import says why
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "utf-16"
     try:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import groupby
+from itertools import groupby, islice
 from operator import itemgetter
 from pathlib import Path
 
@@ -216,6 +216,7 @@ class Project(Reads):
                 f"name one file ({len(given)} given); only a corpus can come in several files",
             )
         path = given[0]
+        formats.regular_file(path)  # before the extension: a FIFO's name says nothing
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":
@@ -223,7 +224,7 @@ class Project(Reads):
         if kind == "run":
             return self.import_run(path, system, fmt, encoding, progress)
         if kind == "judgements":
-            return self.import_judgements(path, encoding, progress)
+            return self.import_judgements(path, encoding, progress, fmt)
         raise ValueError(f"unknown import kind {kind!r}")
 
     def import_corpus(
@@ -242,11 +243,12 @@ class Project(Reads):
         line in any file imports none. With several files each passage's metadata records its
         file's name as source_file."""
         given = _path_list(paths)
-        files = formats.corpus_files(given)
+        skipped: list[str] = []
+        files = formats.corpus_files(given, skipped)
         several = len(files) > 1 or any(os.path.isdir(p) for p in given)
         source, default_name = _corpus_source(given, files)
         shown = str(given[0]) if len(given) == 1 else source
-        report = ImportReport("corpus", shown, 0)
+        report = ImportReport("corpus", shown, 0, warnings=skipped)
         existing = self.store.corpus()
         if existing and not replace:
             raise InputError(
@@ -296,7 +298,7 @@ class Project(Reads):
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("questions", path, 0)
-        records = formats.read_questions(path, fmt, encoding, progress)
+        records = self._not_the_corpus(path, formats.read_questions(path, fmt, encoding, progress))
         rows = (
             (
                 r.line,
@@ -308,7 +310,7 @@ class Project(Reads):
             for r in records
         )
         with self.store.atomic():
-            added, updated = self.store.upsert_questions(rows)
+            added, updated, kept = self.store.upsert_questions(rows, os.path.abspath(path))
             if added + updated == 0:
                 raise InputError(path, None, "no questions in the file")
             report.rows = added + updated
@@ -316,8 +318,28 @@ class Project(Reads):
         report.messages.append(
             f"imported {added} new questions" + (f", updated {updated}" if updated else "")
         )
+        report.messages += _undo_note(kept)
         self._gold_cache = None
         return report
+
+    # The questions read first that decide whether a file is the corpus given as questions.
+    CORPUS_SAMPLE = 1000
+
+    def _not_the_corpus(self, path: str, records: Iterator) -> Iterator:
+        """records, refused when the first of them are all passages of the loaded corpus
+        with the same id and the same text: the corpus file given as questions."""
+        head = list(islice(records, self.CORPUS_SAMPLE))
+        pairs = [(r.id, r.text) for r in head]
+        if pairs and self.store.same_passages(pairs) == len(pairs):
+            raise InputError(
+                path,
+                None,
+                f"every question read ({len(pairs)}) is a passage of the loaded corpus, with the "
+                "same id and the same text: this looks like the corpus file, not questions; "
+                "nothing was imported",
+            )
+        yield from head
+        yield from records
 
     def import_gold(
         self, path, fmt=None, encoding=None, progress: Progress | None = None
@@ -620,14 +642,14 @@ class Project(Reads):
         }
 
     def import_judgements(
-        self, path, encoding=None, progress: Progress | None = None
+        self, path, encoding=None, progress: Progress | None = None, fmt=None
     ) -> ImportReport:
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = []
-        for rec in formats.read_judgements(path, None, encoding, progress):
+        for rec in formats.read_judgements(path, fmt, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
@@ -773,6 +795,8 @@ class Project(Reads):
         """Add the judgement lines of a journal (by default the one beside this database)
         that the log lacks: the way back after the database file was lost or damaged."""
         path = Path(path) if path else self.store.journal_path
+        if os.path.lexists(path):  # a missing journal: journal_file.read says so
+            formats.regular_file(path)
         try:
             _header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:
