@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from db import StoreError
 from desktop.project import Project
+from desktop.terminal import printable
 from desktop.ui import actions, settings_store, terms
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
 from desktop.ui.commands import ReviewCommands
@@ -267,7 +268,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
             # then say it was not saved (a StoreBusy), rather than freeze the window.
             project = Project(path, wait=GUI_WAIT)
         except (StoreError, sqlite3.DatabaseError, OSError) as error:
-            self.show_error(self.tr("Cannot open the database"), str(error))
+            self.show_error(self.tr("Cannot open the database"), printable(error))
             if self.project is None:
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
@@ -292,7 +293,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
             # command line, and the window back on its empty page.
             self._close_project()
             self.pages.setCurrentIndex(self.PAGE_EMPTY)
-            self.show_error(self.tr("Cannot open the database"), str(error))
+            self.show_error(self.tr("Cannot open the database"), printable(error))
             return False
         return True
 

@@ -155,3 +155,10 @@ def test_a_message_quoting_markup_shows_it_as_text(sample_db, open_window):
     window.show_error("x", "q.jsonl:1: unknown question id '<b>q9</b>'")
     assert window.message_box.textFormat() == Qt.TextFormat.PlainText
     window.message_box.close()
+
+
+def test_a_database_name_with_a_newline_is_one_line_in_the_message(tmp_path, open_window):
+    db = tmp_path / "evil\nFAKE.db"
+    db.write_bytes(b"garbage " * 1000)
+    window = open_window(db, wait=False)
+    assert "\n" not in window.last_message and "evil\\u000aFAKE.db" in window.last_message
