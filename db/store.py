@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 BATCH = 20_000
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
+WAIT_SLICE = 0.25  # seconds of one busy wait in C before Python runs again
 log = logging.getLogger("recall_reviewer.store")
 
 
@@ -68,11 +70,24 @@ _PROBLEMS = (
 )
 
 
+FULL_BELOW = 1 << 20  # bytes free in the database's folder under which an I/O error is "full"
+
+
+def disk_full(path) -> bool:
+    """Whether the file system holding path has (almost) no room left for this user."""
+    try:
+        found = os.statvfs(Path(path).absolute().parent)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        return False
+    return found.f_bavail * found.f_frsize < FULL_BELOW
+
+
 def _damaged_hint(path) -> str:
     kept = journal.journal_path(path)
     return (
         f"; put back a copy of the file, or rebuild the judgements in a new database from "
-        f"their journal (recall-reviewer --db NEW.db restore judgements {kept} --force)"
+        f"their journal (recall-reviewer --db NEW.db init, then --db NEW.db restore judgements "
+        f"{kept} --force)"
     )
 
 
@@ -86,6 +101,8 @@ def translate(path, error: sqlite3.Error) -> Exception:
     name = getattr(error, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return StoreBusy(busy_message(path))
+    if name.startswith("SQLITE_IOERR") and disk_full(path):
+        name = "SQLITE_FULL"  # SQLite says "disk I/O error" when the -shm or -wal cannot grow
     for prefix, text in _PROBLEMS:
         if name.startswith(prefix):
             message = f"{path}: {text.format(error=error)}"
@@ -318,6 +335,7 @@ class Store:
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
         self.immutable = False
+        self.commits = 0  # transactions committed through this Store (a cancel tells of them)
         try:
             if readonly:
                 self._open_source()
@@ -448,6 +466,7 @@ class Store:
             with self.db.atomic():
                 yield self
             self.conn.execute("COMMIT")
+            self.commits += 1
         except BaseException:
             self._after_commit.clear()
             if self.conn.in_transaction:
@@ -488,9 +507,19 @@ class Store:
             log.info("got the write lock of %s after %.1f s", self.path, time.monotonic() - started)
 
     def _begin_within(self, seconds: float) -> None:
-        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        # In slices: SQLite's busy wait is C code where a Ctrl-C cannot stop it, so Python
+        # gets a turn (and its signal handler a chance) every WAIT_SLICE seconds.
+        deadline = time.monotonic() + seconds
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
+            while True:
+                left = max(0.0, deadline - time.monotonic())
+                self.conn.execute(f"PRAGMA busy_timeout = {int(min(left, WAIT_SLICE) * 1000)}")
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except StoreBusy:
+                    if time.monotonic() >= deadline:
+                        raise
         finally:
             self.conn.execute("PRAGMA busy_timeout = 10000")
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from desktop import __version__
+from desktop.terminal import printable
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
 IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
@@ -79,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="jsonl",
         help="the reviewed gold's format (default jsonl)",
     )
+    exp.add_argument(
+        "--force", action="store_true", help="let an empty export replace a non-empty file"
+    )
 
     pool = sub.add_parser("pool", help="passages in some system's top D not judged yet")
     pool.add_argument("--depth", type=int, default=10, help="top D of every system (default 10)")
@@ -134,7 +138,9 @@ def print_json(data) -> int:
 
 
 def fail(message: str) -> int:
-    print(f"recall-reviewer: {message}", file=sys.stderr)
+    """One line on stderr: every message is one line, so any newline or control character in
+    it came from a value (a file name, an id) and is escaped."""
+    print(f"recall-reviewer: {printable(message)}", file=sys.stderr)
     return 2
 
 
@@ -152,11 +158,13 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
+    from desktop import interrupt
     from desktop.terminal import SafeStream
 
     sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
-        code = _run(args, db_path)
+        with interrupt.handling():
+            code = _run(args, db_path)
         sys.stdout.flush()
         return code
     except BrokenPipeError:
@@ -170,17 +178,21 @@ def _run(args, db_path: Path) -> int:
     import sqlite3
 
     from db import StoreError
-    from desktop import errors
+    from desktop import errors, interrupt
     from desktop.formats import InputError
 
     _wait["seconds"] = max(0.0, args.wait)
+    _opened.clear()
     try:
+        _check_database(args.command, db_path)
         code = COMMANDS[args.command](args, db_path)
         return _journal_checked(code)
+    except interrupt.stopped_by_it():  # whatever a statement stopped by Ctrl-C raised
+        return _cancelled()
     except UsageError as error:
         return fail(str(error))
     except InputError as error:
-        print(error, file=sys.stderr)
+        print(printable(error), file=sys.stderr)
         return 2
     except StoreError as error:
         return fail(str(error))
@@ -191,7 +203,7 @@ def _run(args, db_path: Path) -> int:
     except sqlite3.Error as error:
         return fail(errors.describe_sqlite_error(error, db_path))
     except KeyboardInterrupt:
-        return 130
+        return _cancelled()
     except MemoryError:
         return fail("not enough memory for this; close other programs or ask for less")
     except Exception as error:  # noqa: BLE001 (the last line of defence: no traceback)
@@ -208,6 +220,34 @@ def _journal_checked(code: int) -> int:
         sys.stdout.flush()
         return fail(problems[0])
     return code
+
+
+# The commands that may create the database (design section 5); the window may too.
+CREATING = ("init", "demo")
+
+
+def _check_database(command: str, db_path: Path) -> None:
+    """A data folder that cannot be used is said first, in its own words (not "File exists").
+    Every command but init and demo refuses a database path that does not exist: a mistyped
+    --db must not create an empty database and then report, export or import into it."""
+    from desktop import paths
+
+    problem = paths.home_problem()
+    if problem:
+        raise UsageError(problem)
+    if db_path.is_dir():
+        raise UsageError(f"{db_path}: this is a folder; name the database file inside it")
+    if command not in CREATING and not db_path.exists():
+        raise UsageError(f"{db_path}: no such database; run init, or check the path")
+
+
+def _cancelled() -> int:
+    """Ctrl-C: one line saying whether a commit happened before it, and 130 (128 + SIGINT)."""
+    from desktop import interrupt
+
+    saved = any(project.store.commits for project in _opened)
+    print(f"recall-reviewer: {interrupt.message(saved)}", file=sys.stderr)
+    return 130
 
 
 def _broken_pipe() -> int:
@@ -243,20 +283,26 @@ def _unexpected(error: Exception) -> int:
 
 
 _wait = {"seconds": 30.0}  # --wait, for every command's Project
+_opened: list = []  # the projects this command opened, to tell what a Ctrl-C left
 
 
 def _open(db_path: Path):
+    from desktop import interrupt
     from desktop.project import Project
 
     def waiting(path) -> None:
-        print(f"waiting for another program to release {path}…", file=sys.stderr, flush=True)
+        print(f"waiting for another program to release {printable(path)}…", file=sys.stderr)
+        sys.stderr.flush()
 
-    return Project(db_path, wait=_wait["seconds"], on_wait=waiting)
+    project = Project(db_path, wait=_wait["seconds"], on_wait=waiting)
+    interrupt.watch(project.store.conn)
+    _opened.append(project)
+    return project
 
 
 def cmd_init(args, db_path) -> int:
     with _open(db_path) as project:
-        print(f"database ready: {project.path}")
+        print(f"database ready: {printable(project.path)}")
     return 0
 
 
@@ -283,7 +329,7 @@ def cmd_import(args, db_path) -> int:
             levels=levels,
         )
     for line in report.lines():
-        print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
+        print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
     return 0
 
 
@@ -345,7 +391,7 @@ def cmd_metrics(args, db_path) -> int:
     print(format_table(["system", "n", *labels], rows))
     for note in (evaluation.unsettled_note(), data["core_note"]):
         if note:
-            print(note)
+            print(printable(note))  # one line naming systems
     if args.per_question:
         print()
         rows = [
@@ -456,8 +502,8 @@ def cmd_export(args, db_path) -> int:
         if len(target) != 2:
             return fail("usage: export judgements FILE [--reviewer NAME]")
         with _open(db_path) as project:
-            n = project.export_judgements(target[1], args.reviewer)
-        print(f"wrote {n} judgements to {target[1]}")
+            n = project.export_judgements(target[1], args.reviewer, args.force)
+        print(f"wrote {n} judgements to {printable(target[1])}")
         return 0
     if target[0] == "gold":
         if len(target) != 2:
@@ -465,8 +511,8 @@ def cmd_export(args, db_path) -> int:
         from desktop.gold_export import QRELS_CAVEAT
 
         with _open(db_path) as project:
-            n = project.export_gold(target[1], args.format)
-        print(f"wrote the reviewed gold of {n} questions to {target[1]} ({args.format})")
+            n = project.export_gold(target[1], args.format, args.force)
+        print(f"wrote the reviewed gold of {n} questions to {printable(target[1])} ({args.format})")
         if args.format != "jsonl":
             print(f"note: {QRELS_CAVEAT}")
         return 0
@@ -478,8 +524,12 @@ def cmd_export(args, db_path) -> int:
     from desktop.report import write_report
 
     with _open(db_path) as project:
+        from desktop import targets
+
+        # A report of a database without questions is empty, whatever else it holds.
+        targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
         write_report(project, target[0], ks)
-    print(f"wrote {target[0]}")
+    print(f"wrote {printable(target[0])}")
     return 0
 
 
@@ -501,8 +551,12 @@ def cmd_pool(args, db_path) -> int:
     )
     for qid, entries in found:
         for e in entries:
-            by = "" if args.blind else "  " + ", ".join(e.retrieved_by)
-            print(f"{qid}\t{e.passage_id}\tsystems {e.systems}\tbest rank {e.best_rank}{by}")
+            # The tabs separate the fields; a tab or newline inside an id is escaped.
+            by = "" if args.blind else "  " + ", ".join(map(printable, e.retrieved_by))
+            print(
+                f"{printable(qid)}\t{printable(e.passage_id)}\tsystems {e.systems}"
+                f"\tbest rank {e.best_rank}{by}"
+            )
     return 0
 
 
@@ -514,7 +568,7 @@ def cmd_info(args, db_path) -> int:
     if args.json:
         return print_json(info)
     corpus = info["corpus"]
-    print(f"database:        {info['database']} (schema {info['schema']})")
+    print(f"database:        {printable(info['database'])} (schema {info['schema']})")
     if corpus:
         chunking = ", ".join(
             f"{k} {corpus[k]}" for k in ("unit", "chunk_size", "overlap") if corpus[k] is not None
@@ -550,7 +604,7 @@ def cmd_search(args, db_path) -> int:
 def cmd_merge(args, db_path) -> int:
     with _open(db_path) as project:
         report = project.merge(args.other)
-    print("\n".join(report.lines()))
+    print("\n".join(map(printable, report.lines())))
     return 0
 
 
@@ -583,7 +637,7 @@ def cmd_demo(args, db_path) -> int:
     with _open(db_path) as project:
         for line in load_sample(project):
             print(line)
-    print(f"sample project loaded into {db_path}")
+    print(f"sample project loaded into {printable(db_path)}")
     return 0
 
 
@@ -597,19 +651,22 @@ def cmd_restore(args, db_path) -> int:
             for b in kept:
                 stale = b["kind"] in ("gold", "run") and not b["same_corpus"]  # db/undo.py
                 note = " (corpus replaced)" if stale else ""
-                print(f"{b['id']:>4}  {b['at']}  {b['summary']}, before {b['source_file']}{note}")
+                print(
+                    f"{b['id']:>4}  {b['at']}  {printable(b['summary'])}, "
+                    f"before {printable(b['source_file'])}{note}"
+                )
             return 0
         if what[0] == "judgements":
             if len(what) > 2:
                 return fail("usage: restore judgements [JOURNAL]")
             report = project.restore_judgements(what[1] if len(what) == 2 else None, args.force)
-            for line in report.lines():
+            for line in map(printable, report.lines()):
                 print(line, file=sys.stderr if line.startswith("warning:") else sys.stdout)
             return 0
         if len(what) != 1 or not (what[0] == "last-import" or what[0].isdigit()):
             return fail("usage: restore --list | restore last-import | restore ID")
         restored = project.restore_import(what[0])
-    print(f"restored backup {restored['id']}: {restored['summary']}")
+    print(f"restored backup {restored['id']}: {printable(restored['summary'])}")
     return 0
 
 

@@ -29,8 +29,10 @@ def describe_os_error(error: OSError, path: object = None) -> str:
 
 def describe_sqlite_error(error: sqlite3.Error, path: object) -> str:
     """For a SQLite error the store did not already turn into a StoreError."""
+    from db.store import disk_full
+
     text = str(error).lower()
-    if "full" in text:
+    if "full" in text or ("disk i/o" in text and disk_full(path)):
         what = "the disk is full; free some space and try again (nothing was changed)"
     elif "readonly" in text or "read-only" in text:
         what = "the database cannot be written (a read-only file or folder); check its permissions"

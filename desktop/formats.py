@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from desktop.terminal import printable
+
 # progress(done, total, phase=None): bytes read of all the files while reading, then whatever
 # the named phase counts ("checking ids", "building the search index").
 Progress = Callable[..., None]
@@ -57,7 +59,8 @@ class InputError(Exception):
     def __init__(self, path: str | Path, line: int | None, message: str):
         self.path, self.line, self.message = str(path), line, message
         where = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{where}: {message}")
+        # One line whatever the file's name or the values quoted: control characters escaped.
+        super().__init__(printable(f"{where}: {message}"))
 
 
 class Cancelled(Exception):

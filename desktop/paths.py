@@ -4,6 +4,8 @@ and portable installs use it)."""
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from pathlib import Path
 
 APP = "recall-reviewer"
@@ -33,3 +35,44 @@ def backup_dir() -> Path:
 def pending_dir() -> Path:
     """Records of writes in progress, so a killed one's temporary files can be removed."""
     return data_dir() / "pending"
+
+
+def home_problem() -> str | None:
+    """Why the data folder cannot be used (a file in its place, a read-only or forbidden
+    place), as one line naming it, or None. A folder that does not exist yet is fine when the
+    nearest folder above it can be written: it is made on first use."""
+    folder = data_dir()
+    named = (
+        f"RECALL_REVIEWER_HOME={folder}"
+        if os.environ.get("RECALL_REVIEWER_HOME")
+        else f"the data folder {folder}"
+    )
+    fix = "point RECALL_REVIEWER_HOME at a folder you can write to"
+    existing = folder
+    while not os.path.lexists(existing) and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is not a folder" if existing == folder else f"cannot be made: {existing} is a file"
+        return f"{named} {what}; {fix}"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = "" if existing == folder else f" ({existing} cannot be written)"
+        return f"{named} is read-only or not yours{where}; {fix}"
+    return None
+
+
+# Characters no file name may hold on some system we run on (Windows' list, and the folder
+# separators), and control characters.
+_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10))}
+_RESERVED |= {f"LPT{i}" for i in range(1, 10)}
+
+
+def safe_file_name(text: str, fallback: str = "reviewer", limit: int = 80) -> str:
+    """text (a reviewer's name) as one part of a file name: separators, `..`, control, format (bidi)
+    and reserved characters become `_`, no leading dot (hidden or `..`), no reserved device name,
+    at most limit characters; fallback when nothing is left."""
+    name = "".join("_" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+    name = _UNSAFE.sub("_", name).strip().lstrip(".").strip()[:limit].rstrip(" .")
+    if not name or name.split(".")[0].upper() in _RESERVED:
+        name = f"{fallback}_{name}" if name else fallback
+    return name

@@ -16,7 +16,7 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, gold_export, metrics, scratch, search, targets
+from desktop import backup, formats, gold, gold_export, locks, metrics, scratch, search, targets
 from desktop import pool as pool_module
 from desktop.formats import InputError, Progress
 from desktop.reads import Reads
@@ -157,6 +157,7 @@ class Project(Reads):
         whom to tell that it waits (see db.Store)."""
         self.path = Path(path)
         scratch.clean_leftovers()
+        locks.clear_stale_window_lock(self.path)
         backup.before_migration(self.path)
         self.store = Store(self.path, wait=wait, on_wait=on_wait)
         backup.clean_leftovers(self.store)
@@ -772,18 +773,22 @@ class Project(Reads):
         sources = [row["source_file"] for row in self.store.import_log()]
         return targets.check(path, self.path, sources)
 
-    def export_judgements(self, path, reviewer: str | None = None) -> int:
+    def export_judgements(self, path, reviewer: str | None = None, force: bool = False) -> int:
+        """Write the log (or one reviewer's lines) as judgement JSONL; returns the lines written.
+        Without force, an empty result never replaces a non-empty file."""
         target = self.export_target(path)
         lines = self.judgement_lines(reviewer)
+        targets.refuse_emptying(target, len(lines), "judgements", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
                 for line in lines:
                     handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         return len(lines)
 
-    def export_gold(self, path, fmt: str = "jsonl") -> int:
+    def export_gold(self, path, fmt: str = "jsonl", force: bool = False) -> int:
         """Write the effective gold (pending and disputed changes leave the imported state)
-        as gold JSONL, TREC qrels or BEIR qrels; returns the questions written."""
+        as gold JSONL, TREC qrels or BEIR qrels; returns the questions written. Without force,
+        an empty result never replaces a non-empty file."""
         if fmt not in gold_export.FORMATS:
             raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
         target = self.export_target(path)
@@ -794,6 +799,7 @@ class Project(Reads):
                 effective, self.store.questions(), self.store.gold_question_pks(), id_of
             )
         )
+        targets.refuse_emptying(target, len(rows), "gold questions", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
                 handle.writelines(gold_export.lines(fmt, iter(rows)))

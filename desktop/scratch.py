@@ -90,6 +90,15 @@ def clean_leftovers() -> int:
     return cleaned
 
 
+def _naming(error: OSError, target: Path, ours: tuple[Path, ...]) -> OSError:
+    """error as it should reach the user: naming the file being written (a full disk on a
+    write names none; our temporary names mean nothing to the user)."""
+    named = error.filename
+    if named is not None and not any(str(named).startswith(str(p)) for p in ours):
+        return error
+    return type(error)(error.errno, error.strerror or str(error), str(target))
+
+
 @contextmanager
 def replacing(target: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside target; on success rename it onto target, on any error
@@ -110,6 +119,8 @@ def replacing(target: str | Path) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, target)
+    except OSError as error:
+        raise _naming(error, target, (tmp, parts)) from None
     finally:
         _local.folder = before
         for path in (tmp, parts):

@@ -246,7 +246,8 @@ def test_uncaught_exception_is_logged_and_shown_with_the_log_location(crash):
     sys.excepthook(*_raise("검수 중 오류"))
     ((text, details, title),) = shown
     assert str(logs.log_file()) in text
-    assert "RuntimeError: 검수 중 오류" in details
+    assert "RuntimeError: 검수 중 오류" in text
+    assert details == "" and "Traceback" not in text  # the traceback stays in the log
     assert "Recall Reviewer" in title
     logged = logs.log_file().read_text(encoding="utf-8")
     assert "uncaught exception" in logged and "검수 중 오류" in logged
@@ -262,7 +263,7 @@ def test_exception_in_a_worker_thread_reaches_the_gui_thread(crash, qtbot):
     thread.start()
     thread.join()
     qtbot.waitUntil(lambda: len(shown) == 1, timeout=3000)
-    assert "ValueError: worker failed" in shown[0][1]
+    assert "ValueError: worker failed" in shown[0][0] and "Traceback" not in shown[0][0]
     assert "import-worker" in logs.log_file().read_text(encoding="utf-8")
 
 

@@ -96,6 +96,7 @@ def hand_project(tmp_path, db):
         "q2 Q0 p4 1 2.0 b\nq3 Q0 p8 1 4.0 b\n",
     )
     for args in (
+        ("init",),
         ("import", "corpus", str(corpus)),
         ("import", "questions", str(questions)),
         ("import", "gold", str(gold)),

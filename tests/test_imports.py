@@ -217,6 +217,7 @@ def test_search_uses_trigram_and_like_for_short_terms(project, tmp_path):
 def test_cli_refusal_is_file_line_exit_2_no_traceback(tmp_path):
     db = tmp_path / "c.db"
     good = write_jsonl(tmp_path / "c.jsonl", [{"id": "a", "text": "x"}])
+    assert cli(db, "init").returncode == 0
     assert cli(db, "import", "corpus", str(good)).returncode == 0
     before = snapshot(db)
     bad = write_text(tmp_path / "q.jsonl", '{"id": "q1", "text": "x"}\n{"id": 5\n')
@@ -230,6 +231,7 @@ def test_cli_refusal_is_file_line_exit_2_no_traceback(tmp_path):
 def test_cli_info_json_and_table(tmp_path):
     db = tmp_path / "i.db"
     good = write_jsonl(tmp_path / "c.jsonl", [{"id": "a", "text": "x"}])
+    assert cli(db, "init").returncode == 0
     cli(db, "import", "corpus", str(good))
     info = json.loads(cli(db, "info", "--json").stdout)
     assert {
@@ -255,7 +257,8 @@ def test_newer_database_is_refused_untouched(tmp_path):
 
 def test_headless_commands_do_not_import_qt(tmp_path):
     code = (
-        "import sys; from desktop.cli import main; main(['--db', sys.argv[1], 'info']); "
+        "import sys; from desktop.cli import main; main(['--db', sys.argv[1], 'init']); "
+        "main(['--db', sys.argv[1], 'info']); "
         "assert not [m for m in sys.modules if m.startswith('PySide6')], 'Qt imported'"
     )
     done = subprocess.run(
@@ -275,5 +278,6 @@ def test_lone_surrogate_escape_is_refused_with_its_line(project, tmp_path):
 
 def test_cli_unwritable_target_is_exit_2_without_traceback(tmp_path):
     db = tmp_path / "o.db"
+    assert cli(db, "init").returncode == 0
     done = cli(db, "export", "judgements", str(tmp_path / "no" / "such" / "dir.jsonl"))
     assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -56,6 +56,8 @@ def test_every_judgement_commit_is_journaled_and_rebuilds_the_log_after_the_db_i
     db = project.path
     for suffix in ("", "-wal", "-shm"):
         db.with_name(db.name + suffix).unlink(missing_ok=True)
+    assert cli(db, "restore", "judgements").returncode == 2  # a lost database: init first
+    assert cli(db, "init").returncode == 0
     refused = cli(db, "restore", "judgements")
     assert refused.returncode == 2 and "the journal of another database" in refused.stderr
     assert "--force" in refused.stderr, "a rebuilt database has an id of its own"

@@ -38,6 +38,8 @@ def test_killed_corpus_import_leaves_nothing(tmp_path):
     db = tmp_path / "k.db"
     rows = [{"id": f"p{i}", "text": "말씀선집 문단 " * 20 + str(i)} for i in range(300_000)]
     corpus = write_jsonl(tmp_path / "c.jsonl", rows)
+    init = [sys.executable, "-m", "desktop", "--db", str(db), "init"]
+    assert subprocess.run(init, capture_output=True).returncode == 0
     kill_mid_way(db, "corpus", str(corpus))
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -77,6 +77,7 @@ def test_cli_metrics_json_reproduces_trec_eval(tmp_path, trec_reference):
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    run("init")  # every command but init and demo refuses a database that does not exist
     run("import", "corpus", str(corpus))
     run("import", "questions", str(qs))
     run("import", "gold", str(trec_reference / "qrels.test"), "--format", "qrels")

@@ -105,10 +105,34 @@ def configure(app: QApplication) -> None:
     install_translations(app, language())
 
 
+HOME_TITLE = "Recall Reviewer — 데이터 폴더 (data folder)"
+HOME_TEXT = "데이터 폴더를 쓸 수 없습니다. / The data folder cannot be used.\n\n{problem}"
+
+
+def refuse_home(problem: str) -> int:
+    """Say why the data folder cannot be used (both languages: the language setting lives in
+    that folder) and exit with 2, as the command line does."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.terminal import printable
+
+    box = QMessageBox(
+        QMessageBox.Icon.Critical, HOME_TITLE, HOME_TEXT.format(problem=printable(problem))
+    )
+    box.exec()
+    return 2
+
+
 def run(db_path) -> int:
     # argv[0] names the X11 WM_CLASS; under `python -m desktop` it would be __main__.py, so name
     # it as the launcher's StartupWMClass expects.
     app = QApplication.instance() or QApplication(["recall-reviewer"])
+    from desktop import paths
+
+    problem = paths.home_problem()
+    if problem:
+        # Before the settings, which live in that folder: the same line the commands print.
+        return refuse_home(problem)
     configure(app)
     from desktop.ui.crash import install_crash_dialog
 

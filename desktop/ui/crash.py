@@ -3,8 +3,10 @@
 The window calls install_crash_dialog() once, right after creating the QApplication. From then
 on an uncaught exception, in the GUI thread (a slot, an event handler) or in any other Python
 thread, is written with its traceback to the log (desktop.logs) and shown in a message box that
-names the log file, offers to copy the details and lets the reviewer go on or quit. Judgements
-are committed one by one, so going on after a crash loses nothing that was saved.
+says what went wrong in one line, names the log file and lets the reviewer go on or quit. A
+problem with a file (a damaged or busy database, a full disk) is the same line the command line
+prints; the traceback stays in the log, never in the dialog. Judgements are committed one by
+one, so going on after a crash loses nothing that was saved.
 
 Qt's own warnings go to the same log.
 """
@@ -12,12 +14,13 @@ Qt's own warnings go to the same log.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import sys
 import threading
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QtMsgType, Signal, Slot, qInstallMessageHandler
+from PySide6.QtCore import QObject, Qt, QtMsgType, Signal, Slot, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop import logs
@@ -28,8 +31,15 @@ TITLE = "Recall Reviewer — 오류"
 TEXT = (
     "예기치 않은 오류가 났습니다. 저장된 검수 결과는 그대로 있습니다.\n"
     "An unexpected error occurred. Saved judgements are kept.\n\n"
+    "{what}\n\n"
     "기록 파일 (log file):\n{log}\n\n"
     "문제를 알릴 때 이 파일을 함께 보내 주세요. / Please send this file with a report."
+)
+FILE_TEXT = (
+    "파일 문제로 이 일을 마치지 못했습니다. 저장된 검수 결과는 그대로 있습니다.\n"
+    "This could not be done because of a problem with a file. Saved judgements are kept.\n\n"
+    "{what}\n\n"
+    "기록 파일 (log file):\n{log}"
 )
 
 
@@ -43,8 +53,8 @@ class _Relay(QObject):
         self.crashed.connect(self.show)
 
     @Slot(str)
-    def show(self, details: str) -> None:
-        _show(details)
+    def show(self, text: str) -> None:
+        _show(text)
 
 
 _state: dict = {}
@@ -54,7 +64,32 @@ def _format(exc_type, exc, tb) -> str:
     return "".join(traceback.format_exception(exc_type, exc, tb))
 
 
-def _show(details: str) -> None:
+def describe(exc: BaseException) -> str | None:
+    """The command line's one line for a problem with a file, or None for anything else."""
+    from db import StoreError
+    from desktop import errors
+    from desktop.formats import InputError
+
+    if isinstance(exc, StoreError | InputError):
+        return str(exc)
+    if isinstance(exc, sqlite3.Error):
+        return errors.describe_sqlite_error(exc, "the database")
+    if isinstance(exc, OSError):
+        return errors.describe_os_error(exc)
+    return None
+
+
+def message(exc_type, exc) -> str:
+    """The dialog's text: one line for what went wrong (never a traceback), and the log."""
+    from desktop.terminal import printable
+
+    line = describe(exc)
+    template = TEXT if line is None else FILE_TEXT
+    what = f"{exc_type.__name__}: {exc}" if line is None else line
+    return template.format(what=printable(what), log=logs.log_file())
+
+
+def _show(text: str) -> None:
     """The message box, in the GUI thread. A second crash while it is open is only logged."""
     if _state.get("showing"):
         return
@@ -63,8 +98,8 @@ def _show(details: str) -> None:
         return
     _state["showing"] = True
     try:
-        box = QMessageBox(QMessageBox.Icon.Critical, TITLE, TEXT.format(log=logs.log_file()))
-        box.setDetailedText(details)
+        box = QMessageBox(QMessageBox.Icon.Critical, TITLE, text)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a message quoting an id is no markup
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         quit_button = box.addButton("종료 (Quit)", QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Ok)
@@ -80,13 +115,13 @@ def _excepthook(exc_type, exc, tb) -> None:
     if issubclass(exc_type, KeyboardInterrupt):
         sys.__excepthook__(exc_type, exc, tb)
         return
-    details = _format(exc_type, exc, tb)
-    log.critical("uncaught exception\n%s", details)
+    log.critical("uncaught exception\n%s", _format(exc_type, exc, tb))
+    text = message(exc_type, exc)
     relay = _state.get("relay")
     if threading.current_thread() is threading.main_thread():
-        _show(details)
+        _show(text)
     elif relay is not None:
-        relay.crashed.emit(details)  # a QThread's run(): queued to the GUI thread
+        relay.crashed.emit(text)  # a QThread's run(): queued to the GUI thread
 
 
 def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
@@ -97,7 +132,7 @@ def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
     log.critical("uncaught exception in thread %s\n%s", name, details)
     relay = _state.get("relay")
     if relay is not None:
-        relay.crashed.emit(details)  # queued to the GUI thread
+        relay.crashed.emit(message(args.exc_type, args.exc_value))  # queued to the GUI thread
 
 
 _QT_LEVELS = {

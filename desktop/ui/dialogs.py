@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -340,7 +341,7 @@ class CorpusSearchDialog(QDialog):
             return
         terms_ = words(self.box.text())
         self.preview.setHtml(
-            f"<p><b>{p['id']}</b> {p.get('title') or ''}</p>"
+            f"<p><b>{html.escape(p['id'])}</b> {html.escape(p.get('title') or '')}</p>"
             f"<p>{highlighted_html(p['text'], terms_)}</p>"
         )
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QProgressDialog
 
 from db import StoreError
-from desktop import review
+from desktop import paths, review
 from desktop.formats import InputError
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name
@@ -273,7 +273,8 @@ class FileCommands:
         path, _ = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("MainWindow", "Export my judgements"),
-            str(self.db_path.parent / f"judgements-{reviewer}.jsonl"),
+            # The name may hold `../` or `/`: made safe, the suggestion stays in this folder.
+            str(self.db_path.parent / f"judgements-{paths.safe_file_name(reviewer)}.jsonl"),
             "*.jsonl",
         )
         if not path:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
+from desktop import locks
+
 POLL_MS = 1000
 
 
@@ -32,7 +34,7 @@ class DatabaseGuard(QObject):
     def open(self, path: Path, project) -> bool:
         """Take the database's lock; returns False (read-only) when another window has it."""
         self.release()
-        lock = QLockFile(str(path) + ".window-lock")
+        lock = QLockFile(str(locks.window_lock_path(path)))
         lock.setStaleLockTime(0)  # only a lock whose process is gone counts as stale
         self.read_only = not lock.tryLock(100)
         self.lock = None if self.read_only else lock

@@ -5,6 +5,7 @@ the reader; after a judgement the next unjudged one is picked by itself."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -195,9 +196,10 @@ class PoolPanel(QWidget):
 
     def _say(self, view: QuestionView, own: int) -> None:
         depth = self.session.pool_depth
+        # Rich text: an id that looks like markup is shown as the text it is.
         self.title.setText(
             self.tr("<b>Unjudged pool</b> of {question}: {n} left (top {depth})").format(
-                question=view.id, n=own, depth=depth
+                question=html.escape(view.id), n=own, depth=depth
             )
         )
         if own:

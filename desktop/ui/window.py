@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from db import StoreError
 from desktop.project import Project
+from desktop.terminal import printable
 from desktop.ui import actions, settings_store, terms
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
 from desktop.ui.commands import ReviewCommands
@@ -271,7 +272,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
             # then say it was not saved (a StoreBusy), rather than freeze the window.
             project = Project(path, wait=GUI_WAIT)
         except (StoreError, sqlite3.DatabaseError, OSError) as error:
-            self.show_error(self.tr("Cannot open the database"), str(error))
+            self.show_error(self.tr("Cannot open the database"), printable(error))
             if self.project is None:
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
@@ -288,8 +289,16 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
             self._tell_read_only(path)
         self.settings.setValue("last-database", str(path))
         self.session.current_pk = None
-        self.session.load(project, self._db_key(), opened=True)
-        self.reload(restore=True, read=False)
+        try:
+            self.session.load(project, self._db_key(), opened=True)
+            self.reload(restore=True, read=False)
+        except (StoreError, sqlite3.DatabaseError) as error:
+            # A damaged file can open and fail at its first read: the same one line as the
+            # command line, and the window back on its empty page.
+            self._close_project()
+            self.pages.setCurrentIndex(self.PAGE_EMPTY)
+            self.show_error(self.tr("Cannot open the database"), printable(error))
+            return False
         return True
 
     def _close_project(self) -> None:
@@ -554,6 +563,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         # open(), not exec(): the window keeps running (and tests can read the box).
         self.last_message = text
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # ids and file names are never markup
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message_box = box
         box.open()

@@ -132,6 +132,7 @@ def build(
             f.write(json.dumps({"question_id": qid, "evidence": evidence}) + "\n")
     db = base / "bench.db"
     cli = [PY, "-m", "desktop", "--db", str(db)]
+    resource_run([*cli, "init"], cwd=tree)  # every command but init and demo needs the file
     resource_run(
         [*cli, "import", "corpus", str(corpus), "--chunk-size", "400", "--unit", "문단"], cwd=tree
     )

@@ -73,6 +73,7 @@ def build(base: Path, questions: int, systems: int, depth: int) -> tuple[Path, P
         runs.append(path)
     db = base / "bench.db"
     cli = [PY, "-m", "desktop", "--db", str(db)]
+    resource_run([*cli, "init"])
     resource_run([*cli, "import", "corpus", str(base / "corpus.jsonl")])
     resource_run([*cli, "import", "questions", str(base / "questions.tsv")])
     resource_run([*cli, "import", "gold", str(base / "gold.qrels")])

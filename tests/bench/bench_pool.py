@@ -39,6 +39,7 @@ def build(base: Path, questions: int, systems: int, depth: int, passages: int) -
                 f.write(f"q{q} 0 p{d} {0 if i == 5 else rng.choice((1, 2))}\n")
     db = base / "bench.db"
     cli = [PY, "-m", "desktop", "--db", str(db)]
+    resource_run([*cli, "init"])
     resource_run([*cli, "import", "corpus", str(base / "corpus.jsonl")])
     resource_run([*cli, "import", "questions", str(base / "questions.tsv")])
     resource_run([*cli, "import", "gold", str(base / "gold.qrels")])

@@ -92,6 +92,7 @@ def main() -> None:
         corpus = write_corpus(base / "corpus.jsonl", args.passages)
         db = base / "bench.db"
         cli = [PY, "-m", "desktop", "--db", str(db)]
+        resource_run([*cli, "init"])
         wall, peak, _ = resource_run([*cli, "import", "corpus", str(corpus)])
         out["import"] = {"s": round(wall, 1), "peak_rss_mb": round(peak, 1)}
         rng = random.Random(5)

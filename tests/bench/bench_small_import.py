@@ -64,6 +64,7 @@ def main() -> None:
         questions = write_questions(base / "q.jsonl", 1000, rng, lambda q: False)
         started = time.perf_counter()
         cli = [PY, "-m", "desktop", "--db", str(db)]
+        resource_run([*cli, "init"])
         resource_run([*cli, "import", "corpus", str(corpus)])
         resource_run([*cli, "import", "questions", str(questions)])
         out["setup_s"] = round(time.perf_counter() - started, 1)
