@@ -62,7 +62,6 @@ from pathlib import Path
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
@@ -78,7 +77,6 @@ from desktop import (
     scored,
     scratch,
     stats,
-    xlsx,
 )
 from desktop.report_gold import (  # noqa: F401 (the report's words, also read by tests)
     CHANGE_WORDS,
@@ -160,15 +158,15 @@ def _cleaned(value):
     return clean_text(value if isinstance(value, str) else _as_text(value))
 
 
-def _looks_like_formula(value: str) -> bool:
-    """Text openpyxl would store as a formula or an error code."""
-    return value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
-
-
 # -- write-only sheets ------------------------------------------------------------------------
 
 BASE_FONT = Font(name=FONT_NAME, sz=10, family=2, charset=129)
+# One set of style objects for the whole report: each cell points at these, so openpyxl keeps
+# one font, fill and alignment of each kind, not one per cell. Every cell has a style, and so
+# the Hangul font: openpyxl's public API cannot change the workbook's default font (Calibri).
+# (A styled cell costs openpyxl a few µs more to write than a plain value.)
 STYLES = {
+    None: {"font": BASE_FONT},
     "header": {
         "font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True),
         "fill": PatternFill("solid", fgColor="DDEBF7"),
@@ -176,10 +174,10 @@ STYLES = {
     },
     "title": {"font": Font(name=FONT_NAME, sz=12, family=2, charset=129, b=True)},
     "bold": {"font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True)},
-    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
-    "num": {"number_format": "0.000"},
-    "p": {"number_format": "0.0000"},
-    "pct": {"number_format": "0.0%"},
+    "wrap": {"font": BASE_FONT, "alignment": Alignment(wrap_text=True, vertical="top")},
+    "num": {"font": BASE_FONT, "number_format": "0.000"},
+    "p": {"font": BASE_FONT, "number_format": "0.0000"},
+    "pct": {"font": BASE_FONT, "number_format": "0.0%"},
 }
 
 
@@ -220,11 +218,10 @@ class Sheet:
         if freeze:
             self.ws.freeze_panes = freeze
         self.rows = 0
-        self._raw: xlsx.RawRows | None | bool = False  # False: not opened yet
-        self._style_ids: dict = {}
-        # Styled cells are reused column by column: a write-only sheet serialises each row
-        # while append() runs, so the same cell object can carry the next row's value.
-        self._pool: dict[tuple[int, str], object] = {}
+        # One styled cell per column and style, reused row after row: a write-only sheet
+        # writes each row out while append() runs, so the same cell can carry the next
+        # row's value (and openpyxl does not make a cell, and look its style up, per value).
+        self._pool: dict[tuple[int, str | None], WriteOnlyCell] = {}
 
     def append(
         self,
@@ -237,58 +234,36 @@ class Sheet:
         # A write-only row takes its height before its cells, and LibreOffice does not grow
         # rows to wrapped text by itself: without one, a row shows a single line.
         height = LINE_POINTS * lines + 3 if lines is not None and lines > 1 else None
-        row = [_cleaned(value) for value in values]
-        if self._raw is False:
-            self._raw = xlsx.RawRows.open(self.ws)
         self.rows += 1
-        if self._raw is not None:
-            self._raw.append(self.rows, row, self._ids(styles, len(row)), height)
-        else:
-            self._append_cells(row, styles, height)
+        dimensions = self.ws.row_dimensions
+        if height is not None:
+            dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
+        self.ws.append(self._cells(values, styles))
+        if height is not None:
+            del dimensions[self.rows]  # written with its row: kept, it would grow per row
         return self.rows
 
-    def _ids(self, styles, n: int) -> list[int]:
-        """The workbook's style id per column (0: unstyled), made once per style list."""
-        key = styles if isinstance(styles, str) or styles is None else tuple(styles)
-        ids = self._style_ids.get((key, n))
-        if ids is None:
-            names = [styles] * n if isinstance(styles, str) or styles is None else styles
-            made = {n: self._raw.style_id(STYLES[n]) for n in dict.fromkeys(names) if n}
-            ids = self._style_ids[(key, n)] = [made[name] if name else 0 for name in names]
-        return ids
-
-    def _styled(self, column: int, style: str):
-        key = (column, style)
-        cell = self._pool.get(key)
-        if cell is None:
-            cell = WriteOnlyCell(self.ws)
-            for attribute, value in STYLES[style].items():
-                setattr(cell, attribute, value)
-            self._pool[key] = cell
-        return cell
-
-    def _append_cells(self, values: list, styles, height: float | None) -> None:
-        """The row through openpyxl's cells, where xlsx.RawRows cannot take over."""
-        if height is not None:
-            self.ws.row_dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
-        row = []
+    def _cells(self, values: Sequence, styles) -> list:
+        """The row's cleaned values in this sheet's styled cells (None: no cell)."""
+        one = isinstance(styles, str) or styles is None
+        pool = self._pool
+        row: list = []
         for column, value in enumerate(values):
-            style = styles if isinstance(styles, str) or styles is None else styles[column]
+            value = _cleaned(value)
             if value is None:
                 row.append(None)
-            elif style:
-                cell = self._styled(column, style)
-                cell.value = value
-                if isinstance(value, str):
-                    cell.data_type = "s"
-                row.append(cell)
-            elif isinstance(value, str) and _looks_like_formula(value):
-                cell = WriteOnlyCell(self.ws, value)
+                continue
+            style = styles if one else styles[column]
+            cell = pool.get((column, style))
+            if cell is None:
+                cell = pool[(column, style)] = WriteOnlyCell(self.ws)
+                for attribute, made in STYLES[style].items():
+                    setattr(cell, attribute, made)
+            cell.value = value
+            if isinstance(value, str):
                 cell.data_type = "s"  # text, never a formula or an error code
-                row.append(cell)
-            else:
-                row.append(value)
-        self.ws.append(row)
+            row.append(cell)
+        return row
 
     def header(self, labels: Sequence[str]) -> int:
         # Without a height a two-line header covers the row below it in LibreOffice.
@@ -319,30 +294,12 @@ class Sheet:
             self.autofilter(first, len(head))
 
 
-def _discard(wb: Workbook) -> None:
-    """Close the write-only sheets of an abandoned workbook and remove their temporary files
-    (openpyxl would otherwise keep them until the process exits)."""
-    for ws in wb.worksheets:
-        rows = getattr(ws, "_rows", None)
-        if rows is not None:
-            with suppress(Exception):
-                rows.close()
-        writer = getattr(ws, "_writer", None)
-        if writer is not None:
-            with suppress(Exception):
-                writer.close()
-            with suppress(Exception):
-                writer.cleanup()
-
-
-def _base_font(wb: Workbook) -> None:
-    """Make the workbook's default font one with Hangul. Cosmetic: when the private layout
-    of openpyxl changes this does nothing and the report is still complete."""
+def _discard(wb: Workbook, tmp: Path) -> None:
+    """Release an abandoned workbook's temporary files. openpyxl keeps each write-only sheet
+    in a temporary file of its own until the workbook is saved (or the process exits); saving
+    the part written to ``tmp``, which replacing() then removes, is its public way out."""
     with suppress(Exception):
-        from openpyxl.utils.indexed_list import IndexedList
-
-        wb._fonts = IndexedList([BASE_FONT])
-        wb._named_styles["Normal"].font = BASE_FONT
+        wb.save(tmp)
 
 
 # -- the report -------------------------------------------------------------------------------
@@ -367,10 +324,8 @@ def write_report(
     worker thread with its own Project."""
     ks = metrics.parse_ks(ks)
     target = project.export_target(path)
-    scratch.redirect_openpyxl()
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
-        _base_font(wb)
         report = None
         try:
             # One snapshot for every read: a judgement saved meanwhile in the window is in
@@ -380,7 +335,7 @@ def write_report(
                 report.write(wb, target)
             wb.save(tmp)
         except BaseException:
-            _discard(wb)
+            _discard(wb, tmp)
             raise
         finally:
             if report is not None:
