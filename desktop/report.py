@@ -427,6 +427,36 @@ def _discard(wb: Workbook, tmp: Path) -> None:
 # -- the report -------------------------------------------------------------------------------
 
 
+def make_sheets(
+    wb: Workbook, names: dict[str, str], max_rows: int, ks, n_labels: int, n_systems: int
+) -> dict[str, Sheet]:
+    """The workbook's sheets in its order, still empty: each is filled when what it shows is
+    known. Only the sheets whose rows grow with the data (runs × questions × items, the
+    judgements) can reach ``max_rows``; the others hold a few rows per system. The widths of
+    later tables' columns hold their headers in two lines (tests/test_report_paper.py)."""
+
+    def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
+        rows = max_rows if grows else MAX_ROWS
+        return Sheet(wb, names[name], widths, freeze, print_rows=print_rows, max_rows=rows)
+
+    summary_columns = 6 + n_labels + 7 * len(ks)  # as _summary's header has
+    misses = [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40]
+    return {
+        SUMMARY: sheet(
+            SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2", "1:1"
+        ),
+        PER_QUESTION: sheet(
+            PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True
+        ),
+        MISSES: sheet(MISSES, misses, "C2", "1:1", True),
+        COMPARISON: sheet(COMPARISON, [24, 24, 23, 11, 12] + [11] * 8, None),
+        REVIEWERS: sheet(REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28], "A2", None, True),
+        SETTINGS: sheet(SETTINGS, [34, 100], "A2", "1:1"),
+        CHARTS: sheet(CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None),
+        GOLD_CHANGES: sheet(GOLD_CHANGES, [12, 16, 14, 30, 24, 17, 40], "A2", "1:2", True),
+    }
+
+
 def write_report(
     project,
     path,
@@ -516,54 +546,21 @@ class _Report:
     # -- the workbook ------------------------------------------------------------------------
 
     def write(self, wb: Workbook, target: Path, names: dict[str, str], max_rows: int) -> None:
-        ks, n_systems = self.ks, len(self.systems)
-        self.names = names
-
-        def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
-            """``grows``: its rows grow with the data (runs × questions × items, judgements);
-            the others hold a few rows per system and pass no sheet's limit in practice."""
-            rows = max_rows if grows else MAX_ROWS
-            return Sheet(wb, names[name], widths, freeze, print_rows=print_rows, max_rows=rows)
-
-        # The sheets in the workbook's order; each is filled when what it shows is known.
-        summary_columns = 6 + len(self.labels) + 7 * len(ks)  # as _summary's header has
-        summary = sheet(
-            SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2", "1:1"
-        )
-        per_q = sheet(
-            PER_QUESTION,
-            [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(self.labels),
-            "C2",
-            "1:1",
-            grows=True,
-        )
-        misses = sheet(
-            MISSES,
-            [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40],
-            "C2",
-            "1:1",
-            grows=True,
-        )
-        # Later tables' headers fit in two lines in these widths (tests/test_report_paper.py).
-        comparing = sheet(COMPARISON, [24, 24, 23, 11, 12] + [11] * 8, None)
-        reviewers = sheet(REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28], "A2", grows=True)
-        settings = sheet(SETTINGS, [34, 100], "A2", "1:1")
-        charts = sheet(CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
-        changes = sheet(GOLD_CHANGES, [12, 16, 14, 30, 24, 17, 40], "A2", "1:2", grows=True)
-
+        ks, self.names = self.ks, names
+        sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems))
         with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
-            ran = self._rows(per_q, misses, scores)
+            ran = self._rows(sheets[PER_QUESTION], sheets[MISSES], scores)
             intervals = self._intervals(scores)
             comparison = self._compare(self.rows_total + self.step, scores)
         without = self.gold.questions - self.gold.evaluated
-        comparison_sheet(comparing, comparison, self.alpha)
-        reviewers_sheet(reviewers, self.gold)
-        self._settings(settings, target, without)
-        charts_sheet(charts, self.systems, ks, self.depth, ran.means, ran.curves)
-        gold_changes_sheet(changes, self.gold)
+        comparison_sheet(sheets[COMPARISON], comparison, self.alpha)
+        reviewers_sheet(sheets[REVIEWERS], self.gold)
+        self._settings(sheets[SETTINGS], target, without)
+        charts_sheet(sheets[CHARTS], self.systems, ks, self.depth, ran.means, ran.curves)
+        gold_changes_sheet(sheets[GOLD_CHANGES], self.gold)
         # Last, so that it can say which sheets went on to more.
-        others = [per_q, misses, comparing, reviewers, settings, charts, changes]
-        self._summary(summary, ran, intervals, comparison, without, others)
+        others = [sheet for name, sheet in sheets.items() if name != SUMMARY]
+        self._summary(sheets[SUMMARY], ran, intervals, comparison, without, others)
 
     # -- Per question and Misses: the pass over the runs ----------------------------------------
 
@@ -712,9 +709,7 @@ class _Report:
 
     # -- Summary -----------------------------------------------------------------------------
 
-    def _summary(
-        self, sheet: Sheet, ran: _Ran, intervals, comparison, without: int, others: list[Sheet]
-    ) -> None:
+    def _summary(self, sheet: Sheet, ran: _Ran, intervals, comparison, without, others) -> None:
         ks, labels, n_ks = self.ks, self.labels, len(self.ks)
         letters = [_letter(i) for i in range(len(self.systems))]
         # Recall@K of every pair, and the letters of the systems each one beats on it.
@@ -779,8 +774,7 @@ class _Report:
             )
         sheet.autofilter(1, len(head))
         sheet.blank()
-        # Lines about the data, one function each: what every number means, systems whose
-        # numbers may still move, sheets that went on to more.
+        # Lines about the data, one function per kind (add a kind here).
         notes = self._summary_notes(without) + self._unsettled_lines(ran.means)
         for line in notes + continued_lines(others):
             sheet.append([line])
