@@ -67,6 +67,7 @@ from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from desktop import (
@@ -1007,6 +1008,8 @@ def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
     )
     line.width, line.height = 16, 9
     ws.add_chart(line, f"{anchor_col}{1 + len(ks) * 16}")
+    # On paper the curve starts a page of its own, never cut in two by a page's end.
+    ws.row_breaks.append(Break(id=len(ks) * 16))
 
 
 def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:

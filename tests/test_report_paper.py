@@ -104,6 +104,8 @@ def test_every_sheet_prints_landscape_one_page_wide_headers_in_two_lines(sample,
     titles = {ws.title: ws.print_title_rows for ws in wb.worksheets}
     assert titles["요약"] == titles["질문별"] == titles["누락"] == titles["설정"] == "$1:$1"
     assert titles["정답 근거 변경"] == "$1:$2"  # its title line and header
+    # The Recall@K curve (after a bar chart per K, 16 rows each) starts a page of its own.
+    assert [b.id for b in wb["차트"].row_breaks.brk] == [32]
 
 
 def test_sheet_names_are_in_one_language(sample, tmp_path):  # noqa: F811
