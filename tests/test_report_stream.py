@@ -3,6 +3,11 @@ sheets are written as the ranked lists come from the store, not gathered first."
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 import zipfile
 
 import pytest
@@ -11,7 +16,7 @@ from openpyxl import Workbook, load_workbook
 from desktop import compare, scored
 from desktop import report as rp
 from tests.helpers import write_jsonl, write_text
-from tests.test_report import FAST
+from tests.test_report import FAST, ROOT
 
 ROWS = [
     (["a & <b> > c", " lead", "trail ", "  ", "", "x\ny", "=1+1", "#N/A", "#", "한국어"], None),
@@ -184,13 +189,6 @@ def test_the_report_is_the_same_with_and_without_lxml(tmp_path):
     """openpyxl takes lxml whenever it is installed (a test dependency here) unless
     OPENPYXL_LXML=False, read when it is imported: one export in a child process each way,
     every cell compared (the report file's name and the time written aside)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    from tests.test_report import ROOT
-
     db = tmp_path / "sample.db"
     run = [sys.executable, "-m", "desktop", "--db", str(db)]
     subprocess.run([*run, "demo"], check=True, cwd=ROOT, capture_output=True)
@@ -219,3 +217,42 @@ def test_the_report_is_the_same_with_and_without_lxml(tmp_path):
         r for r in without[settings] if r[0] != written
     ]
     assert sum(len(rows) for rows in with_lxml.values()) > 300
+
+
+KILLED_HALFWAY = """
+import os, signal, sys
+from desktop.project import Project
+from desktop.report import write_report
+
+def progress(done, total):
+    if done >= total // 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+with Project(sys.argv[1]) as project:
+    write_report(project, sys.argv[2], [5, 10], progress, resamples=50, permutations=50)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_a_killed_export_leaves_openpyxl_files_only_in_the_system_temp_folder(tmp_path):
+    """What README's "What keeps your work safe" says: nothing beside the target once the
+    database is opened again; openpyxl's own sheet files stay in the system temp folder."""
+    from desktop.project import Project
+
+    db, out, system_temp = tmp_path / "s.db", tmp_path / "out", tmp_path / "system temp"
+    out.mkdir()
+    system_temp.mkdir()
+    run = [sys.executable, "-m", "desktop", "--db", str(db)]
+    subprocess.run([*run, "demo"], check=True, cwd=ROOT, capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_HALFWAY, str(db), str(out / "r.xlsx")],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(system_temp)},
+        capture_output=True,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert [p.name for p in out.iterdir()] != []  # the hidden work folder of the export
+    with Project(db):
+        pass  # opening the database removes what a killed export left beside its target
+    assert list(out.iterdir()) == []
+    assert [p.name for p in system_temp.iterdir() if p.name.startswith("openpyxl.")] != []
