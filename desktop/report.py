@@ -1,6 +1,7 @@
 """The Excel Recall@K report (issue 4): the workbook reviewers send to their team.
 
-``write_report(project, path, ks)`` writes, in this order:
+``write_report(project, path, ks)`` writes, in this order (the sheets named in English as here
+with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자, 설정, 차트, 정답 근거 변경):
 
 - **Summary** — one row per system: questions evaluated and without evidence, every measure at
   every K under the design's labels (``Recall@5``, ``CoreRecall@5``, ``Hit@5``, ``MRR@5``,
@@ -12,12 +13,12 @@
 - **Per question** — one row per system and question: every measure at every K (blank for a
   question without evidence, which is never averaged in), the answerable flag in force, the
   number of evidence items and the question's review status.
-- **Misses 누락** — one row per system, question and evidence item missed at the smallest K,
+- **Misses** — one row per system, question and evidence item missed at the smallest K,
   with a yes/no column per K (``missed@5``, ``missed@10``: still missed at that K):
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
-- **Comparison 비교** — desktop.compare: union Recall@K of all systems and of each pair, the
+- **Comparison** — desktop.compare: union Recall@K of all systems and of each pair, the
   evidence items only one system finds and those A finds and B misses, the range of every
   measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and
   win/tie/loss with p and Holm-adjusted p for every ordered pair, measure and K.
@@ -28,6 +29,8 @@
   policy, database, app version, time, and the resampling counts and seed.
 - **Charts** — a bar chart of Recall@K per system for each K and the Recall@1..N curve per
   system, with the numbers they draw.
+- **Gold changes** — every judgement that changes the evidence, with each reviewer's value,
+  its status and the notes on that passage.
 
 Review status of a question (Per question sheet), from the judgement log and effective gold:
 
@@ -44,6 +47,11 @@ characters is cut with a visible marker, and text that openpyxl would take for a
 error code (``=…``, ``#N/A``) is stored as plain text. The file is written beside the target
 under a temporary name and moved into place at the end, so a cancelled or failed export leaves
 nothing behind.
+
+A sheet whose rows grow with the data goes on in "Misses 2", "Misses 3", … past Excel's
+1,048,576 rows (``MAX_ROWS``), its header repeated, and the Summary (written last) names them.
+Printed or turned into a PDF, every sheet is landscape and one page wide, its header row
+repeated on each page and at most two lines tall.
 """
 
 from __future__ import annotations
