@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--k", default="5,10")
     exp.add_argument("--reviewer")
     exp.add_argument(
+        "--lang",
+        choices=("ko", "en"),
+        help="the report's sheet names: Korean, or English (default: English only under an "
+        "English locale, as the window chooses)",
+    )
+    exp.add_argument(
         "--format",
         choices=("jsonl", "qrels", "beir"),
         default="jsonl",
@@ -517,18 +523,18 @@ def cmd_export(args, db_path) -> int:
             print(f"note: {QRELS_CAVEAT}")
         return 0
     if len(target) != 1:
-        return fail("usage: export REPORT.xlsx [--k 5,10]")
+        return fail("usage: export REPORT.xlsx [--k 5,10] [--lang ko|en] [--force]")
     ks = _ks(args.k)
     if not target[0].lower().endswith(".xlsx"):
         return fail(f"{target[0]}: the report is an Excel file; name it REPORT.xlsx")
-    from desktop.report import write_report
+    from desktop.report import default_language, write_report
 
     with _open(db_path) as project:
         from desktop import targets
 
         # A report of a database without questions is empty, whatever else it holds.
         targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
-        write_report(project, target[0], ks)
+        write_report(project, target[0], ks, lang=args.lang or default_language())
     print(f"wrote {printable(target[0])}")
     return 0
 

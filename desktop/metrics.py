@@ -99,6 +99,19 @@ def unsettled(
     ]
 
 
+def core_note(evaluated: int, core_evaluated: int) -> str | None:
+    """One line saying why CoreRecall is '-' when no evaluated question has a core evidence
+    item, or None. metrics prints it, --json carries it as core_note and the report's Summary
+    shows it in place of its CoreRecall line: one sentence, one place."""
+    if not evaluated or core_evaluated:
+        return None
+    return (
+        f"CoreRecall is '-': none of the {evaluated} evaluated questions has a core "
+        "evidence item (qrels level 1 means supporting); mark core items in review, or "
+        "import the gold again with --levels 1=core if level 1 means core there"
+    )
+
+
 def parse_ks(text: str | Iterable[int]) -> list[int]:
     if isinstance(text, str):
         parts = [p for p in text.replace(" ", "").split(",") if p]

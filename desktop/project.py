@@ -960,18 +960,9 @@ class Evaluation:
         )
 
     def core_note(self) -> str | None:
-        """One line saying why CoreRecall is '-' when no evaluated question has a core
-        evidence item (metrics prints it, --json carries it as core_note, the report's
-        Summary shows it), or None."""
-        if not self.evaluated or any(
-            item.role == "core" for these in self.items.values() for item in these
-        ):
-            return None
-        return (
-            f"CoreRecall is '-': none of the {self.evaluated} evaluated questions has a core "
-            "evidence item (qrels level 1 means supporting); mark core items in review, or "
-            "import the gold again with --levels 1=core if level 1 means core there"
-        )
+        """Why CoreRecall is '-', when it is (metrics.core_note), or None."""
+        core = sum(1 for these in self.items.values() if any(item.role == "core" for item in these))
+        return metrics.core_note(self.evaluated, core)
 
     def as_json(self, per_question: bool = False) -> dict:
         total = len(self.questions)

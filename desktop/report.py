@@ -1,6 +1,7 @@
 """The Excel Recall@K report (issue 4): the workbook reviewers send to their team.
 
-``write_report(project, path, ks)`` writes, in this order:
+``write_report(project, path, ks)`` writes, in this order (the sheets named in English as here
+with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자, 설정, 차트, 정답 근거 변경):
 
 - **Summary** — one row per system: questions evaluated and without evidence, every measure at
   every K under the design's labels (``Recall@5``, ``CoreRecall@5``, ``Hit@5``, ``MRR@5``,
@@ -12,12 +13,12 @@
 - **Per question** — one row per system and question: every measure at every K (blank for a
   question without evidence, which is never averaged in), the answerable flag in force, the
   number of evidence items and the question's review status.
-- **Misses 누락** — one row per system, question and evidence item missed at the smallest K,
+- **Misses** — one row per system, question and evidence item missed at the smallest K,
   with a yes/no column per K (``missed@5``, ``missed@10``: still missed at that K):
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
-- **Comparison 비교** — desktop.compare: union Recall@K of all systems and of each pair, the
+- **Comparison** — desktop.compare: union Recall@K of all systems and of each pair, the
   evidence items only one system finds and those A finds and B misses, the range of every
   measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and
   win/tie/loss with p and Holm-adjusted p for every ordered pair, measure and K.
@@ -28,6 +29,8 @@
   policy, database, app version, time, and the resampling counts and seed.
 - **Charts** — a bar chart of Recall@K per system for each K and the Recall@1..N curve per
   system, with the numbers they draw.
+- **Gold changes** — every judgement that changes the evidence, with each reviewer's value,
+  its status and the notes on that passage.
 
 Review status of a question (Per question sheet), from the judgement log and effective gold:
 
@@ -44,11 +47,17 @@ characters is cut with a visible marker, and text that openpyxl would take for a
 error code (``=…``, ``#N/A``) is stored as plain text. The file is written beside the target
 under a temporary name and moved into place at the end, so a cancelled or failed export leaves
 nothing behind.
+
+A sheet whose rows grow with the data goes on in "Misses 2", "Misses 3", … past Excel's
+1,048,576 rows (``MAX_ROWS``), its header repeated, and the Summary (written last) names them.
+Printed or turned into a PDF, every sheet is landscape and one page wide, its header row
+repeated on each page and at most two lines tall.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 from array import array
 from collections import Counter
@@ -62,11 +71,11 @@ from pathlib import Path
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.chart import BarChart, LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from desktop import (
@@ -78,7 +87,6 @@ from desktop import (
     scored,
     scratch,
     stats,
-    xlsx,
 )
 from desktop.report_gold import (  # noqa: F401 (the report's words, also read by tests)
     CHANGE_WORDS,
@@ -94,10 +102,24 @@ from desktop.report_gold import as_text as _as_text
 
 Progress = Callable[[int, int], None]
 
-SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses 누락"
-COMPARISON = "Comparison 비교"
+# The sheets, by their English names; a report's sheet names are all in one language, Korean
+# unless the UI is English (write_report's ``lang``).
+SUMMARY, PER_QUESTION, MISSES = "Summary", "Per question", "Misses"
+COMPARISON = "Comparison"
 REVIEWERS, SETTINGS, CHARTS = "Reviewers", "Settings", "Charts"
-GOLD_CHANGES = "정답 근거 변경"
+GOLD_CHANGES = "Gold changes"
+KOREAN_NAMES = {
+    SUMMARY: "요약",
+    PER_QUESTION: "질문별",
+    MISSES: "누락",
+    COMPARISON: "비교",
+    REVIEWERS: "검수자",
+    SETTINGS: "설정",
+    CHARTS: "차트",
+    GOLD_CHANGES: "정답 근거 변경",
+}
+LANGUAGES = ("ko", "en")
+MAX_ROWS = 1_048_576  # Excel's rows per sheet; a longer table continues on "Misses 2", …
 POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 CUT_MARK = "… [잘림 cut]"
@@ -145,6 +167,23 @@ def excerpt(text: str | None, length: int = EXCERPT) -> str:
     return text if len(text) <= length else text[:length] + "…"
 
 
+def sheet_names(lang: str) -> dict[str, str]:
+    """Each sheet's English name -> its name in ``lang`` ('ko' or 'en')."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"the report's language is one of {', '.join(LANGUAGES)}, not {lang!r}")
+    return {name: KOREAN_NAMES[name] if lang == "ko" else name for name in KOREAN_NAMES}
+
+
+def default_language(environ=os.environ) -> str:
+    """The report's language when none is given: English under an English locale, Korean
+    otherwise (a C or POSIX locale says nothing), as the window chooses without a setting."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            return "en" if value.lower().startswith("en") else "ko"
+    return "ko"
+
+
 def sheet_title(name: str) -> str:
     """A valid sheet name: none of \\ / ? * [ ] :, no control characters, no leading or
     trailing apostrophe, 1 to 31 characters."""
@@ -160,15 +199,15 @@ def _cleaned(value):
     return clean_text(value if isinstance(value, str) else _as_text(value))
 
 
-def _looks_like_formula(value: str) -> bool:
-    """Text openpyxl would store as a formula or an error code."""
-    return value[:1] in ("=", "#") and (len(value) > 1 or value in ERROR_CODES)
-
-
 # -- write-only sheets ------------------------------------------------------------------------
 
 BASE_FONT = Font(name=FONT_NAME, sz=10, family=2, charset=129)
+# One set of style objects for the whole report: each cell points at these, so openpyxl keeps
+# one font, fill and alignment of each kind, not one per cell. Every cell has a style, and so
+# the Hangul font: openpyxl's public API cannot change the workbook's default font (Calibri).
+# (A styled cell costs openpyxl a few µs more to write than a plain value.)
 STYLES = {
+    None: {"font": BASE_FONT},
     "header": {
         "font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True),
         "fill": PatternFill("solid", fgColor="DDEBF7"),
@@ -176,10 +215,10 @@ STYLES = {
     },
     "title": {"font": Font(name=FONT_NAME, sz=12, family=2, charset=129, b=True)},
     "bold": {"font": Font(name=FONT_NAME, sz=10, family=2, charset=129, b=True)},
-    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
-    "num": {"number_format": "0.000"},
-    "p": {"number_format": "0.0000"},
-    "pct": {"number_format": "0.0%"},
+    "wrap": {"font": BASE_FONT, "alignment": Alignment(wrap_text=True, vertical="top")},
+    "num": {"font": BASE_FONT, "number_format": "0.000"},
+    "p": {"font": BASE_FONT, "number_format": "0.0000"},
+    "pct": {"font": BASE_FONT, "number_format": "0.0%"},
 }
 
 
@@ -200,31 +239,81 @@ def text_lines(text, width: float) -> int:
     return total
 
 
+def header_width(label) -> float:
+    """The narrowest column (as text_lines counts) that shows a header in two lines: each of
+    its lines on one, or a one-line header wrapped in two."""
+    if not isinstance(label, str):
+        return 0
+    lines = label.split("\n")
+    shown = max(len(x) + (len(x.encode("utf-8", "surrogatepass")) - len(x)) // 2 for x in lines)
+    return math.ceil(shown * 1.1 / (2 if len(lines) == 1 else 1)) + 1
+
+
 def h(english: str, korean: str = "") -> str:
     """A header: English, and Korean on a second line."""
     return f"{english}\n{korean}" if korean else english
 
 
 class Sheet:
-    """One write-only worksheet. Column widths and frozen panes are set before the first row
-    (write-only sheets write them first); the autofilter is set at the end, when the extent of
-    the table is known. ``append`` cleans every value, so that no row can make openpyxl raise
-    halfway through a sheet."""
+    """One write-only worksheet, continued on more ("Misses 2", "Misses 3", …, the header row
+    repeated) when it would pass ``max_rows`` rows. Column widths, frozen panes and the page
+    setup are set before the first row (write-only sheets write them first): landscape, one
+    page wide, the ``print_rows`` repeated on every printed page. The autofilter is set at the
+    end, when the extent of the table is known. ``append`` cleans every value, so that no row
+    can make openpyxl raise halfway through a sheet."""
 
-    def __init__(self, wb: Workbook, title: str, widths: Sequence[float], freeze: str | None):
-        self.ws = wb.create_sheet(sheet_title(title))
-        self.title = self.ws.title
+    def __init__(
+        self,
+        wb: Workbook,
+        title: str,
+        widths: Sequence[float],
+        freeze: str | None,
+        *,
+        print_rows: str | None = None,
+        max_rows: int = MAX_ROWS,
+    ):
+        self.wb = wb
         self.widths = list(widths)
-        for index, width in enumerate(widths, 1):
-            self.ws.column_dimensions[get_column_letter(index)].width = width
-        if freeze:
-            self.ws.freeze_panes = freeze
+        self.freeze = freeze
+        self.max_rows = max(max_rows, 3)  # room for a repeated header and a row
+        self.titles: list[str] = []  # the sheet's title, then its continuations'
+        self._head: tuple[list, int] | None = None  # the last header: repeated on a new part
+        self._spans: list[tuple] = []  # (worksheet, first row) of that table on earlier parts
+        self._table_first = 1  # the row of the last header on this part
+        self._open(sheet_title(title), print_rows)
+        self.title = self.ws.title
+
+    def _open(self, title: str, print_rows: str | None) -> None:
+        ws = self.ws = self.wb.create_sheet(title)
+        self.titles.append(ws.title)
+        for index, width in enumerate(self.widths, 1):
+            ws.column_dimensions[get_column_letter(index)].width = width
+        if self.freeze:
+            ws.freeze_panes = self.freeze
+        # On paper (or in a PDF): landscape, as many pages down as it takes but one across.
+        ws.page_setup.orientation = "landscape"
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        if print_rows:
+            ws.print_title_rows = print_rows
         self.rows = 0
-        self._raw: xlsx.RawRows | None | bool = False  # False: not opened yet
-        self._style_ids: dict = {}
-        # Styled cells are reused column by column: a write-only sheet serialises each row
-        # while append() runs, so the same cell object can carry the next row's value.
-        self._pool: dict[tuple[int, str], object] = {}
+        # One styled cell per column and style, reused row after row: a write-only sheet
+        # writes each row out while append() runs, so the same cell can carry the next
+        # row's value (and openpyxl does not make a cell, and look its style up, per value).
+        self._pool: dict[tuple[int, str | None], WriteOnlyCell] = {}
+
+    def _continue(self) -> None:
+        """Go on in a new sheet right after this one, its header row repeated."""
+        if self._head is not None:
+            self._spans.append((self.ws, self._table_first))
+        after = self.wb.worksheets.index(self.ws) + 1
+        suffix = f" {len(self.titles) + 1}"
+        self._open(sheet_title(self.title[: 31 - len(suffix)] + suffix), None)
+        self.wb.move_sheet(self.ws.title, after - (len(self.wb.worksheets) - 1))
+        if self._head is not None:
+            labels, lines = self._head
+            self._table_first = self._write(labels, "header", lines)
+            self.ws.print_title_rows = "1:1"
 
     def append(
         self,
@@ -233,66 +322,68 @@ class Sheet:
         lines: int | None = None,
     ) -> int:
         """Write one row; ``styles`` is one style name per column (or one for all), ``lines``
-        the lines of text the row must show (its height). Returns the row's number."""
+        the lines of text the row must show (its height). Returns the row's number on the
+        part of the sheet it went to."""
+        if self.rows >= self.max_rows:
+            self._continue()
+        return self._write(values, styles, lines)
+
+    def _write(self, values: Sequence, styles, lines: int | None) -> int:
         # A write-only row takes its height before its cells, and LibreOffice does not grow
         # rows to wrapped text by itself: without one, a row shows a single line.
         height = LINE_POINTS * lines + 3 if lines is not None and lines > 1 else None
-        row = [_cleaned(value) for value in values]
-        if self._raw is False:
-            self._raw = xlsx.RawRows.open(self.ws)
         self.rows += 1
-        if self._raw is not None:
-            self._raw.append(self.rows, row, self._ids(styles, len(row)), height)
-        else:
-            self._append_cells(row, styles, height)
+        dimensions = self.ws.row_dimensions
+        if height is not None:
+            dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
+        self.ws.append(self._cells(values, styles))
+        if height is not None:
+            del dimensions[self.rows]  # written with its row: kept, it would grow per row
         return self.rows
 
-    def _ids(self, styles, n: int) -> list[int]:
-        """The workbook's style id per column (0: unstyled), made once per style list."""
-        key = styles if isinstance(styles, str) or styles is None else tuple(styles)
-        ids = self._style_ids.get((key, n))
-        if ids is None:
-            names = [styles] * n if isinstance(styles, str) or styles is None else styles
-            made = {n: self._raw.style_id(STYLES[n]) for n in dict.fromkeys(names) if n}
-            ids = self._style_ids[(key, n)] = [made[name] if name else 0 for name in names]
-        return ids
-
-    def _styled(self, column: int, style: str):
-        key = (column, style)
-        cell = self._pool.get(key)
-        if cell is None:
-            cell = WriteOnlyCell(self.ws)
-            for attribute, value in STYLES[style].items():
-                setattr(cell, attribute, value)
-            self._pool[key] = cell
-        return cell
-
-    def _append_cells(self, values: list, styles, height: float | None) -> None:
-        """The row through openpyxl's cells, where xlsx.RawRows cannot take over."""
-        if height is not None:
-            self.ws.row_dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
-        row = []
+    def _cells(self, values: Sequence, styles) -> list:
+        """The row's cleaned values in this sheet's styled cells (None: no cell; a boolean
+        without a style as it is)."""
+        one = isinstance(styles, str) or styles is None
+        pool = self._pool
+        row: list = []
         for column, value in enumerate(values):
-            style = styles if isinstance(styles, str) or styles is None else styles[column]
+            value = _cleaned(value)
             if value is None:
                 row.append(None)
-            elif style:
-                cell = self._styled(column, style)
-                cell.value = value
-                if isinstance(value, str):
-                    cell.data_type = "s"
-                row.append(cell)
-            elif isinstance(value, str) and _looks_like_formula(value):
-                cell = WriteOnlyCell(self.ws, value)
-                cell.data_type = "s"  # text, never a formula or an error code
-                row.append(cell)
-            else:
+                continue
+            style = styles if one else styles[column]
+            if style is None and isinstance(value, bool):
+                # Plain: LibreOffice shows a styled boolean as 1 or 0, not TRUE or FALSE.
                 row.append(value)
-        self.ws.append(row)
+                continue
+            cell = pool.get((column, style))
+            if cell is None:
+                cell = pool[(column, style)] = WriteOnlyCell(self.ws)
+                for attribute, made in STYLES[style].items():
+                    setattr(cell, attribute, made)
+            cell.value = value
+            if isinstance(value, str):
+                cell.data_type = "s"  # text, never a formula or an error code
+            row.append(cell)
+        return row
 
     def header(self, labels: Sequence[str]) -> int:
+        """A header row, at most two lines tall: on a sheet it opens, its columns are widened
+        to hold it in two lines (a write-only sheet writes its widths before its first
+        row; the widths of later tables are chosen for their headers)."""
+        if self.rows == 0:
+            for column, label in enumerate(labels):
+                needed = header_width(label)
+                if needed > self._width(column):
+                    self.widths += [8.43] * (column + 1 - len(self.widths))
+                    self.widths[column] = needed
+                    self.ws.column_dimensions[get_column_letter(column + 1)].width = needed
         # Without a height a two-line header covers the row below it in LibreOffice.
-        return self.append(labels, "header", self.lines(labels))
+        lines = self.lines(labels)
+        row = self.append(labels, "header", lines)
+        self._head, self._spans, self._table_first = (list(labels), lines), [], row
+        return row
 
     def lines(self, values: Sequence, columns: Sequence[int] | None = None) -> int:
         """Lines the tallest of these cells (all, or those in ``columns``) takes wrapped."""
@@ -303,11 +394,26 @@ class Sheet:
         return self.widths[column] if column < len(self.widths) else 8.43  # Excel's default
 
     def blank(self) -> int:
+        """An empty row: it ends the table above (a sheet going on to another after it
+        repeats no header)."""
+        self._head, self._spans = None, []
         return self.append([])
 
     def autofilter(self, first_row: int, columns: int, last_row: int | None = None) -> None:
+        """A filter from ``first_row`` (the header's) to ``last_row`` (the last by default); a
+        table that went on to more parts gets one on each, from its header there."""
+        letter = get_column_letter(max(columns, 1))
+        if self._spans:
+            for ws, first in self._spans:
+                ws.auto_filter.ref = f"A{first}:{letter}{self.max_rows}"
+            first_row = self._table_first
         last_row = max(last_row or self.rows, first_row)
-        self.ws.auto_filter.ref = f"A{first_row}:{get_column_letter(max(columns, 1))}{last_row}"
+        self.ws.auto_filter.ref = f"A{first_row}:{letter}{last_row}"
+
+    @property
+    def continued(self) -> list[str]:
+        """The titles of the sheets this one went on to (none: it fits)."""
+        return self.titles[1:]
 
     def table(self, title: str, head: Sequence[str], rows, *, filtered: bool = False) -> None:
         """A bold title, a header and the rows as they come (a filter on it when asked)."""
@@ -319,33 +425,45 @@ class Sheet:
             self.autofilter(first, len(head))
 
 
-def _discard(wb: Workbook) -> None:
-    """Close the write-only sheets of an abandoned workbook and remove their temporary files
-    (openpyxl would otherwise keep them until the process exits)."""
-    for ws in wb.worksheets:
-        rows = getattr(ws, "_rows", None)
-        if rows is not None:
-            with suppress(Exception):
-                rows.close()
-        writer = getattr(ws, "_writer", None)
-        if writer is not None:
-            with suppress(Exception):
-                writer.close()
-            with suppress(Exception):
-                writer.cleanup()
-
-
-def _base_font(wb: Workbook) -> None:
-    """Make the workbook's default font one with Hangul. Cosmetic: when the private layout
-    of openpyxl changes this does nothing and the report is still complete."""
+def _discard(wb: Workbook, tmp: Path) -> None:
+    """Release an abandoned workbook's temporary files. openpyxl keeps each write-only sheet
+    in a temporary file of its own until the workbook is saved (or the process exits); saving
+    the part written to ``tmp``, which replacing() then removes, is its public way out."""
     with suppress(Exception):
-        from openpyxl.utils.indexed_list import IndexedList
-
-        wb._fonts = IndexedList([BASE_FONT])
-        wb._named_styles["Normal"].font = BASE_FONT
+        wb.save(tmp)
 
 
 # -- the report -------------------------------------------------------------------------------
+
+
+def make_sheets(
+    wb: Workbook, names: dict[str, str], max_rows: int, ks, n_labels: int, n_systems: int
+) -> dict[str, Sheet]:
+    """The workbook's sheets in its order, still empty: each is filled when what it shows is
+    known. Only the sheets whose rows grow with the data (runs × questions × items, the
+    judgements) can reach ``max_rows``; the others hold a few rows per system. The widths of
+    later tables' columns hold their headers in two lines (tests/test_report_paper.py)."""
+
+    def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
+        rows = max_rows if grows else MAX_ROWS
+        return Sheet(wb, names[name], widths, freeze, print_rows=print_rows, max_rows=rows)
+
+    summary_columns = 6 + n_labels + 7 * len(ks)  # as _summary's header has
+    misses = [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40]
+    return {
+        SUMMARY: sheet(
+            SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2", "1:1"
+        ),
+        PER_QUESTION: sheet(
+            PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True
+        ),
+        MISSES: sheet(MISSES, misses, "C2", "1:1", True),
+        COMPARISON: sheet(COMPARISON, [24, 24, 23, 11, 12] + [11] * 8, None),
+        REVIEWERS: sheet(REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28], "A2", None, True),
+        SETTINGS: sheet(SETTINGS, [34, 100], "A2", "1:1"),
+        CHARTS: sheet(CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None),
+        GOLD_CHANGES: sheet(GOLD_CHANGES, [12, 16, 14, 30, 24, 17, 40], "A2", "1:2", True),
+    }
 
 
 def write_report(
@@ -358,29 +476,31 @@ def write_report(
     permutations: int = PERMUTATIONS,
     seed: int = SEED,
     alpha: float = ALPHA,
+    lang: str = "ko",
+    max_rows: int = MAX_ROWS,
 ) -> Path:
     """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
 
     ``progress(done, total)`` is called as the work goes; it may raise (for instance
     ``desktop.formats.Cancelled``), and then no file is left behind: the workbook goes to a
     temporary file beside ``path`` that replaces it only once complete. Safe to call from a
-    worker thread with its own Project."""
+    worker thread with its own Project. ``lang`` ('ko' or 'en') names the sheets; a sheet
+    goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests)."""
     ks = metrics.parse_ks(ks)
+    names = sheet_names(lang)
     target = project.export_target(path)
-    scratch.redirect_openpyxl()
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
-        _base_font(wb)
         report = None
         try:
             # One snapshot for every read: a judgement saved meanwhile in the window is in
             # the next report, never in half of this one.
             with project.reading():
                 report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
-                report.write(wb, target)
+                report.write(wb, target, names, max_rows)
             wb.save(tmp)
         except BaseException:
-            _discard(wb)
+            _discard(wb, tmp)
             raise
         finally:
             if report is not None:
@@ -434,38 +554,22 @@ class _Report:
 
     # -- the workbook ------------------------------------------------------------------------
 
-    def write(self, wb: Workbook, target: Path) -> None:
-        ks, n_systems = self.ks, len(self.systems)
-        # The sheets in the workbook's order; each is filled when what it shows is known.
-        summary_columns = 6 + len(self.labels) + 7 * len(ks)  # as _summary's header has
-        summary = Sheet(
-            wb, SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2"
-        )
-        per_q = Sheet(
-            wb, PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * len(self.labels), "C2"
-        )
-        misses = Sheet(
-            wb, MISSES, [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40], "C2"
-        )
-        comparing = Sheet(wb, COMPARISON, [24, 24, 14] + [11] * 10, None)
-        reviewers = Sheet(wb, REVIEWERS, [18, 18, 14, 14, 14, 14, 14, 10, 10, 28, 28], "A2")
-        settings = Sheet(wb, SETTINGS, [34, 100], "A2")
-        charts = Sheet(wb, CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None)
-        # Printed (or converted to PDF) one page wide, so that no chart is cut in two.
-        charts.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        charts.ws.page_setup.fitToWidth, charts.ws.page_setup.fitToHeight = 1, 0
-
+    def write(self, wb: Workbook, target: Path, names: dict[str, str], max_rows: int) -> None:
+        ks, self.names = self.ks, names
+        sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems))
         with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
-            ran = self._rows(per_q, misses, scores)
+            ran = self._rows(sheets[PER_QUESTION], sheets[MISSES], scores)
             intervals = self._intervals(scores)
             comparison = self._compare(self.rows_total + self.step, scores)
         without = self.gold.questions - self.gold.evaluated
-        self._summary(summary, ran, intervals, comparison, without)
-        comparison_sheet(comparing, comparison, self.alpha)
-        reviewers_sheet(reviewers, self.gold)
-        self._settings(settings, target, without)
-        charts_sheet(charts, self.systems, ks, self.depth, ran.means, ran.curves)
-        gold_changes_sheet(Sheet(wb, GOLD_CHANGES, [12, 16, 14, 30, 24, 14, 40], "A2"), self.gold)
+        comparison_sheet(sheets[COMPARISON], comparison, self.alpha)
+        reviewers_sheet(sheets[REVIEWERS], self.gold)
+        self._settings(sheets[SETTINGS], target, without)
+        charts_sheet(sheets[CHARTS], self.systems, ks, self.depth, ran.means, ran.curves)
+        gold_changes_sheet(sheets[GOLD_CHANGES], self.gold)
+        # Last, so that it can say which sheets went on to more.
+        others = [sheet for name, sheet in sheets.items() if name != SUMMARY]
+        self._summary(sheets[SUMMARY], ran, intervals, comparison, without, others)
 
     # -- Per question and Misses: the pass over the runs ----------------------------------------
 
@@ -515,11 +619,11 @@ class _Report:
                 h("role", "역할"),
                 "역할\nrole",
                 h("role set by", "역할 지정"),
-                h("found at rank", "찾은 순위\n(blank: not retrieved 빈칸: 못 찾음)"),
+                h("found at rank", "찾은 순위"),
                 h("found via", "찾은 문단"),
                 h("alternatives", "대체 근거"),
                 h("title", "제목"),
-                h("passage text", f"본문 발췌\n(first {EXCERPT} characters 앞부분)"),
+                h("passage text", "본문 발췌"),
                 h("reviewer notes", "검수 메모"),
             ]
         )
@@ -614,7 +718,7 @@ class _Report:
 
     # -- Summary -----------------------------------------------------------------------------
 
-    def _summary(self, sheet: Sheet, ran: _Ran, intervals, comparison, without: int) -> None:
+    def _summary(self, sheet: Sheet, ran: _Ran, intervals, comparison, without, others) -> None:
         ks, labels, n_ks = self.ks, self.labels, len(self.ks)
         letters = [_letter(i) for i in range(len(self.systems))]
         # Recall@K of every pair, and the letters of the systems each one beats on it.
@@ -679,7 +783,9 @@ class _Report:
             )
         sheet.autofilter(1, len(head))
         sheet.blank()
-        for line in self._summary_notes(without) + self._unsettled_lines(ran.means):
+        # Lines about the data, one function per kind (add a kind here).
+        notes = self._summary_notes(without) + self._unsettled_lines(ran.means)
+        for line in notes + continued_lines(others):
             sheet.append([line])
         sheet.blank()
         sheet.append(
@@ -687,7 +793,7 @@ class _Report:
                 f"Paired randomization test on per-question Recall@K (two-sided, "
                 f"{self.permutations} sign flips, seed {self.seed}); ★ Holm-adjusted p < "
                 f"{self.alpha:g} over the family of {comparison.family} tests (every pair, "
-                f"measure and K; all of them on sheet '{COMPARISON}')"
+                f"measure and K; all of them on sheet '{self.names[COMPARISON]}')"
             ],
             "bold",
         )
@@ -757,14 +863,17 @@ class _Report:
             f"Means over the {evaluated} questions with at least one evidence item; {without} "
             "questions without evidence are counted apart and never averaged in (trec_eval -c "
             "would score them 0). A question missing from a system's run scores 0 there.",
-            f"CoreRecall@K averages over the {self.gold.core_evaluated} questions with a core "
+            metrics.core_note(evaluated, self.gold.core_evaluated)
+            or f"CoreRecall@K averages over the {self.gold.core_evaluated} questions with a core "
             "item.",
             f"CI95: percentile bootstrap over questions, {self.resamples} resamples, seed "
             f"{self.seed}.",
             f"Letters under 'better than ★': the systems (by their letter) this one beats on "
             f"Recall@K, two-sided paired randomization test, Holm–Bonferroni adjusted p < "
-            f"{self.alpha:g} over every pair, measure and K (sheet '{COMPARISON}').",
-            f"Misses are counted at every K reported (sheet '{MISSES}').",
+            f"{self.alpha:g} over every pair, measure and K (sheet '{self.names[COMPARISON]}').",
+            f"Misses are counted at every K reported (sheet '{self.names[MISSES]}'); there a "
+            "blank 'found at rank' means not retrieved at all (빈칸: 못 찾음), and the passage "
+            f"text is its first {EXCERPT} characters (앞부분).",
         ]
 
     def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
@@ -849,6 +958,17 @@ class _Report:
 # -- the sheets written from what the passes gave ----------------------------------------------
 
 
+def continued_lines(sheets: Sequence[Sheet]) -> list[str]:
+    """A line for each sheet that went on to more, naming them."""
+    return [
+        f"Sheet '{sheet.title}' holds more rows than one sheet can ({sheet.max_rows:,}): it "
+        f"goes on in {', '.join(repr(t) for t in sheet.continued)}, the header row repeated "
+        "(한 시트의 행 수를 넘어 다음 시트에 이어짐)."
+        for sheet in sheets
+        if sheet.continued
+    ]
+
+
 def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
     """Recall@K bars per K and the Recall@1..depth curve, with the numbers they draw."""
     n = len(systems)
@@ -897,6 +1017,8 @@ def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
     )
     line.width, line.height = 16, 9
     ws.add_chart(line, f"{anchor_col}{1 + len(ks) * 16}")
+    # On paper the curve starts a page of its own, never cut in two by a page's end.
+    ws.row_breaks.append(Break(id=len(ks) * 16))
 
 
 def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:

@@ -1,9 +1,11 @@
 """Temporary files of writes in progress, kept beside their target and cleaned after a kill.
 
 An export writes to a hidden file beside its target and renames it into place only when
-complete, so a cancel or a crash never leaves a half-written report. openpyxl's write-only
-sheets also spill to temporary files; those go into a hidden folder beside the target instead
-of the system temp folder, where a killed process left hundreds of megabytes nobody removed.
+complete, so a cancel or a crash never leaves a half-written report. The report's own
+temporary files (Spill, Columns, Blobs) go into a hidden folder beside the target, unnamed
+where the system allows it. openpyxl keeps each write-only sheet in a temporary file of its
+own in the system temp folder (removed when the workbook is saved or the process exits; a
+killed export leaves them there).
 
 Each write in progress is registered in paths.pending_dir() (one small JSON file naming its
 temporary paths and the process id). clean_leftovers(), called when a project opens, removes
@@ -102,8 +104,8 @@ def _naming(error: OSError, target: Path, ours: tuple[Path, ...]) -> OSError:
 @contextmanager
 def replacing(target: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside target; on success rename it onto target, on any error
-    (or a cancel) remove it. While inside, openpyxl's spill files of this thread go to a hidden
-    folder beside target, removed at the end. A kill leaves both registered for
+    (or a cancel) remove it. While inside, this thread's scratch files (Spill, Columns, Blobs)
+    go to a hidden folder beside target, removed at the end. A kill leaves both registered for
     clean_leftovers()."""
     target = Path(target)
     tag = uuid.uuid4().hex[:8]
@@ -129,15 +131,6 @@ def replacing(target: str | Path) -> Iterator[Path]:
             entry.unlink()
 
 
-def _spill_file(*args, **kwargs):
-    """openpyxl's NamedTemporaryFile, put in this thread's folder beside the target."""
-    folder = getattr(_local, "folder", None)
-    if folder is not None and "dir" not in kwargs:
-        folder.mkdir(exist_ok=True)
-        kwargs["dir"] = folder
-    return tempfile.NamedTemporaryFile(*args, **kwargs)
-
-
 def _scratch_file(suffix: str):
     """A temporary file for Spill, Columns and Blobs: in this thread's folder beside the
     target inside replacing(), and without a name where the system allows it (POSIX), so
@@ -146,17 +139,6 @@ def _scratch_file(suffix: str):
     if folder is not None:
         folder.mkdir(exist_ok=True)
     return tempfile.TemporaryFile(mode="w+b", suffix=suffix, dir=folder)
-
-
-def redirect_openpyxl() -> None:
-    """Point openpyxl's write-only spill files at replacing()'s folder. openpyxl looks the
-    name up in its writer module at each sheet; when a future openpyxl moves it, spill files
-    simply stay in the system temp folder."""
-    with suppress(ImportError, AttributeError):
-        from openpyxl.worksheet import _writer
-
-        if getattr(_writer, "NamedTemporaryFile", None) is not None:
-            _writer.NamedTemporaryFile = _spill_file
 
 
 class Spill:
@@ -224,7 +206,7 @@ class Columns:
         """A new column holding these values, written at once."""
         column = self.column(values.typecode, len(values))
         if values:
-            column._write(0, values)
+            column._write_at(0, values)
         return column
 
     def close(self) -> None:
@@ -249,7 +231,7 @@ class Column:
     def put(self, row: int, value) -> None:
         if row != self._start + len(self._buffer):
             self.flush()
-            self._write(row, array(self.typecode, [value]))
+            self._write_at(row, array(self.typecode, [value]))
             return
         self._buffer.append(value)
         if len(self._buffer) >= Columns.BLOCK:
@@ -257,11 +239,11 @@ class Column:
 
     def flush(self) -> None:
         if self._buffer:
-            self._write(self._start, self._buffer)
+            self._write_at(self._start, self._buffer)
             self._start += len(self._buffer)
             self._buffer = array(self.typecode)
 
-    def _write(self, row: int, values: array) -> None:
+    def _write_at(self, row: int, values: array) -> None:
         if not 0 <= row <= self.rows - len(values):
             raise IndexError(row)
         self._file.seek(self._offset + row * self.itemsize)

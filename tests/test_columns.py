@@ -146,7 +146,7 @@ def test_the_report_and_compare_give_the_same_numbers_in_turns(project, tmp_path
         cells[budget] = {
             ws.title: [r for r in ws.iter_rows(values_only=True) if "report file" not in str(r)]
             for ws in wb.worksheets
-            if ws.title != rp.SETTINGS
+            if ws.title != rp.sheet_names("ko")[rp.SETTINGS]
         }
         wb.close()
     assert cells[1] == cells[10**9]

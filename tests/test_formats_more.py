@@ -344,11 +344,15 @@ def test_metrics_say_why_core_recall_is_dash(project, tmp_path):
     data = json.loads(cli(project.path, "metrics", "--json").stdout)
     assert data["core_note"] == note and data["systems"][0]["CoreRecall@5"] is None
     assert set(data["questions"]) == {"total", "evaluated", "without_evidence"}
+    assert note in summary_lines(project.path, tmp_path / "dash.xlsx"), "the report says it too"
     done = cli(project.path, "import", "gold", str(tmp_path / "g.qrels"), "--levels", "1=core")
     assert done.returncode == 0, done.stderr
     data = json.loads(cli(project.path, "metrics", "--json").stdout)
     assert data["core_note"] is None and data["systems"][0]["CoreRecall@5"] == 0.5
     assert "CoreRecall is" not in cli(project.path, "metrics").stdout
+    lines = summary_lines(project.path, tmp_path / "core.xlsx")
+    assert "CoreRecall@K averages over the 2 questions with a core item." in lines
+    assert not any("CoreRecall is" in line for line in lines)
     done = cli(project.path, "import", "gold", str(tmp_path / "g.qrels"), "--levels", "1=gold")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "--levels: '1=gold' is not LEVEL=MEANING" in done.stderr
@@ -387,3 +391,15 @@ def test_nfd_judgement_lines_name_the_nfc_question_and_passage(project, tmp_path
     assert {(j["reviewer"], j["question_id"]) for j in lines} == {("김검수", "질문1")}
     assert {j["passage_id"] for j in lines} == {"조문1", "조문2"}
     assert [i.role for these in project.evaluate([5]).items.values() for i in these] == ["core"]
+
+
+def summary_lines(db, target) -> list[str]:
+    """The Summary sheet's one-cell lines of a report exported by the command line."""
+    from openpyxl import load_workbook
+
+    from tests.helpers import cli
+
+    done = cli(db, "export", str(target), "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    sheet = load_workbook(target, read_only=True)["Summary"]
+    return [row[0] for row in sheet.iter_rows(values_only=True) if row and isinstance(row[0], str)]

@@ -93,7 +93,7 @@ def test_cli_window_and_report_give_identical_means_and_curves(
         cli_curves = project.recall_curves()
         board = review.overview(project, "kim", False, ks).board
         wb = load_workbook(
-            write_report(project, base / "r.xlsx", ks, resamples=20, permutations=20)
+            write_report(project, base / "r.xlsx", ks, resamples=20, permutations=20, lang="en")
         )
     finally:
         project.close()

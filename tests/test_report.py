@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 import subprocess
 import sys
+import tempfile
 import zipfile
 from fractions import Fraction
 from itertools import product
@@ -27,6 +29,17 @@ from tests.helpers import write_jsonl, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = {"resamples": 200, "permutations": 200}
+# Each sheet's Korean name -> its English one, in the workbook's order.
+KOREAN_SHEETS = {
+    "요약": "Summary",
+    "질문별": "Per question",
+    "누락": "Misses",
+    "비교": "Comparison",
+    "검수자": "Reviewers",
+    "설정": "Settings",
+    "차트": "Charts",
+    "정답 근거 변경": "Gold changes",
+}
 
 
 # -- reading the workbook back ------------------------------------------------------------------
@@ -54,6 +67,19 @@ def find_row(ws, first_value: str) -> int:
         if isinstance(value, str) and english(value).startswith(first_value):
             return row[0].row
     raise AssertionError(f"no row starting with {first_value!r} on {ws.title}")
+
+
+def charts_in(path) -> list[tuple[str, bool]]:
+    """Each chart of the workbook: its kind and whether both its axes are shown (read from
+    the file: openpyxl keeps loaded charts only in a private list)."""
+    out = []
+    with zipfile.ZipFile(path) as z:
+        for name in sorted(n for n in z.namelist() if n.startswith("xl/charts/chart")):
+            xml = z.read(name).decode()
+            kind = re.search(r"<(?:c:)?(barChart|lineChart)>", xml).group(1)
+            shown = len(re.findall(r'<(?:c:)?delete val="0"\s*/>', xml)) == 2
+            out.append((kind, shown))
+    return out
 
 
 def misses_sheet(wb):
@@ -160,7 +186,7 @@ def hand_case(project, tmp_path: Path) -> None:
 
 def test_hand_computed_case(project, tmp_path):
     hand_case(project, tmp_path)
-    out = write_report(project, tmp_path / "r.xlsx", "2,4", **FAST)
+    out = write_report(project, tmp_path / "r.xlsx", "2,4", **FAST, lang="en")
     assert out == tmp_path / "r.xlsx"
     wb = load_workbook(out)
     assert wb.sheetnames[0] == "Summary"
@@ -229,11 +255,9 @@ def test_hand_computed_case(project, tmp_path):
 
 def test_charts_sheet_holds_bars_per_k_and_the_curve(project, tmp_path):
     hand_case(project, tmp_path)
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST))
-    ws = wb["Charts"]
-    kinds = sorted(type(c).__name__ for c in ws._charts)
-    assert kinds == ["BarChart", "BarChart", "LineChart"]
-    assert all(c.x_axis.delete is False and c.y_axis.delete is False for c in ws._charts)
+    path = write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST, lang="en")
+    assert sorted(charts_in(path)) == [("barChart", True), ("barChart", True), ("lineChart", True)]
+    ws = load_workbook(path)["Charts"]
     bars = table(ws)
     assert [(r["system"], r["Recall@2"], r["Recall@4"]) for r in bars] == [
         ("A", pytest.approx(1 / 6), 1),
@@ -259,7 +283,7 @@ def sample(project):
 
 def test_numbers_match_project_evaluate(sample, tmp_path):
     evaluation = sample.evaluate([5, 10])
-    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     labels = evaluation.labels()
     summary = {r["system"]: r for r in table(wb["Summary"])}
     assert list(summary) == [s.system for s in evaluation.systems]
@@ -307,7 +331,7 @@ def test_numbers_match_project_evaluate(sample, tmp_path):
 
 def test_miss_rank_beyond_k_comes_from_the_full_ranking(sample, tmp_path):
     """A miss found beyond every K asked is still located in the stored list."""
-    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [1, 2], **FAST))
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [1, 2], **FAST, lang="en"))
     misses = table(misses_sheet(wb))
     systems = {s["name"]: s["pk"] for s in sample.systems()}
     questions = {q["id"]: q["pk"] for q in sample.questions()}
@@ -322,16 +346,16 @@ def test_miss_rank_beyond_k_comes_from_the_full_ranking(sample, tmp_path):
 
 
 def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
-    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", "5,10", **FAST))
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", "5,10", **FAST, lang="en"))
     assert wb.sheetnames == [
         "Summary",
         "Per question",
-        "Misses 누락",
-        "Comparison 비교",
+        "Misses",
+        "Comparison",
         "Reviewers",
         "Settings",
         "Charts",
-        "정답 근거 변경",
+        "Gold changes",
     ]
     summary = wb["Summary"]
     head = [c.value for c in summary[1]]
@@ -346,7 +370,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
     assert wb["Per question"].freeze_panes == "C2"
     assert misses_sheet(wb).freeze_panes == "C2"
     assert summary.auto_filter.ref == f"A1:{summary.cell(1, len(head)).column_letter}4"
-    for name in ("Per question", "Misses 누락", "Settings"):
+    for name in ("Per question", "Misses", "Settings"):
         assert wb[name].auto_filter.ref and wb[name].auto_filter.ref.startswith("A1:")
     assert wb["Reviewers"].auto_filter.ref
     metric = summary.cell(2, 7)
@@ -370,7 +394,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
 
 
 def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
-    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     ws = wb["Summary"]
     start = find_row(ws, "system A")
     pairs = table(ws, start)
@@ -400,7 +424,7 @@ def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
 
 def test_settings_record_what_reproduces_the_numbers(project, tmp_path):
     hand_case(project, tmp_path)
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4]))
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], lang="en"))
     settings = {r["setting"]: r["value"] for r in table(wb["Settings"])}
     assert settings["corpus 말뭉치"] == "corpus"
     assert settings["chunk size 청크 크기"] == 300 and settings["overlap 겹침"] == 50
@@ -459,7 +483,7 @@ def hostile_case(project, tmp_path: Path) -> None:
 
 def test_hostile_data_stays_literal_clean_and_within_limits(project, tmp_path):
     hostile_case(project, tmp_path)
-    path = write_report(project, tmp_path / "r.xlsx", [5], **FAST)
+    path = write_report(project, tmp_path / "r.xlsx", [5], **FAST, lang="en")
     # No sheet of the workbook holds a formula element at all.
     with zipfile.ZipFile(path) as archive:
         for name in archive.namelist():
@@ -535,7 +559,7 @@ def test_reviewers_sheet_with_two_reviewers(project, tmp_path):
     add(reviewer="lee", question_id="q3", kind="answerable", value=False)
     add(reviewer="kim", question_id="q1", kind="note", passage_id="p2", value="보조 근거 재검토")
     add(reviewer="lee", question_id="q1", kind="note", value="B만 해당", system="B")
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST))
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST, lang="en"))
     ws = wb["Reviewers"]
 
     counts = {r["reviewer"]: r for r in section(ws, "Judgement lines per reviewer")}
@@ -602,7 +626,7 @@ def test_single_reviewer_changes_and_done_status(project, tmp_path):
     project.add_judgement("kim", "q2", "role", "core", passage_id="p5")
     # Done also needs the answerability settled (the window's rule): q2's is left open.
     project.add_judgement("kim", "q1", "answerable", True)
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST))
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2, 4], **FAST, lang="en"))
     ws = wb["Reviewers"]
     single = section(ws, "Single-reviewed changes")
     assert [(s["question"], s["passage"], s["value in force"]) for s in single] == [
@@ -628,12 +652,27 @@ def test_cli_export_end_to_end(tmp_path):
     db, report = tmp_path / "x.db", tmp_path / "R.xlsx"
     run = [sys.executable, "-m", "desktop", "--db", str(db)]
     subprocess.run([*run, "demo"], check=True, cwd=ROOT, capture_output=True)
+    korean = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     done = subprocess.run(
-        [*run, "export", str(report), "--k", "5,10"], cwd=ROOT, capture_output=True, text=True
+        [*run, "export", str(report), "--k", "5,10"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**korean, "LANG": "ko_KR.UTF-8"},
     )
     assert done.returncode == 0, done.stderr
     assert f"wrote {report}" in done.stdout
+    assert load_workbook(report, read_only=True).sheetnames == list(KOREAN_SHEETS)
+    done = subprocess.run(
+        [*run, "export", str(report), "--k", "5,10", "--lang", "en"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**korean, "LANG": "ko_KR.UTF-8"},
+    )
+    assert done.returncode == 0, done.stderr
     wb = load_workbook(report)
+    assert wb.sheetnames == list(KOREAN_SHEETS.values())
     head = [c.value for c in wb["Summary"][1]]
     assert "Recall@5" in head and "nDCG@10" in head
     metrics = json.loads(
@@ -652,10 +691,10 @@ def test_cli_export_end_to_end(tmp_path):
 
 
 @pytest.mark.parametrize("when", ["first", "middle", "last"])
-def test_cancel_leaves_no_file(sample, tmp_path, when):
-    from openpyxl.worksheet import _writer
-
-    temp_files = list(_writer.ALL_TEMP_FILES)
+def test_cancel_leaves_no_file(sample, tmp_path, when, monkeypatch):
+    system_temp = tmp_path / "system temp"
+    system_temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_temp))  # where openpyxl's files go
     calls = []
 
     def progress(done, total):
@@ -670,11 +709,11 @@ def test_cancel_leaves_no_file(sample, tmp_path, when):
 
     target = tmp_path / "r.xlsx"
     with pytest.raises(Cancelled):
-        write_report(sample, target, [5, 10], progress, **FAST)
+        write_report(sample, target, [5, 10], progress, **FAST, lang="en")
     assert calls
     assert not target.exists()
     assert [p.name for p in tmp_path.iterdir() if "r.xlsx" in p.name] == []
-    assert _writer.ALL_TEMP_FILES == temp_files  # openpyxl's own temporary files are gone
+    assert list(system_temp.iterdir()) == []  # openpyxl's own temporary files are gone
 
 
 def test_cancel_keeps_an_earlier_report(sample, tmp_path):
@@ -686,14 +725,16 @@ def test_cancel_keeps_an_earlier_report(sample, tmp_path):
             raise Cancelled()
 
     with pytest.raises(Cancelled):
-        write_report(sample, target, [5], progress, **FAST)
+        write_report(sample, target, [5], progress, **FAST, lang="en")
     assert target.read_bytes() == b"earlier report"
     assert [p.name for p in tmp_path.iterdir() if "r.xlsx" in p.name] == ["r.xlsx"]
 
 
 def test_progress_runs_to_its_total(sample, tmp_path):
     calls = []
-    write_report(sample, tmp_path / "r.xlsx", [5], lambda d, t: calls.append((d, t)), **FAST)
+    write_report(
+        sample, tmp_path / "r.xlsx", [5], lambda d, t: calls.append((d, t)), **FAST, lang="en"
+    )
     totals = {t for _, t in calls}
     assert len(totals) == 1
     done = [d for d, _ in calls]
@@ -703,10 +744,11 @@ def test_progress_runs_to_its_total(sample, tmp_path):
 def test_project_without_runs_or_gold(project, tmp_path):
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "x"}])
     project.import_corpus(tmp_path / "c.jsonl")
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5]))
+    path = write_report(project, tmp_path / "r.xlsx", [5], lang="en")
+    wb = load_workbook(path)
     assert len(wb.sheetnames) == 8
     assert table(wb["Summary"]) == []
-    assert wb["Charts"]._charts == []
+    assert charts_in(path) == []
 
 
 # -- statistics -----------------------------------------------------------------------------------
@@ -778,7 +820,7 @@ def test_randomization_test_approaches_the_exact_p_value():
 def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tmp_path):
     from desktop import compare
 
-    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
+    wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     expected = compare.compare(sample, [5, 10], permutations=200, seed=rp.SEED)
     ws = wb[rp.COMPARISON]
     title = find_row(ws, "Win / tie / loss")
@@ -839,7 +881,7 @@ def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tm
 
 
 def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
-    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en")
     wb = load_workbook(path)
     for ws in wb.worksheets:
         # a sheet that opens with a one-line title has its header on row 2
@@ -875,7 +917,7 @@ def test_libreoffice_converts_the_workbook(sample, tmp_path):
     soffice = shutil.which("soffice")
     if soffice is None:
         pytest.skip("LibreOffice (soffice) is not installed")
-    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST)
+    path = write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en")
     profile = (tmp_path / "lo-profile").as_uri()  # its own profile: no clash with a running one
     done = subprocess.run(
         [
@@ -913,8 +955,8 @@ def test_gold_changes_sheet_and_unjudged_counts(project, tmp_path):
     project.add_judgement("kim", "q1", "drop", True, passage_id="p1")
     project.add_judgement("kim", "q1", "note", "너무 넓음", passage_id="p1")
     project.add_judgement("lee", "q3", "not_evidence", True, passage_id="p4")
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5], **FAST))
-    changes = wb["정답 근거 변경"]
+    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [5], **FAST, lang="en"))
+    changes = wb["Gold changes"]
     rows = [[c.value for c in row] for row in changes.iter_rows(min_row=3)]
     by_change = {(r[0], r[1], r[2]): r for r in rows}
     assert by_change[("q1", "dropped item 근거 제외", "p1")][3:] == [
@@ -950,7 +992,9 @@ def test_the_report_reads_one_snapshot(project, tmp_path):
                 other.import_gold(tmp_path / "more.jsonl")
             written.append(done)
 
-    wb = load_workbook(write_report(project, tmp_path / "r.xlsx", [2], progress=meanwhile, **FAST))
+    wb = load_workbook(
+        write_report(project, tmp_path / "r.xlsx", [2], progress=meanwhile, **FAST, lang="en")
+    )
     assert written and project.counts()["evidence_items"] == 5
     settings = dict(wb["Settings"].iter_rows(min_row=2, values_only=True))
     assert settings["evidence items 근거"] == 4

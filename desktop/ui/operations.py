@@ -312,10 +312,12 @@ def merge_op(path) -> Callable:
 
 def export_report_op(path, ks: Sequence[int]) -> Callable:
     from desktop.report import write_report
+    from desktop.ui.settings_store import language
 
-    path, ks = str(path), list(ks)
+    # The sheets are named in the window's language (read here, on the GUI thread).
+    path, ks, lang = str(path), list(ks), language()
     return lambda project, progress: Done(
-        write_report(project, path, ks, progress=progress), Changes("export")
+        write_report(project, path, ks, progress=progress, lang=lang), Changes("export")
     )
 
 

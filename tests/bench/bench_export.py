@@ -1,8 +1,10 @@
 """The Excel report (`write_report`) on a synthetic project of 5,000 questions x 10 systems x
 100 results, against bare openpyxl in write-only mode writing the same number of rows and
 columns of the two big sheets (Per question and Misses) with values of the same kinds and
-sizes (the reference, measured in the same run). Prints one JSON object; asserts nothing about
-time.
+sizes (the reference, measured in the same run): plain values ("ratio"), and the same values
+in cells styled as the report's are ("ratio_styled"). openpyxl writes through lxml when it
+is installed; OPENPYXL_LXML=False (read by each child) measures it without. Prints one JSON
+object; asserts nothing about time.
 
     python tests/bench/bench_export.py [--questions 5000] [--systems 10] [--depth 100]
         [--passages 200000] [--sizes 1000,5000] [--keep DIR]
@@ -70,26 +72,60 @@ print(json.dumps({"s": wall, "rss_before_mb": before, "peak_rss_mb": peak,
 """
 
 # The same cells as the two big sheets, as plain values: per question 8 descriptive columns
-# and then the metrics; misses the 13 columns with an excerpt of passage text.
+# and then the metrics; misses the 13 columns with an excerpt of passage text. With "styled",
+# the cells also carry the report's styles as openpyxl's public API writes them (one
+# WriteOnlyCell per column and style, reused row after row, sharing one font, number format
+# and alignment): the same cells as the report, not only the same values.
 BARE = """
 import json, random, resource, sys, time
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment, Font
 out, rows_q, cols_q, rows_m, cols_m, texts = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
+styled = sys.argv[7] == "styled"
 texts = json.load(open(texts, encoding="utf-8"))
 rng = random.Random(1)
+font = Font(name="Malgun Gothic", sz=10, family=2, charset=129)
+wrap = Alignment(wrap_text=True, vertical="top")
 start = time.perf_counter()
 wb = Workbook(write_only=True)
+
+def styler(ws, formats):
+    if not styled:
+        return lambda values: values
+    pool = {}
+    for column, kind in enumerate(formats):
+        cell = pool[column] = WriteOnlyCell(ws)
+        cell.font = font
+        if kind == "wrap":
+            cell.alignment = wrap
+        elif kind:
+            cell.number_format = kind
+    def cells(values):
+        row = []
+        for column, value in enumerate(values):
+            if value is None:
+                row.append(None)
+                continue
+            cell = pool[column]
+            cell.value = value
+            row.append(cell)
+        return row
+    return cells
+
 ws = wb.create_sheet("Per question")
 ws.append([f"head{i}" for i in range(cols_q)])
+cells = styler(ws, [None] * 8 + ["0.000"] * (cols_q - 9) + [None])
 for i in range(rows_q):
-    ws.append([f"S{i % 10}", f"q{i:05d}", texts[i % len(texts)][:40], True, 3, 1, "untouched",
-               True] + [rng.random() for _ in range(cols_q - 8)])
+    ws.append(cells([f"S{i % 10}", f"q{i:05d}", texts[i % len(texts)][:40], True, 3, 1,
+                     "untouched", True] + [rng.random() for _ in range(cols_q - 8)]))
 ws = wb.create_sheet("Misses")
 ws.append([f"head{i}" for i in range(cols_m)])
+cells = styler(ws, [None] * (cols_m - 2) + ["wrap", "wrap"])
 for i in range(rows_m):
-    ws.append([f"S{i % 10}", f"q{i:05d}", 5, f"p{i:07d}", "core", "핵심",
-               "imported gold 가져온 정답", 17, f"p{i:07d}", "", f"권{i % 615}",
-               texts[i % len(texts)][:500], None][:cols_m])
+    ws.append(cells([f"S{i % 10}", f"q{i:05d}", 5, f"p{i:07d}", "core", "핵심",
+                     "imported gold 가져온 정답", 17, f"p{i:07d}", "", f"권{i % 615}",
+                     texts[i % len(texts)][:500], None][:cols_m]))
 wb.save(out)
 wall = time.perf_counter() - start
 print(json.dumps({"s": wall,
@@ -203,19 +239,24 @@ def measure(base: Path, db: Path, systems: int, questions: int) -> dict:
     bare_script = base / "bare.py"
     bare_script.write_text(BARE)
     rows_q = systems * questions
-    _, _, out = resource_run(
-        [
-            PY,
-            str(bare_script),
-            str(base / "bare.xlsx"),
-            str(rows_q),
-            str(ours["per_q_cols"]),
-            str(ours["misses"]),
-            str(ours["miss_cols"]),
-            str(base / "texts.json"),
-        ]
+    bare, bare_styled = (
+        json.loads(
+            resource_run(
+                [
+                    PY,
+                    str(bare_script),
+                    str(base / "bare.xlsx"),
+                    str(rows_q),
+                    str(ours["per_q_cols"]),
+                    str(ours["misses"]),
+                    str(ours["miss_cols"]),
+                    str(base / "texts.json"),
+                    variant,
+                ]
+            )[2]
+        )
+        for variant in ("plain", "styled")
     )
-    bare = json.loads(out)
     return {
         "questions": questions,
         "systems": systems,
@@ -224,6 +265,8 @@ def measure(base: Path, db: Path, systems: int, questions: int) -> dict:
         "write_report_s": round(ours["s"], 2),
         "bare_openpyxl_s": round(bare["s"], 2),
         "ratio": round(ours["s"] / bare["s"], 2),
+        "bare_styled_s": round(bare_styled["s"], 2),
+        "ratio_styled": round(ours["s"] / bare_styled["s"], 2),
         "child_wall_s": round(wall, 2),
         "rss_before_mb": round(ours["rss_before_mb"], 1),
         "peak_rss_mb": round(ours["peak_rss_mb"], 1),
@@ -272,6 +315,7 @@ def main() -> None:
                 "write_report_s": largest["write_report_s"],
                 "bare_openpyxl_s": largest["bare_openpyxl_s"],
                 "ratio": largest["ratio"],
+                "ratio_styled": largest["ratio_styled"],
                 "peak_rss_mb": largest["peak_rss_mb"],
                 "peak_traced_mb": largest["peak_traced_mb"],
                 "sizes": results,
