@@ -10,12 +10,10 @@ from functools import partial
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,6 +24,7 @@ from desktop.session_state import item_texts
 from desktop.ui import terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
+from desktop.ui.reflow import ReflowGrid
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
@@ -63,7 +62,7 @@ class EvidencePanel(QWidget):
         self.note = _label()
         self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         layout.addWidget(self.note)
-        layout.addLayout(self._buttons(buttons))
+        layout.addWidget(self._buttons(buttons))
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
         self.dispute_box = self._disputes()
@@ -103,9 +102,9 @@ class EvidencePanel(QWidget):
         table.clicked.connect(self.focus_item)
         return table
 
-    def _buttons(self, buttons: Sequence[tuple[QAction, str]]) -> QGridLayout:
-        grid = QGridLayout()
-        for i, (action, short) in enumerate(buttons):
+    def _buttons(self, buttons: Sequence[tuple[QAction, str]]) -> ReflowGrid:
+        tools = []
+        for action, short in buttons:
             button = QToolButton()
             button.setDefaultAction(action)
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
@@ -113,10 +112,10 @@ class EvidencePanel(QWidget):
             # the action changes (enabled after a load, say).
             action.setIconText(f"{keys}  {short}")
             button.setToolTip(action.text())
-            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            button.setMinimumWidth(self.fontMetrics().averageCharWidth() * 6)
-            grid.addWidget(button, i // 4, i % 4)
-        return grid
+            tools.append(button)
+        # As many columns as the whole labels allow: more rows rather than a cut word.
+        self.triage = ReflowGrid(tools)
+        return self.triage
 
     def _disputes(self) -> QWidget:
         box = QWidget()
@@ -219,11 +218,14 @@ class EvidencePanel(QWidget):
             widget = self.dispute_buttons.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
+        buttons = []
         for n, who in enumerate(self.dispute_model.reviewers[:4], 1):
             button = QPushButton(self.tr("Take {name}'s value (Ctrl+{n})").format(name=who, n=n))
             button.setObjectName(f"adjudicate-{n}")
             button.clicked.connect(partial(self._adjudicate, n - 1))
-            self.dispute_buttons.addWidget(button)
+            buttons.append(button)
+        if buttons:
+            self.dispute_buttons.addWidget(ReflowGrid(buttons))  # a long name wraps, uncut
         self.dispute_box.setVisible(bool(disputes))
         self.stretch.setVisible(not disputes)
         if disputes:

@@ -129,7 +129,12 @@ def shoot(view: str) -> None:
             QTimer.singleShot(2000, capture)
 
         def capture() -> None:
-            subprocess.run(["import", "-window", "root", str(OUT / VIEWS[view])], check=True)
+            # The screen as shown (menus and dialogs included); no screen (offscreen): the
+            # window as it paints itself.
+            shot = window.screen().grabWindow(0)
+            if shot.isNull() or shot.width() < SIZE[0]:
+                shot = window.grab()
+            shot.save(str(OUT / VIEWS[view]))
             window.close()
             qapp.quit()
 
