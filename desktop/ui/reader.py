@@ -37,8 +37,15 @@ class PassageReader(QWidget):
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
         layout.addWidget(self.viewer)
+        # The document is laid out after setHtml, bit by bit: the scroll range grows as it is,
+        # so the scroll to the passage is made again each time, until the reviewer scrolls.
+        self._scroll_pending = False
+        bar = self.viewer.verticalScrollBar()
+        bar.rangeChanged.connect(lambda _low, _high: self._scroll())
+        bar.actionTriggered.connect(self._scrolled_by_hand)
 
     def clear(self) -> None:
+        self._scroll_pending = False
         self.viewer.clear()
         self.title.clear()
         self.passage_pk = self.passage_id = None
@@ -59,9 +66,10 @@ class PassageReader(QWidget):
         parts = [self._neighbour(p) for p in before]
         parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
         parts += [self._neighbour(p) for p in after]
+        # Open on the passage itself, with the end of the neighbour above it in view.
+        self._scroll_pending = bool(before)
         self.viewer.setHtml("".join(parts))
         if before:
-            # Start at the passage itself, not at the neighbour above it.
             QTimer.singleShot(0, self._scroll)
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
@@ -74,10 +82,21 @@ class PassageReader(QWidget):
         )
 
     def _scroll(self) -> None:
-        block = self.viewer.document().findBlockByNumber(1)
-        if block.isValid():
-            layout = self.viewer.document().documentLayout()
-            self.viewer.verticalScrollBar().setValue(int(layout.blockBoundingRect(block).top()))
+        if not self._scroll_pending:
+            return
+        block = self.viewer.document().findBlockByNumber(1)  # the passage, after one neighbour
+        if not block.isValid():
+            return
+        rect = self.viewer.document().documentLayout().blockBoundingRect(block)
+        room = self.viewer.viewport().height()
+        # Two lines of the neighbour above when the passage still fits whole below them, at
+        # least one: the reviewer sees where the passage starts and that it goes on from there.
+        line = self.viewer.fontMetrics().lineSpacing()
+        above = min(2 * line, max(room - rect.height(), line))
+        self.viewer.verticalScrollBar().setValue(int(max(rect.top() - above, 0)))
+
+    def _scrolled_by_hand(self, _action: int) -> None:
+        self._scroll_pending = False
 
     def _link(self, url) -> None:
         text = url.toString()

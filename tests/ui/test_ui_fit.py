@@ -63,3 +63,45 @@ def test_every_triage_button_shows_its_whole_label(
             button.width(),
         )
         assert _shown_in(button, viewport), (language, text)
+
+
+def _passage_in_view(reader) -> tuple[bool, int]:
+    """Whether the reader shows its passage (block 1, after the neighbour above) whole, or
+    from its top when it is taller than the view, with the end of the neighbour above it in
+    view; and the scroll position."""
+    doc = reader.viewer.document()
+    rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(1))
+    top = reader.viewer.verticalScrollBar().value()
+    room = reader.viewer.viewport().height()
+    line = reader.viewer.fontMetrics().lineSpacing()
+    above = rect.top() - top  # of the neighbour above, in view
+    whole = above >= min(line, rect.top()) and (rect.bottom() <= top + room or above <= 2 * line)
+    return whole, top
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
+@pytest.mark.parametrize("compare", [False, True], ids=["single", "compare"])
+def test_the_reader_opens_on_the_passage_between_its_neighbours(
+    sample_db, open_window, qtbot, compare, size
+):
+    window = open_window(sample_db, size=size)
+    if compare:
+        window.set_compare("BM25-Bigram")
+    window.show_question("q01")
+    window.select_passage(0)
+    _settle(qtbot, window)
+    reader = window.reader
+    assert reader.passage_id == "art-070" and reader.neighbour_pks  # art-069 above it
+    assert _passage_in_view(reader)[0]
+    # Article 13 after article 12's long text: opened on article 13, some of 12 above it.
+    reader.show_passage(window.project.store.passage_pks(["art-013"])["art-013"])
+    _settle(qtbot, window)
+    whole, top = _passage_in_view(reader)
+    assert whole and top > 0, top
+    # Reading on by hand is not undone by a later layout change.
+    reader.viewer.verticalScrollBar().triggerAction(
+        reader.viewer.verticalScrollBar().SliderAction.SliderToMinimum
+    )
+    window.resize(size[0] - 20, size[1])
+    _settle(qtbot, window)
+    assert reader.viewer.verticalScrollBar().value() == 0
