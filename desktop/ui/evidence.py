@@ -188,6 +188,15 @@ class EvidencePanel(QWidget):
             missed=len(view.missed(names[0])), n=len(view.items), k=view.k, system=names[0]
         )
 
+    def wanted_width(self) -> int:
+        """The width at which the passage text column keeps about 18 characters beside the
+        other columns (in compare mode two systems' columns take the room)."""
+        header = self.table.horizontalHeader()
+        last = self.model.columnCount() - 1
+        fixed = sum(header.sectionSize(c) for c in range(last) if not self.table.isColumnHidden(c))
+        text = self.table.fontMetrics().averageCharWidth() * 18
+        return fixed + text + 2 * self.table.frameWidth()
+
     def _fit(self) -> None:
         rows = max(MIN_ROWS, min(self.model.rowCount(), MAX_ROWS))
         table = self.table

@@ -22,6 +22,7 @@ class LayoutMemory:
         # middle split) with one system, under the evidence (the right split) in compare mode.
         self._compare = False
         self._sizes: dict[bool, list[int]] = {}
+        self._main_before: list[int] | None = None  # the columns before compare widened one
         value = str(self.settings.value(COMPARE_RIGHT, "") or "")
         if re.fullmatch(r"\d+,\d+", value):
             self._sizes[True] = [int(n) for n in value.split(",")]
@@ -91,6 +92,25 @@ class LayoutMemory:
         if compare:
             half = sum(w.rankings.sizes()) // 2
             w.rankings.setSizes([half, half])
+            # After the evidence table has its second system's column (the view comes next).
+            QTimer.singleShot(0, self._widen_evidence)
+        elif self._main_before is not None:
+            w.main_split.setSizes(self._main_before)
+            self._main_before = None
+
+    def _widen_evidence(self) -> None:
+        """Compare mode: the evidence column takes from the middle (whose rows are one line
+        now) what its passage text needs beside two systems' columns, not a sliver."""
+        w = self.window
+        if w.session.compare_name is None:
+            return
+        sizes = w.main_split.sizes()
+        scroll = w.style().pixelMetric(w.style().PixelMetric.PM_ScrollBarExtent)
+        short = w.evidence_panel.wanted_width() + scroll + 8 - sizes[2]
+        give = min(short, sizes[1] - sum(sizes) * 2 // 5)  # the middle keeps 40%
+        if give > 0:
+            self._main_before = sizes
+            w.main_split.setSizes([sizes[0], sizes[1] - give, sizes[2] + give])
 
     def metrics_shown(self) -> bool:
         return self.settings.value("window/metrics-shown", True, bool)

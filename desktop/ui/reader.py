@@ -32,6 +32,7 @@ class PassageReader(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
         layout.addWidget(self.title)
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)

@@ -105,3 +105,31 @@ def test_the_reader_opens_on_the_passage_between_its_neighbours(
     window.resize(size[0] - 20, size[1])
     _settle(qtbot, window)
     assert reader.viewer.verticalScrollBar().value() == 0
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
+@pytest.mark.parametrize("compare", [False, True], ids=["single", "compare"])
+def test_the_whole_top_k_is_read_without_scrolling(
+    sample_db, open_window, qtbot, language, compare, size
+):
+    window = open_window(sample_db, size=size)
+    if compare:
+        window.set_compare("BM25-Bigram")
+    window.show_question("q05")
+    _settle(qtbot, window)
+    panels = [p for p in window.ranking_panels if p.isVisible()]
+    assert len(panels) == (2 if compare else 1)
+    for panel in panels:
+        table, model = panel.table, panel.model
+        assert model.rowCount() == 5
+        for row in range(5):
+            rect = table.visualRect(model.index(row, model.COL_TEXT))
+            assert table.viewport().rect().contains(rect), (row, rect, table.viewport().size())
+        assert table.verticalScrollBar().value() == 0
+    # The evidence table's passage text keeps a readable width beside the systems' columns.
+    evidence = window.evidence_panel.table
+    text = window.evidence_model.col_text
+    assert evidence.columnWidth(text) >= 15 * evidence.fontMetrics().averageCharWidth()
+    # The reader keeps room for a few lines of the passage.
+    reader = window.reader.viewer
+    assert reader.viewport().height() >= 4 * reader.fontMetrics().lineSpacing()
