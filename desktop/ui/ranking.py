@@ -48,6 +48,10 @@ class RankingPanel(QWidget):
                 RankingModel.COL_PASSAGE: 12,
             },
         )
+        # Scores as printed ("%.2f"), up to three digits before the point and a sign: BM25
+        # scores of 100 and more, negative log-probabilities.
+        widest = self.table.fontMetrics().horizontalAdvance("-000.00")
+        self.table.horizontalHeader().resizeSection(RankingModel.COL_SCORE, widest + 16)
         layout.addWidget(self.table)
 
     def current_row(self):

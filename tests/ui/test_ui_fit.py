@@ -133,3 +133,12 @@ def test_the_whole_top_k_is_read_without_scrolling(
     # The reader keeps room for a few lines of the passage.
     reader = window.reader.viewer
     assert reader.viewport().height() >= 4 * reader.fontMetrics().lineSpacing()
+
+
+def test_scores_of_three_digits_print_whole(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    table = window.ranking_panels[0].table
+    from desktop.ui.models import RankingModel
+
+    width = table.columnWidth(RankingModel.COL_SCORE)
+    assert table.fontMetrics().horizontalAdvance("-123.45") + 8 <= width
