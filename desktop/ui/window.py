@@ -465,6 +465,9 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
     def toggle_compare(self) -> None:
         self.set_compare(None if self.session.compare_name else self.session.compare_candidate())
 
+    def toggle_metrics_tall(self) -> None:
+        self.layout_memory.tall_metrics(self.act_metrics_tall.isChecked())
+
     def set_k(self, k: int) -> None:
         self.session.set_k(k)
 

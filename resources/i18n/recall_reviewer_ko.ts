@@ -653,6 +653,10 @@
         <translation>검색 결과가 아직 없습니다</translation>
     </message>
     <message>
+        <source>{shown} of {n} systems in view: scroll the table, or press T for the tall view</source>
+        <translation>시스템 {n}개 중 {shown}개 보임: 표를 스크롤하거나 T로 크게 보기</translation>
+    </message>
+    <message>
         <source>Policy: a judgement counts at once while it is the only reviewer&apos;s in the database (marked “single”); with two or more reviewers a change counts when everyone who judged it agrees, or after an adjudication. Until then the imported gold stands.</source>
         <translation>원칙: 데이터베이스에 검수자가 한 명뿐이면 그 판단이 바로 반영됩니다(“1인”으로 표시). 검수자가 두 명 이상이면 판단한 모든 검수자가 일치하거나 판정이 내려졌을 때 반영되고, 그 전까지는 가져온 정답 근거가 유지됩니다.</translation>
     </message>
@@ -1424,6 +1428,14 @@
     <message>
         <source>Compare two systems</source>
         <translation>두 시스템 비교</translation>
+    </message>
+    <message>
+        <source>Metrics: tall view</source>
+        <translation>지표 크게 보기</translation>
+    </message>
+    <message>
+        <source>Raise the metrics dock to most of the window&apos;s height, and back</source>
+        <translation>지표 창을 창 높이 대부분으로 키우거나 되돌립니다</translation>
     </message>
     <message>
         <source>Adjudicate: take reviewer {n}&apos;s value</source>

@@ -5,7 +5,7 @@ system and two."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop.ui import app as ui_app
@@ -142,3 +142,39 @@ def test_scores_of_three_digits_print_whole(sample_db, open_window, qtbot):
 
     width = table.columnWidth(RankingModel.COL_SCORE)
     assert table.fontMetrics().horizontalAdvance("-123.45") + 8 <= width
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
+def test_the_metrics_dock_shows_every_system_and_has_a_tall_view(
+    sample_db, open_window, qtbot, size
+):
+
+    window = open_window(sample_db, size=size)
+    _settle(qtbot, window)
+    dock = window.metrics_dock
+    assert window.metrics_model.rowCount() == 3
+    assert dock.rows_in_view() == 3  # the third system (the best one) too
+    assert not dock.hidden_rows.isVisible()
+    # The top 5 still reads whole above the reader.
+    table = window.ranking_panels[0].table
+    last = table.visualRect(table.model().index(4, 0))
+    assert table.viewport().rect().contains(last)
+    low = dock.height()
+    qtbot.keyClick(window.question_panel.table, Qt.Key.Key_T)
+    _settle(qtbot, window)
+    assert window.act_metrics_tall.isChecked()
+    assert dock.height() > low + 150
+    qtbot.keyClick(window.question_panel.table, Qt.Key.Key_T)
+    _settle(qtbot, window)
+    assert abs(dock.height() - low) <= 4
+
+
+def test_the_dock_says_when_a_system_is_out_of_view(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    _settle(qtbot, window)
+    dock = window.metrics_dock
+    window.resizeDocks([dock], [dock.minimumSizeHint().height()], Qt.Orientation.Vertical)
+    _settle(qtbot, window)
+    assert dock.rows_in_view() < 3
+    assert dock.hidden_rows.isVisible()
+    assert f"{dock.rows_in_view()} " in dock.hidden_rows.text()
