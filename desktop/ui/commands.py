@@ -304,6 +304,8 @@ class ReviewCommands:
                 found = self._found_now(pk)
             if found and found[0] < found[1]:
                 self.show_question(session.by_pk[pk]["id"])
+                # The view selected its first miss: the reader shows that, not rank 1.
+                self.evidence_panel.focus_item()
                 return
         self._say(
             QCoreApplication.translate(

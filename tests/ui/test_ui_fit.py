@@ -178,3 +178,15 @@ def test_the_dock_says_when_a_system_is_out_of_view(sample_db, open_window, qtbo
     assert dock.rows_in_view() < 3
     assert dock.hidden_rows.isVisible()
     assert f"{dock.rows_in_view()} " in dock.hidden_rows.text()
+
+
+def test_m_shows_the_missed_passage_in_the_reader(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.show_question("q02")  # no miss at K = 5 for BM25-Kiwi
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert window.current_question_id() == "q03"
+    assert window.selected_item().primary_id == "art-071"
+    assert window.reader.passage_id == "art-071"  # the miss, not rank 1 (art-066)
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert window.current_question_id() == "q04"
+    assert window.reader.passage_id == "art-111"
