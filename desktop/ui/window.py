@@ -337,7 +337,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.show_question(self._target(restore)["id"])
         if not session.reviewer:
             self.statusBar().showMessage(
-                self.tr("Give your reviewer name (Review → Change reviewer name…) to judge"), 0
+                self.tr("No reviewer name yet: the first judging key asks for it"), 0
             )
         self.start_full_pass()
 
@@ -358,7 +358,8 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         states = {ALWAYS}
         if self.session.questions:
             states.add(REVIEW)
-            if self.writable():
+            # Without a reviewer name the judging keys stay live: they ask for it (judge_lines).
+            if not self.read_only:
                 states.add(JUDGE)
                 if not self.session.blind:
                     states.add(ADJUDICATE)

@@ -336,6 +336,10 @@
         <translation>데이터베이스를 열 수 없습니다</translation>
     </message>
     <message>
+        <source>No reviewer name yet: the first judging key asks for it</source>
+        <translation>검수자 이름이 아직 없습니다: 처음 판단 키를 누를 때 이름을 묻습니다</translation>
+    </message>
+    <message>
         <source>blind mode</source>
         <translation>블라인드 모드</translation>
     </message>
@@ -366,6 +370,10 @@
     <message>
         <source>The judgement was not saved</source>
         <translation>판단이 저장되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Your name as a reviewer, written with every judgement. This judgement is saved once you give it:</source>
+        <translation>검수자 이름 (모든 판단에 함께 기록됩니다). 이름을 입력하면 방금 누른 판단이 저장됩니다:</translation>
     </message>
     <message>
         <source>Select an evidence item first</source>
@@ -456,10 +464,6 @@
         <translation>읽기 전용: 다른 창이 이 데이터베이스를 열고 있습니다</translation>
     </message>
     <message>
-        <source>Give your reviewer name (Review → Change reviewer name…) to judge</source>
-        <translation>판정하려면 검수자 이름을 입력하세요 (검수 → 검수자 이름 바꾸기…)</translation>
-    </message>
-    <message>
         <source>no reviewer named</source>
         <translation>검수자 이름 없음</translation>
     </message>
@@ -536,6 +540,10 @@
         <translation>{file} 가져오는 중…</translation>
     </message>
     <message>
+        <source>Import finished: {kind}, {n} rows from {file}.</source>
+        <translation>가져오기 완료: {kind}, {file}에서 {n}건.</translation>
+    </message>
+    <message>
         <source>Imported</source>
         <translation>가져옴</translation>
     </message>
@@ -564,8 +572,16 @@
         <translation>합침</translation>
     </message>
     <message>
+        <source>Details (as the command line prints them):</source>
+        <translation>자세한 내용 (명령줄 출력 그대로):</translation>
+    </message>
+    <message>
         <source>Merging {file}…</source>
         <translation>{file} 합치는 중…</translation>
+    </message>
+    <message>
+        <source>Merge finished: {n} judgements added from {file}.</source>
+        <translation>합치기 완료: {file}에서 판단 {n}건 추가.</translation>
     </message>
     <message>
         <source>Export report</source>

@@ -5,7 +5,7 @@ system and two."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop.ui import app as ui_app
@@ -190,3 +190,66 @@ def test_m_shows_the_missed_passage_in_the_reader(sample_db, open_window, qtbot)
     qtbot.keyClick(window, Qt.Key.Key_M)
     assert window.current_question_id() == "q04"
     assert window.reader.passage_id == "art-111"
+
+
+def _dialog_opens_in(qtbot, open_dialog) -> str:
+    """The folder a file dialog opens in: read from the real dialog, then cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    seen = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            QTimer.singleShot(20, look)
+            return
+        seen.append(dialog.directory().absolutePath())
+        dialog.reject()
+
+    QTimer.singleShot(20, look)
+    open_dialog()
+    return seen[0]
+
+
+def test_file_dialogs_open_in_the_last_folder_chosen_or_home(
+    sample_db, open_window, qtbot, tmp_path, monkeypatch
+):
+    from pathlib import Path
+
+    home = tmp_path / "home-folder"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    window = open_window(sample_db)
+    # Nothing chosen yet: home, not the (hidden) folder the database is in.
+    for dialog in (window.merge_dialog, window.export_dialog, window.open_database_dialog):
+        assert Path(_dialog_opens_in(qtbot, dialog)) == home
+    chosen = tmp_path / "work"
+    chosen.mkdir()
+    window.remember_folder(chosen / "run.trec")  # as a dialog does with the file chosen
+    for dialog in (window.merge_dialog, window.export_dialog, lambda: window.import_dialog("run")):
+        assert Path(_dialog_opens_in(qtbot, dialog)) == chosen
+    window.close()
+    again = open_window(sample_db)  # kept in the settings
+    assert Path(_dialog_opens_in(qtbot, again.merge_dialog)) == chosen
+    chosen.rmdir()  # gone: home again
+    assert Path(_dialog_opens_in(qtbot, again.merge_dialog)) == home
+
+
+def test_the_import_finished_message_speaks_the_ui_language(
+    sample_db, open_window, qtbot, tmp_path, qapp
+):
+    import json
+
+    ui_app.install_translations(qapp, "ko")
+    try:
+        window = open_window(sample_db)
+        path = tmp_path / "more.jsonl"
+        path.write_text(json.dumps({"id": "q99", "text": "새 질문"}, ensure_ascii=False) + "\n")
+        window.start_import("questions", path)
+        qtbot.waitUntil(lambda: "more.jsonl" in window.last_message, timeout=10000)
+        headline = window.last_message.splitlines()[0]
+        assert headline.startswith("가져오기 완료: 질문"), headline
+        assert "more.jsonl" in headline
+        assert window.message_box.windowTitle() == "가져옴"
+    finally:
+        ui_app.install_translations(qapp, "en")
