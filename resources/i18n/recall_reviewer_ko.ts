@@ -1157,6 +1157,10 @@
         <translation>%v/%m 완료</translation>
     </message>
     <message>
+        <source>A question counts as reviewed once its answerability is set (Y or B) and every evidence item that some system misses at K has a role given (1 or 2, or added with E or R); an imported role alone is not a review.</source>
+        <translation>질문은 답변 여부를 정하고(Y 또는 B) 어느 시스템이든 K 안에서 놓친 정답 근거마다 역할을 주면(1 또는 2, 또는 E·R로 추가) 검수 완료로 셉니다. 가져온 역할만으로는 검수가 아닙니다.</translation>
+    </message>
+    <message>
         <source>K: how many top results count (5, 10 or any number)</source>
         <translation>K: 상위 몇 개의 결과를 셀지 (5, 10 또는 아무 수)</translation>
     </message>

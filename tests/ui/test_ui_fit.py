@@ -253,3 +253,32 @@ def test_the_import_finished_message_speaks_the_ui_language(
         assert window.message_box.windowTitle() == "가져옴"
     finally:
         ui_app.install_translations(qapp, "en")
+
+
+def test_progress_counts_a_question_once_its_misses_have_roles(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    bar = window.toolbar.progress
+    before = bar.value()
+    assert "Y or B" in bar.toolTip() and "misses at K" in bar.toolTip()
+    window.show_question("q03")
+    qtbot.keyClick(window.question_panel.table, Qt.Key.Key_Y)
+    _settle(qtbot, window)
+    assert bar.value() == before  # Y alone is not a review
+    pk = window.session.current_pk
+    board = window.session.board
+    entries = [board.entries[s].get(pk) for s in board.systems]
+    missed = review_missed(window, entries)
+    for passage in missed:
+        row = [i.primary_id for i in window.view.items].index(passage)
+        window.select_item(row)
+        qtbot.keyClick(window.question_panel.table, Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: bar.value() == before + 1, timeout=10000)
+
+
+def review_missed(window, entries) -> list[str]:
+    from desktop import review
+
+    built, _, _ = review.question_gold(
+        window.project, window.session.question(), "kim", False, ["kim"]
+    )
+    return review.missed_at(built.items[window.session.current_pk], entries, window.session.k)
