@@ -95,7 +95,11 @@ class EvidencePanel(QWidget):
         char = fm.averageCharWidth()
         header.setMinimumSectionSize(char * 3)
         header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
-        header.resizeSection(EvidenceModel.COL_ROLE, char * 9 + 8)
+        # The widest role word in the UI's language, whole ("supporting", "보조").
+        roles = (terms.role(r) for r in ("core", "supporting"))
+        header.resizeSection(
+            EvidenceModel.COL_ROLE, max(char * 9, *(fm.horizontalAdvance(r) for r in roles)) + 12
+        )
         header.resizeSection(EvidenceModel.COL_PASSAGE, char * 9 + 8)
         header.setDefaultSectionSize(char * 12 + 8)
         table.selectionModel().currentRowChanged.connect(self._clicked)

@@ -110,7 +110,7 @@ class LayoutMemory:
         sizes = w.main_split.sizes()
         scroll = w.style().pixelMetric(w.style().PixelMetric.PM_ScrollBarExtent)
         short = w.evidence_panel.wanted_width() + scroll + 8 - sizes[2]
-        give = min(short, sizes[1] - sum(sizes) * 2 // 5)  # the middle keeps 40%
+        give = min(short, sizes[1] - sum(sizes) * 7 // 20)  # the middle keeps 35%
         if give > 0:
             self._main_before = sizes
             w.main_split.setSizes([sizes[0], sizes[1] - give, sizes[2] + give])

@@ -90,11 +90,28 @@ class PassageReader(QWidget):
             return
         rect = self.viewer.document().documentLayout().blockBoundingRect(block)
         room = self.viewer.viewport().height()
-        # Two lines of the neighbour above when the passage still fits whole below them, at
-        # least one: the reviewer sees where the passage starts and that it goes on from there.
+        # Up to two lines of the neighbour above while the passage still fits whole below
+        # them; a passage taller than the view starts one line down, so that the reviewer
+        # sees it goes on from the neighbour.
         line = self.viewer.fontMetrics().lineSpacing()
-        above = min(2 * line, max(room - rect.height(), line))
-        self.viewer.verticalScrollBar().setValue(int(max(rect.top() - above, 0)))
+        spare = room - rect.height()
+        above = min(2 * line, spare) if spare >= 0 else line
+        self.viewer.verticalScrollBar().setValue(int(max(self._line_top(block, above), 0)))
+
+    def _line_top(self, block, above: float) -> float:
+        """The top of the neighbour's first line within `above` of the passage, so that the
+        view starts on a whole line (not half a line of the neighbour)."""
+        layout = self.viewer.document().documentLayout()
+        start = layout.blockBoundingRect(block).top()
+        previous = block.previous()
+        lines = previous.layout() if previous.isValid() else None
+        if lines is None or lines.lineCount() == 0:
+            return start - above
+        top = layout.blockBoundingRect(previous).top()
+        tops = [top + lines.lineAt(n).y() for n in range(lines.lineCount())]
+        # The first whole line inside `above`; else (the gap between paragraphs is wider
+        # than the room) `above` as it is: the passage whole comes first.
+        return next((y for y in tops if start - y <= above), start - above)
 
     def _scrolled_by_hand(self, _action: int) -> None:
         self._scroll_pending = False

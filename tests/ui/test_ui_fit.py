@@ -75,7 +75,11 @@ def _passage_in_view(reader) -> tuple[bool, int]:
     room = reader.viewer.viewport().height()
     line = reader.viewer.fontMetrics().lineSpacing()
     above = rect.top() - top  # of the neighbour above, in view
-    whole = above >= min(line, rect.top()) and (rect.bottom() <= top + room or above <= 2 * line)
+    if rect.height() <= room:  # the whole passage, with some of the neighbour if room is left
+        whole = top <= rect.top() and rect.bottom() <= top + room
+        whole = whole and (above > 0 or rect.height() + line > room)
+    else:  # a passage taller than the view starts near its top, a line of neighbour above
+        whole = 0 < above <= 2 * line
     return whole, top
 
 
@@ -282,3 +286,23 @@ def review_missed(window, entries) -> list[str]:
         window.project, window.session.question(), "kim", False, ["kim"]
     )
     return review.missed_at(built.items[window.session.current_pk], entries, window.session.k)
+
+
+@pytest.mark.parametrize("compare", [False, True], ids=["single", "compare"])
+def test_no_table_header_is_cut(sample_db, open_window, qtbot, language, compare):
+    window = open_window(sample_db)
+    if compare:
+        window.set_compare("BM25-Bigram")
+    window.show_question("q01")
+    _settle(qtbot, window)
+    tables = [window.question_panel.table, window.evidence_panel.table]
+    tables += [p.table for p in window.ranking_panels if p.isVisible()]
+    for table in tables:
+        header = table.horizontalHeader()
+        model = table.model()
+        for column in range(model.columnCount()):
+            if table.isColumnHidden(column):
+                continue
+            title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+            room = header.sectionSize(column) - 6
+            assert header.fontMetrics().horizontalAdvance(title) <= room, (language, title)
