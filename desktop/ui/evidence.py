@@ -29,7 +29,7 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
 SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
-MIN_ROWS, MAX_ROWS = 3, 8  # the table's height in rows, so that most switches keep the layout
+MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
 
 
 def _label(rich: bool = False) -> QLabel:
@@ -140,6 +140,7 @@ class EvidencePanel(QWidget):
         hint = _label()
         hint.setText(self.tr("Ctrl+1, Ctrl+2 … write an adjudication with that reviewer's value."))
         layout.addWidget(hint)
+        layout.addStretch(1)  # the room left goes below the buttons, not into the table
         return box
 
     # -- showing a question ----------------------------------------------------------------
@@ -242,7 +243,17 @@ class EvidencePanel(QWidget):
         self.dispute_box.setVisible(bool(disputes))
         self.stretch.setVisible(not disputes)
         if disputes:
+            self._fit_disputes()
             self.dispute_table.selectRow(0)
+
+    def _fit_disputes(self) -> None:
+        """The disagreement table as tall as its rows (up to four), so that the buttons to
+        settle them follow right under it, in view."""
+        table = self.dispute_table
+        table.resizeRowsToContents()
+        rows = sum(table.rowHeight(r) for r in range(min(self.dispute_model.rowCount(), 4)))
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(header + rows + 2 * table.frameWidth())
 
     # -- selections ------------------------------------------------------------------------
 

@@ -306,3 +306,28 @@ def test_no_table_header_is_cut(sample_db, open_window, qtbot, language, compare
             title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
             room = header.sectionSize(column) - 6
             assert header.fontMetrics().horizontalAdvance(title) <= room, (language, title)
+
+
+def test_the_adjudication_buttons_show_whole_under_the_disagreement(
+    sample_db, open_window, qtbot, language
+):
+    from PySide6.QtWidgets import QPushButton
+
+    from desktop.project import Project
+
+    with Project(sample_db) as project:
+        project.add_judgement("kim", "q01", "role", "core", passage_id="art-128")
+        project.add_judgement("lee", "q01", "role", "supporting", passage_id="art-128")
+        project.add_judgement("lee", "q01", "note", "supporting is enough", passage_id="art-128")
+    window = open_window(sample_db)
+    window.show_question("q01")
+    _settle(qtbot, window)
+    panel = window.evidence_panel
+    assert panel.dispute_box.isVisible()
+    buttons = [b for b in panel.dispute_box.findChildren(QPushButton) if b.isVisible()]
+    assert len(buttons) == 2
+    viewport = panel.parentWidget()
+    for button in buttons:
+        text = button.text()
+        assert button.fontMetrics().horizontalAdvance(text) <= _text_room(button), text
+        assert _shown_in(button, viewport), text
