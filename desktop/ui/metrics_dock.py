@@ -60,7 +60,7 @@ class MetricsDock(QDockWidget):
         self.state.setWordWrap(True)  # two lines in a narrow dock rather than a cut one
         top.addWidget(self.state, 2)
         # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13): on the same
-        # line, so that the table keeps its rows; whole in the tooltip if cut.
+        # line, so that the table keeps its rows; a second line when it is long, not a cut.
         self.unsettled = shrinkable(QLabel())
         self.unsettled.setObjectName("unsettled-note")
         self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
