@@ -331,3 +331,25 @@ def test_the_adjudication_buttons_show_whole_under_the_disagreement(
         text = button.text()
         assert button.fontMetrics().horizontalAdvance(text) <= _text_room(button), text
         assert _shown_in(button, viewport), text
+
+
+def test_the_tall_view_shows_more_of_the_comparison(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.set_compare("BM25-Bigram")
+    dock = window.metrics_dock
+    dock.tabs.setCurrentIndex(2)  # the comparison
+    pairs = dock.comparison.pairs
+    qtbot.waitUntil(lambda: pairs.model().rowCount() >= 10, timeout=20000)
+    _settle(qtbot, window)
+
+    def in_view() -> int:
+        area = pairs.viewport().rect()
+        model = pairs.model()
+        rows = range(model.rowCount())
+        return sum(area.contains(pairs.visualRect(model.index(r, 0))) for r in rows)
+
+    low = in_view()
+    assert low >= 3
+    window.act_metrics_tall.trigger()
+    _settle(qtbot, window)
+    assert in_view() >= 2 * low
