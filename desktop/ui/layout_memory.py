@@ -30,6 +30,8 @@ class LayoutMemory:
         if re.fullmatch(r"\d+,\d+", value):
             self._sizes[True] = [int(n) for n in value.split(",")]
         window.session.systemsChanged.connect(self.mode_changed)
+        # The dock closed while tall: the tall view ends with it (T shows it tall again).
+        window.metrics_dock.toggleViewAction().toggled.connect(self._dock_toggled)
 
     def _splits(self) -> dict[str, QSplitter]:
         w = self.window
@@ -136,6 +138,13 @@ class LayoutMemory:
         w.middle_split.setSizes([int(height * 0.6), int(height * 0.4)])
         total = w.metrics_dock.split.width() or width
         w.metrics_dock.split.setSizes([int(total * 0.6), int(total * 0.4)])
+
+    def _dock_toggled(self, shown: bool) -> None:
+        w = self.window
+        if not shown and w.act_metrics_tall.isChecked():
+            w.act_metrics_tall.setChecked(False)
+            for panel in w.rankings.panels:
+                panel.fit_rows(FIT_ROWS)
 
     def tall_metrics(self, tall: bool) -> None:
         """The metrics dock raised to most of the window's height (every system, the

@@ -171,6 +171,11 @@ def test_the_metrics_dock_shows_every_system_and_has_a_tall_view(
     qtbot.keyClick(window.question_panel.table, Qt.Key.Key_T)
     _settle(qtbot, window)
     assert abs(dock.height() - low) <= 4
+    floor = table.minimumHeight()
+    window.act_metrics_tall.trigger()
+    dock.close()  # closed while tall: the tall view ends, the top 5 keeps its floor
+    assert not window.act_metrics_tall.isChecked()
+    assert table.minimumHeight() == floor
 
 
 def test_the_dock_says_when_a_system_is_out_of_view(sample_db, open_window, qtbot):
