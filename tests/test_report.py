@@ -636,13 +636,20 @@ def test_single_reviewer_changes_and_done_status(project, tmp_path):
     ]
     assert "only one reviewer" in ws.cell(find_row(ws, "Single-reviewed changes"), 1).value
     status = {r["question"]: r["review status"] for r in table(wb["Per question"])}
-    assert status == {"q1": "done", "q2": "in progress", "q3": "untouched"}
+    # q1's p1 and p2 are missed too and have only their imported roles: not reviewed yet.
+    assert status == {"q1": "in progress", "q2": "in progress", "q3": "untouched"}
     misses = table(misses_sheet(wb))
     b_p3 = next(m for m in misses if (m["system"], m["passage"]) == ("B", "p3"))
     assert b_p3["role"] == "supporting" and b_p3["역할"] == "보조"
     assert b_p3["role set by"] == "kim (single-reviewed 1인 검수)"
     summary = {r["system"]: r for r in table(wb["Summary"])}
     assert summary["B"]["unassigned misses@2"] == 0 and summary["B"]["supporting misses@2"] == 1
+    # A role given to every miss, and the answerability: done (the window's rule).
+    project.add_judgement("kim", "q1", "role", "core", passage_id="p1")
+    project.add_judgement("kim", "q1", "role", "supporting", passage_id="p2")
+    wb = load_workbook(write_report(project, tmp_path / "r2.xlsx", [2, 4], **FAST, lang="en"))
+    status = {r["question"]: r["review status"] for r in table(wb["Per question"])}
+    assert status == {"q1": "done", "q2": "in progress", "q3": "untouched"}
 
 
 # -- command line, cancelling, empty projects -----------------------------------------------------

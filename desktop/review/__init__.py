@@ -29,6 +29,7 @@ from desktop.review.status import (
     STATUSES,
     UNTOUCHED,
     Summary,
+    missed_at,
     review_status,
     summarize,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "question_pool",
     "question_terms",
     "question_view",
+    "missed_at",
     "refresh_question",
     "review_status",
     "reviewer_marks",

@@ -14,7 +14,7 @@ from desktop.metrics import Prepared
 from desktop.pool import DEFAULT_DEPTH
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
-from desktop.review.status import Summary, summarize
+from desktop.review.status import Summary, missed_at, summarize
 from desktop.review.unjudged import question_pool
 from desktop.review.views import QuestionView, view_of
 
@@ -41,12 +41,16 @@ def overview(
     ks: Sequence[int] = WINDOW_KS,
     progress: Tick | None = None,
     with_agreement: bool = True,
+    k: int | None = None,
 ) -> Overview:
     """Scores, curves, summaries and agreement over every question, for a worker. The ranked
     lists are read only where they hit evidence (SQLite does that scan), so memory stays flat
     at ten systems of a hundred results for thousands of questions. Without
-    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown)."""
+    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown).
+    ``k``: the K shown, whose misses the review status asks a role of (the smallest K when
+    not given)."""
     ks = sorted(set(ks))
+    k = k or ks[0]
     built = build_gold(project, reviewer, blind)
     questions = project.questions()
     systems = project.systems()
@@ -87,9 +91,12 @@ def overview(
         decided.setdefault(d.question_id, []).append(d)
     summaries = {}
     for question in questions:
-        qid = question["id"]
-        summaries[question["pk"]] = summarize(
-            question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, [])
+        qid, pk = question["id"], question["pk"]
+        items_of = built.items.get(pk, [])
+        entries = (board.entries[s].get(pk) for s in board.systems)
+        missed = missed_at(items_of, entries, k) if items_of else []
+        summaries[pk] = summarize(
+            question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, []), missed
         )
         done += 1
         if progress and done % 250 == 0:
@@ -116,11 +123,12 @@ def refresh_question(
     ks: Sequence[int],
     reviewers: Sequence[str],
     pool_depth: int = DEFAULT_DEPTH,
+    k: int | None = None,
 ) -> tuple[Summary, dict[str, Entry | None]]:
     """After a judgement on one question: its summary (with its unjudged count) and every
-    system's entry again."""
+    system's entry again; k as overview takes it."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
-    return _refreshed(project, question, seen, reviewer, blind, ks, pool_depth)
+    return _refreshed(project, question, seen, reviewer, blind, ks, pool_depth, k)
 
 
 def _refreshed(
@@ -131,17 +139,21 @@ def _refreshed(
     blind: bool,
     ks: Sequence[int],
     pool_depth: int = DEFAULT_DEPTH,
+    k: int | None = None,
 ) -> tuple[Summary, dict[str, Entry | None]]:
     built, _, rows = seen
     items = built.metric_items().get(question["pk"], [])
     names = {s["pk"]: s["name"] for s in project.systems()}
-    summary = summarize(question, built, rows, reviewer, blind)
+    entries: dict[str, Entry | None] = dict.fromkeys(names.values())
+    if items:
+        ranked = project.ranked_by_system(question["pk"])
+        lists = {name: ranked.get(pk, []) for pk, name in names.items()}
+        entries = entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
+    k = k or min(ks)
+    missed = missed_at(built.items.get(question["pk"], []), entries.values(), k)
+    summary = summarize(question, built, rows, reviewer, blind, missed=missed)
     summary.unjudged = len(question_pool(project, question, seen, pool_depth, blind, reviewer))
-    if not items:
-        return summary, dict.fromkeys(names.values())
-    ranked = project.ranked_by_system(question["pk"])
-    lists = {name: ranked.get(pk, []) for pk, name in names.items()}
-    return summary, entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
+    return summary, entries
 
 
 @dataclass
@@ -168,7 +180,7 @@ def judged_question(
     keypress path. ``systems`` are the ones shown; the entries cover every system."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
     view = view_of(project, question, seen, systems, k, reviewer)
-    summary, entries = _refreshed(project, question, seen, reviewer, blind, ks)
+    summary, entries = _refreshed(project, question, seen, reviewer, blind, ks, k=k)
     return Judged(view, summary, entries)
 
 

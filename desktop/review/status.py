@@ -4,14 +4,16 @@ list's summary line."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from desktop import gold
 from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.review.scores import Entry
 
 UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in_progress", "done"
 STATUSES = (UNTOUCHED, IN_PROGRESS, DONE)
+ROLE_KINDS = ("role", "evidence")  # lines that give an item its role: 1/2, or E/R adding it
 
 
 @dataclass
@@ -34,14 +36,18 @@ def review_status(
     items: Sequence[gold.GoldItem],
     reviewer: str | None = None,
     open_decisions: int = 0,
+    missed: Collection[str] | None = None,
 ) -> str:
     """The one rule for a question's review status, used by the window (one reviewer's own
     progress: pass ``reviewer``) and by the report (the team's: ``reviewer=None`` and the
     question's open, that is pending or disputed, decisions).
 
-    Untouched until a line is written on the question; done once its answerability is settled
-    (Y or B), every evidence item has a role in force and nothing is left open; else in
-    progress."""
+    Untouched until a line is written on the question. Done once its answerability is set
+    (Y or B, or adjudicated), every evidence item missed at K has a role given in a line (1 or
+    2, added with E or R, or adjudicated: an imported role alone is not a review), every item
+    has a role in force and nothing is left open; else in progress. ``missed``: the passage
+    ids of the items some system misses at the K shown (missed_at); None where no K is shown
+    (the report): every item."""
     mine = [r for r in rows if reviewer is None or r["reviewer"] == reviewer]
     if not mine:
         return UNTOUCHED
@@ -51,9 +57,26 @@ def review_status(
             r["kind"] == "adjudication" and r.get("settles") == "answerable"
         ):
             answerable = json.loads(r["value"])
+    given = {
+        r["passage_id"]
+        for r in mine
+        if r["kind"] in ROLE_KINDS
+        or (r["kind"] == "adjudication" and r.get("settles") in ROLE_KINDS)
+    }
+    wanted = [item.primary_id for item in items] if missed is None else missed
     if answerable is None or open_decisions or any(item.role is None for item in items):
         return IN_PROGRESS
-    return DONE
+    return DONE if all(passage in given for passage in wanted) else IN_PROGRESS
+
+
+def missed_at(items: Sequence[gold.GoldItem], entries: Iterable[Entry | None], k: int) -> list[str]:
+    """The passage ids of the question's items that some system misses at K (its entry's
+    first rank beyond K, or none), in item order; entries: each system's (None: no list)."""
+    missed: set[int] = set()
+    for entry in entries:
+        if entry is not None:
+            missed.update(i for i, r in enumerate(entry.first) if r is None or r > k)
+    return [item.primary_id for i, item in enumerate(items) if i in missed]
 
 
 def summarize(
@@ -63,8 +86,10 @@ def summarize(
     reviewer: str,
     blind: bool,
     decisions: Sequence[Decision] | None = None,
+    missed: Collection[str] | None = None,
 ) -> Summary:
-    """decisions: the question's own (all of built.decisions are searched when not given)."""
+    """decisions: the question's own (all of built.decisions are searched when not given);
+    missed: as review_status takes it."""
     pk = question["pk"]
     items = built.items.get(pk, [])
     if decisions is None:
@@ -75,7 +100,7 @@ def summarize(
         question["text"],
         built.answerable.get(pk, bool(question["answerable"])),
         len(items),
-        review_status(rows, items, reviewer),
+        review_status(rows, items, reviewer, missed=missed),
         0 if blind else _disputed(question["id"], built, decisions),
         sum(1 for d in decisions if d.status == gold.SINGLE),
     )

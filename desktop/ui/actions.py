@@ -250,6 +250,17 @@ ACTIONS = (
         checkable=True,
         sheet=True,
     ),
+    Spec(
+        "metrics_tall",
+        QT_TRANSLATE_NOOP("actions", "Metrics: tall view"),
+        "toggle_metrics_tall",
+        ("T",),
+        checkable=True,
+        sheet=True,
+        tip=QT_TRANSLATE_NOOP(
+            "actions", "Raise the metrics dock to most of the window's height, and back"
+        ),
+    ),
     *(
         Spec(
             f"adjudicate_{n}",
@@ -304,7 +315,10 @@ MENUS = (
             "quit",
         ),
     ),
-    (QT_TRANSLATE_NOOP("actions", "&View"), ("compare", "pool", "filter", "blind")),
+    (
+        QT_TRANSLATE_NOOP("actions", "&View"),
+        ("compare", "metrics_tall", "pool", "filter", "blind"),
+    ),
     (
         QT_TRANSLATE_NOOP("actions", "&Review"),
         (

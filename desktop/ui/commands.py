@@ -7,6 +7,7 @@ import sqlite3
 from functools import partial
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QInputDialog
 
 from db import StoreError
 from desktop.ui import operations, terms
@@ -43,9 +44,11 @@ class ReviewCommands:
         question = question or self.session.question()
         if question is None or self.project is None:
             return []
-        if not self.writable():
-            if self.read_only:  # a key or a dialog's button: say why nothing happens
-                self.show_read_only()
+        if self.read_only:  # a key or a dialog's button: say why nothing happens
+            self.show_read_only()
+            return []
+        if not self.session.reviewer:
+            self._ask_reviewer(lines, question)
             return []
         self.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:
@@ -72,6 +75,30 @@ class ReviewCommands:
             8000,
         )
         return rows
+
+    def _ask_reviewer(self, lines: list[dict], question: dict) -> None:
+        """No reviewer named yet: ask for the name there and then, and write the judgement
+        the key asked for once it is given (nothing is written without a name)."""
+        dialog = QInputDialog(self)
+        dialog.setObjectName("reviewer-name")
+        dialog.setWindowTitle(QCoreApplication.translate("MainWindow", "Reviewer"))
+        dialog.setLabelText(
+            QCoreApplication.translate(
+                "MainWindow",
+                "Your name as a reviewer, written with every judgement. This judgement is "
+                "saved once you give it:",
+            )
+        )
+
+        def named() -> None:
+            name = dialog.textValue().strip()
+            if name:
+                self.set_reviewer(name)
+                self.judge_lines(lines, question)
+
+        dialog.accepted.connect(named)
+        self.reviewer_dialog = dialog
+        dialog.open()
 
     def _say(self, text: str, msecs: int = 5000) -> None:
         self.statusBar().showMessage(text, msecs)
@@ -304,6 +331,8 @@ class ReviewCommands:
                 found = self._found_now(pk)
             if found and found[0] < found[1]:
                 self.show_question(session.by_pk[pk]["id"])
+                # The view selected its first miss: the reader shows that, not rank 1.
+                self.evidence_panel.focus_item()
                 return
         self._say(
             QCoreApplication.translate(

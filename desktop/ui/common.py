@@ -52,8 +52,12 @@ def size_columns(view: QTableView, stretch: int, widths: dict[int, int]) -> None
     header = view.horizontalHeader()
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     char = view.fontMetrics().averageCharWidth()
+    model = view.model()
     for column, chars in widths.items():
-        header.resizeSection(column, char * chars + 12)
+        # Never narrower than the header's own words ("Rank", "순위"): a header is not cut.
+        title = str(model.headerData(column, Qt.Orientation.Horizontal) or "") if model else ""
+        words = header.fontMetrics().horizontalAdvance(title) + 12
+        header.resizeSection(column, max(char * chars + 12, words))
     header.setMinimumSectionSize(char * 3)
 
 

@@ -73,6 +73,7 @@ class ComparisonPanel(QWidget):
         table.setModel(model)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         table.setMinimumHeight(2 * table.fontMetrics().lineSpacing() + 12)
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)  # a line
         return table
 
     def scope(self) -> list[str]:

@@ -10,12 +10,10 @@ from functools import partial
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,11 +24,12 @@ from desktop.session_state import item_texts
 from desktop.ui import terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
+from desktop.ui.reflow import ReflowGrid
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
 SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
-MIN_ROWS, MAX_ROWS = 3, 8  # the table's height in rows, so that most switches keep the layout
+MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
 
 
 def _label(rich: bool = False) -> QLabel:
@@ -63,7 +62,7 @@ class EvidencePanel(QWidget):
         self.note = _label()
         self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         layout.addWidget(self.note)
-        layout.addLayout(self._buttons(buttons))
+        layout.addWidget(self._buttons(buttons))
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
         self.dispute_box = self._disputes()
@@ -96,16 +95,20 @@ class EvidencePanel(QWidget):
         char = fm.averageCharWidth()
         header.setMinimumSectionSize(char * 3)
         header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
-        header.resizeSection(EvidenceModel.COL_ROLE, char * 9 + 8)
+        # The widest role word in the UI's language, whole ("supporting", "보조").
+        roles = (terms.role(r) for r in ("core", "supporting"))
+        header.resizeSection(
+            EvidenceModel.COL_ROLE, max(char * 9, *(fm.horizontalAdvance(r) for r in roles)) + 12
+        )
         header.resizeSection(EvidenceModel.COL_PASSAGE, char * 9 + 8)
         header.setDefaultSectionSize(char * 12 + 8)
         table.selectionModel().currentRowChanged.connect(self._clicked)
         table.clicked.connect(self.focus_item)
         return table
 
-    def _buttons(self, buttons: Sequence[tuple[QAction, str]]) -> QGridLayout:
-        grid = QGridLayout()
-        for i, (action, short) in enumerate(buttons):
+    def _buttons(self, buttons: Sequence[tuple[QAction, str]]) -> ReflowGrid:
+        tools = []
+        for action, short in buttons:
             button = QToolButton()
             button.setDefaultAction(action)
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
@@ -113,10 +116,10 @@ class EvidencePanel(QWidget):
             # the action changes (enabled after a load, say).
             action.setIconText(f"{keys}  {short}")
             button.setToolTip(action.text())
-            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            button.setMinimumWidth(self.fontMetrics().averageCharWidth() * 6)
-            grid.addWidget(button, i // 4, i % 4)
-        return grid
+            tools.append(button)
+        # As many columns as the whole labels allow: more rows rather than a cut word.
+        self.triage = ReflowGrid(tools)
+        return self.triage
 
     def _disputes(self) -> QWidget:
         box = QWidget()
@@ -137,6 +140,7 @@ class EvidencePanel(QWidget):
         hint = _label()
         hint.setText(self.tr("Ctrl+1, Ctrl+2 … write an adjudication with that reviewer's value."))
         layout.addWidget(hint)
+        layout.addStretch(1)  # the room left goes below the buttons, not into the table
         return box
 
     # -- showing a question ----------------------------------------------------------------
@@ -189,6 +193,15 @@ class EvidencePanel(QWidget):
             missed=len(view.missed(names[0])), n=len(view.items), k=view.k, system=names[0]
         )
 
+    def wanted_width(self) -> int:
+        """The width at which the passage text column keeps about 18 characters beside the
+        other columns (in compare mode two systems' columns take the room)."""
+        header = self.table.horizontalHeader()
+        last = self.model.columnCount() - 1
+        fixed = sum(header.sectionSize(c) for c in range(last) if not self.table.isColumnHidden(c))
+        text = self.table.fontMetrics().averageCharWidth() * 18
+        return fixed + text + 2 * self.table.frameWidth()
+
     def _fit(self) -> None:
         rows = max(MIN_ROWS, min(self.model.rowCount(), MAX_ROWS))
         table = self.table
@@ -219,15 +232,28 @@ class EvidencePanel(QWidget):
             widget = self.dispute_buttons.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
+        buttons = []
         for n, who in enumerate(self.dispute_model.reviewers[:4], 1):
             button = QPushButton(self.tr("Take {name}'s value (Ctrl+{n})").format(name=who, n=n))
             button.setObjectName(f"adjudicate-{n}")
             button.clicked.connect(partial(self._adjudicate, n - 1))
-            self.dispute_buttons.addWidget(button)
+            buttons.append(button)
+        if buttons:
+            self.dispute_buttons.addWidget(ReflowGrid(buttons))  # a long name wraps, uncut
         self.dispute_box.setVisible(bool(disputes))
         self.stretch.setVisible(not disputes)
         if disputes:
+            self._fit_disputes()
             self.dispute_table.selectRow(0)
+
+    def _fit_disputes(self) -> None:
+        """The disagreement table as tall as its rows (up to four), so that the buttons to
+        settle them follow right under it, in view."""
+        table = self.dispute_table
+        table.resizeRowsToContents()
+        rows = sum(table.rowHeight(r) for r in range(min(self.dispute_model.rowCount(), 4)))
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(header + rows + 2 * table.frameWidth())
 
     # -- selections ------------------------------------------------------------------------
 

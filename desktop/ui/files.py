@@ -115,7 +115,7 @@ class FileCommands:
         if self.read_only:  # loading data needs no reviewer name, only the lock
             self.show_read_only()
             return
-        start = str(self.settings.value("last-import-folder", "") or "")
+        start = self.dialog_folder()
         named = kind_name(kind)
         path, _ = QFileDialog.getOpenFileName(
             self,
@@ -129,7 +129,7 @@ class FileCommands:
         )
         if not path:
             return
-        self.settings.setValue("last-import-folder", str(Path(path).parent))
+        self.remember_folder(path)
         has_corpus = bool(self.project and review.has_corpus(self.project))
         dialog = ImportDialog(kind, path, has_corpus, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
@@ -147,10 +147,14 @@ class FileCommands:
         )
 
     def _import_done(self, report) -> None:
+        kind = kind_name(report.kind) if report.kind in FILE_FILTERS else report.kind
+        headline = QCoreApplication.translate(
+            "MainWindow", "Import finished: {kind}, {n} rows from {file}."
+        ).format(kind=kind, n=f"{report.rows:,}", file=Path(report.path).name)
         self.show_info(
-            QCoreApplication.translate("MainWindow", "Imported"), "\n".join(report.lines())
+            QCoreApplication.translate("MainWindow", "Imported"), _with_details(headline, report)
         )
-        self.statusBar().showMessage(report.lines()[0] if report.lines() else "", 8000)
+        self.statusBar().showMessage(headline, 8000)
 
     def load_sample(self):
         if self.read_only:  # loading data needs no reviewer name, only the lock
@@ -172,14 +176,24 @@ class FileCommands:
 
     # -- databases, merge, export ----------------------------------------------------------
 
+    def dialog_folder(self) -> str:
+        """Where a file dialog opens: the last folder the reviewer chose a file in, else the
+        home folder (never the hidden data folder the default database lives in)."""
+        last = str(self.settings.value("last-folder", "") or "")
+        return last if last and Path(last).is_dir() else str(Path.home())
+
+    def remember_folder(self, path) -> None:
+        self.settings.setValue("last-folder", str(Path(path).parent))
+
     def new_database_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("MainWindow", "New database"),
-            str(self.db_path.parent),
+            self.dialog_folder(),
             "*.db",
         )
         if path:
+            self.remember_folder(path)
             if not path.endswith(".db"):
                 path += ".db"
             self.open_database(path)
@@ -188,20 +202,22 @@ class FileCommands:
         path, _ = QFileDialog.getOpenFileName(
             self,
             QCoreApplication.translate("MainWindow", "Open database"),
-            str(self.db_path.parent),
+            self.dialog_folder(),
             "*.db;;*",
         )
         if path:
+            self.remember_folder(path)
             self.open_database(path)
 
     def merge_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self,
             QCoreApplication.translate("MainWindow", "Merge another reviewer's database"),
-            str(self.db_path.parent),
+            self.dialog_folder(),
             "*.db;;*",
         )
         if path:
+            self.remember_folder(path)
             self.start_merge(path)
 
     def start_merge(self, path):
@@ -214,7 +230,13 @@ class FileCommands:
             ),
             operations.merge_op(path),
             lambda report: self.show_info(
-                QCoreApplication.translate("MainWindow", "Merged"), "\n".join(report.lines())
+                QCoreApplication.translate("MainWindow", "Merged"),
+                _with_details(
+                    QCoreApplication.translate(
+                        "MainWindow", "Merge finished: {n} judgements added from {file}."
+                    ).format(n=f"{report.rows:,}", file=Path(path).name),
+                    report,
+                ),
             ),
             name="merge",
         )
@@ -229,7 +251,7 @@ class FileCommands:
                 ),
             )
             return
-        start = str(self.settings.value("last-export-folder", "") or self.db_path.parent)
+        start = self.dialog_folder()
         path, _ = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("MainWindow", "Export report"),
@@ -240,7 +262,7 @@ class FileCommands:
             return
         if not path.lower().endswith(".xlsx"):
             path += ".xlsx"
-        self.settings.setValue("last-export-folder", str(Path(path).parent))
+        self.remember_folder(path)
         self.start_export(path)
 
     def start_export(self, path, ks=None):
@@ -290,3 +312,13 @@ class FileCommands:
             ),
             name="export",
         )
+
+
+def _with_details(headline: str, report) -> str:
+    """A finished import or merge in the UI's language, then its details as the command
+    line prints them (the same words in a log or a bug report)."""
+    lines = report.lines()
+    if not lines:
+        return headline
+    details = QCoreApplication.translate("MainWindow", "Details (as the command line prints them):")
+    return headline + "\n\n" + details + "\n" + "\n".join(lines)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QSplitter
+
+from desktop.ui.ranking import FIT_ROWS
 
 SPLITS = ("main", "middle", "metrics")
 COMPARE_RIGHT = "window/split-right-compare"  # the evidence over the reader in compare mode
@@ -22,10 +24,14 @@ class LayoutMemory:
         # middle split) with one system, under the evidence (the right split) in compare mode.
         self._compare = False
         self._sizes: dict[bool, list[int]] = {}
+        self._main_before: list[int] | None = None  # the columns before compare widened one
+        self._metrics_height: int | None = None  # the dock's height before its tall view
         value = str(self.settings.value(COMPARE_RIGHT, "") or "")
         if re.fullmatch(r"\d+,\d+", value):
             self._sizes[True] = [int(n) for n in value.split(",")]
         window.session.systemsChanged.connect(self.mode_changed)
+        # The dock closed while tall: the tall view ends with it (T shows it tall again).
+        window.metrics_dock.toggleViewAction().toggled.connect(self._dock_toggled)
 
     def _splits(self) -> dict[str, QSplitter]:
         w = self.window
@@ -91,6 +97,25 @@ class LayoutMemory:
         if compare:
             half = sum(w.rankings.sizes()) // 2
             w.rankings.setSizes([half, half])
+            # After the evidence table has its second system's column (the view comes next).
+            QTimer.singleShot(0, self._widen_evidence)
+        elif self._main_before is not None:
+            w.main_split.setSizes(self._main_before)
+            self._main_before = None
+
+    def _widen_evidence(self) -> None:
+        """Compare mode: the evidence column takes from the middle (whose rows are one line
+        now) what its passage text needs beside two systems' columns, not a sliver."""
+        w = self.window
+        if w.session.compare_name is None:
+            return
+        sizes = w.main_split.sizes()
+        scroll = w.style().pixelMetric(w.style().PixelMetric.PM_ScrollBarExtent)
+        short = w.evidence_panel.wanted_width() + scroll + 8 - sizes[2]
+        give = min(short, sizes[1] - sum(sizes) * 7 // 20)  # the middle keeps 35%
+        if give > 0:
+            self._main_before = sizes
+            w.main_split.setSizes([sizes[0], sizes[1] - give, sizes[2] + give])
 
     def metrics_shown(self) -> bool:
         return self.settings.value("window/metrics-shown", True, bool)
@@ -105,10 +130,40 @@ class LayoutMemory:
         w = self.window
         width = w.main_split.width() or w.width()
         w.main_split.setSizes([int(width * 0.2), int(width * 0.5), int(width * 0.3)])
-        w.resizeDocks([w.metrics_dock], [int(w.height() * 0.18)], Qt.Orientation.Vertical)
+        # Every system's row in view where the screen allows (the rankings keep five rows).
+        w.resizeDocks([w.metrics_dock], [w.metrics_dock.wanted_height()], Qt.Orientation.Vertical)
         height = w.middle_split.height() or w.height()
         # The ranking a little taller than the reader: at 768 px half the height showed only
         # two or three of the top 5 rows; the reader still shows a passage and its neighbours.
         w.middle_split.setSizes([int(height * 0.6), int(height * 0.4)])
         total = w.metrics_dock.split.width() or width
         w.metrics_dock.split.setSizes([int(total * 0.6), int(total * 0.4)])
+
+    def _dock_toggled(self, shown: bool) -> None:
+        w = self.window
+        if not shown and w.act_metrics_tall.isChecked():
+            w.act_metrics_tall.setChecked(False)
+            for panel in w.rankings.panels:
+                panel.fit_rows(FIT_ROWS)
+
+    def tall_metrics(self, tall: bool) -> None:
+        """The metrics dock raised to most of the window's height (every system, the
+        comparison's rows), and back to the height it had."""
+        w = self.window
+        dock = w.metrics_dock
+        shown = dock.isVisible()
+        for panel in w.rankings.panels:  # the top 5's floor gives way while the dock is tall
+            panel.fit_rows(1 if tall else FIT_ROWS)
+        if tall:
+            self._metrics_height = dock.height() if shown else None
+            available = w.centralWidget().height() + (dock.height() if shown else 0)
+            dock.show()
+            dock.raise_()
+            height = int(available * 0.75)
+        else:
+            height = self._metrics_height or dock.wanted_height()
+        # Once the layouts have taken in the rankings' new floor: each level's request is
+        # posted as the level below is laid out, so deliver them down the nesting.
+        for _level in range(12):
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        w.resizeDocks([dock], [height], Qt.Orientation.Vertical)

@@ -3,7 +3,7 @@ Closable and floatable; View → Metrics shows it again, and the window remember
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -24,6 +24,7 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import RecallCurve, system_colour
 
 AGREEMENT_TAB, COMPARISON_TAB = 1, 2
+MAX_SYSTEM_ROWS = 10  # systems the dock's default height makes room for, screen allowing
 
 
 class MetricsDock(QDockWidget):
@@ -56,12 +57,14 @@ class MetricsDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         top = QHBoxLayout()
         self.state = shrinkable(QLabel())
+        self.state.setWordWrap(True)  # two lines in a narrow dock rather than a cut one
         top.addWidget(self.state, 2)
         # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13): on the same
-        # line, so that the table keeps its rows; whole in the tooltip if cut.
+        # line, so that the table keeps its rows; a second line when it is long, not a cut.
         self.unsettled = shrinkable(QLabel())
         self.unsettled.setObjectName("unsettled-note")
         self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
+        self.unsettled.setWordWrap(True)
         self.unsettled.hide()
         top.addWidget(self.unsettled, 3)
         layout.addLayout(top)
@@ -71,6 +74,10 @@ class MetricsDock(QDockWidget):
         self.table = review_table(page)
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # One line a system, so that the dock's few lines hold as many systems as they can.
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.viewport().installEventFilter(self)
+        self.model.modelReset.connect(self.show_hidden_rows)
         self.split.addWidget(self.table)
         self.curve = RecallCurve()
         self.curve.title = self.tr("Recall@K, K = 1 … depth")
@@ -79,7 +86,55 @@ class MetricsDock(QDockWidget):
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
         layout.addWidget(self.split, 1)
+        # Said when some system's row is out of view (the best one may be the last).
+        self.hidden_rows = shrinkable(QLabel())
+        self.hidden_rows.setObjectName("hidden-rows")
+        self.hidden_rows.setWordWrap(True)
+        self.hidden_rows.hide()
+        layout.addWidget(self.hidden_rows)
         return page
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.show_hidden_rows()
+        return super().eventFilter(watched, event)
+
+    def rows_in_view(self) -> int:
+        table = self.table
+        area = table.viewport().rect()
+        rects = (table.visualRect(self.model.index(r, 0)) for r in range(self.model.rowCount()))
+        return sum(1 for rect in rects if area.contains(rect))
+
+    def show_hidden_rows(self) -> None:
+        rows = self.model.rowCount()
+        if not rows or not self.table.isVisible():
+            return
+        shown = self.rows_in_view()
+        self.hidden_rows.setVisible(shown < rows)
+        if shown < rows:
+            self.hidden_rows.setText(
+                self.tr(
+                    "{shown} of {n} systems in view: scroll the table, or press T for the tall view"
+                ).format(shown=shown, n=rows)
+            )
+
+    def wanted_height(self) -> int:
+        """The dock's height with every system's row in view (up to MAX_SYSTEM_ROWS)."""
+        rows = min(max(self.model.rowCount(), len(self.session.systems), 1), MAX_SYSTEM_ROWS)
+        table = self.table
+        line = self.fontMetrics().lineSpacing()
+        return (
+            line
+            + 8  # the dock's title
+            + self.tabs.tabBar().sizeHint().height()
+            + 2 * line
+            + 12  # the state line, wrapped
+            + table.horizontalHeader().sizeHint().height()
+            + rows * table.verticalHeader().defaultSectionSize()
+            + self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent)
+            + 2 * table.frameWidth()
+            + 12
+        )
 
     def _agreement_page(self) -> QWidget:
         page = QWidget()

@@ -339,10 +339,10 @@ def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
     return work
 
 
-def overview_op(reviewer: str, blind: bool, ks: Sequence[int]) -> Callable:
+def overview_op(reviewer: str, blind: bool, ks: Sequence[int], k: int | None = None) -> Callable:
     ks = list(ks)
     return lambda project, progress: Done(
-        review.overview(project, reviewer, blind, ks, progress), Changes("metrics")
+        review.overview(project, reviewer, blind, ks, progress, k=k), Changes("metrics")
     )
 
 
@@ -361,6 +361,7 @@ def rescore_op(
     reviewers: Sequence[str],
     agreement: bool,
     pool_depth: int = DEFAULT_DEPTH,
+    k: int | None = None,
 ) -> Callable:
     """One question scored again after a judgement on it (its pool counted again too); the
     agreement (which reads the whole log) only when it is shown."""
@@ -368,7 +369,7 @@ def rescore_op(
 
     def work(project, _progress) -> Done:
         summary, entries = review.refresh_question(
-            project, question, reviewer, blind, ks, reviewers, pool_depth
+            project, question, reviewer, blind, ks, reviewers, pool_depth, k
         )
         shared = project.agreement() if agreement and not blind else None
         return Done((summary, entries, shared), Changes("judgement", question=question["pk"]))

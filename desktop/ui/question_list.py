@@ -49,6 +49,18 @@ class QuestionListPanel(QWidget):
                 QuestionListModel.COL_POOL: 3,
             },
         )
+        # The list never so narrow that the question column's header is cut.
+        header = self.table.horizontalHeader()
+        self.table.setMinimumWidth(
+            sum(header.sectionSize(c) for c in range(self.model.columnCount()))
+            - header.sectionSize(QuestionListModel.COL_TEXT)
+            + header.fontMetrics().horizontalAdvance(
+                str(self.model.headerData(QuestionListModel.COL_TEXT, Qt.Orientation.Horizontal))
+            )
+            + 12
+            + self.table.style().pixelMetric(self.table.style().PixelMetric.PM_ScrollBarExtent)
+            + 2 * self.table.frameWidth()
+        )
         self.table.selectionModel().currentRowChanged.connect(self._clicked)
         # Sorting by a header click or a filter resets the list: keep the shown question.
         self.model.modelReset.connect(self.after_reset)

@@ -17,6 +17,7 @@ from desktop.ui.widgets import HtmlDelegate, system_colour, text_lines_height
 
 TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
 COMPACT_LINES = 1  # in compare mode, where two rankings share the height
+FIT_ROWS = 5  # rows a ranking always shows without scrolling (the top 5 at 1366x768)
 
 
 class RankingPanel(QWidget):
@@ -36,6 +37,7 @@ class RankingPanel(QWidget):
         self.delegate = HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
         self.table.setItemDelegateForColumn(RankingModel.COL_TEXT, self.delegate)
         self.table.verticalHeader().setDefaultSectionSize(self.row_height(TEXT_LINES))
+        self.fit_rows(FIT_ROWS)
         size_columns(
             self.table,
             RankingModel.COL_TEXT,
@@ -46,6 +48,10 @@ class RankingPanel(QWidget):
                 RankingModel.COL_PASSAGE: 12,
             },
         )
+        # Scores as printed ("%.2f"), up to three digits before the point and a sign: BM25
+        # scores of 100 and more, negative log-probabilities.
+        widest = self.table.fontMetrics().horizontalAdvance("-000.00")
+        self.table.horizontalHeader().resizeSection(RankingModel.COL_SCORE, widest + 16)
         layout.addWidget(self.table)
 
     def current_row(self):
@@ -62,6 +68,18 @@ class RankingPanel(QWidget):
         self.delegate.lines = lines
         self.model.set_compact(compact)
         self.table.verticalHeader().setDefaultSectionSize(self.row_height(lines))
+        self.fit_rows(FIT_ROWS)
+
+    def fit_rows(self, rows: int) -> None:
+        """The table never shorter than its header and `rows` rows: the splitters above and
+        below give way instead, so that the top K is read without scrolling."""
+        table = self.table
+        height = (
+            table.horizontalHeader().sizeHint().height()
+            + rows * table.verticalHeader().defaultSectionSize()
+            + 2 * table.frameWidth()
+        )
+        table.setMinimumHeight(height)
 
 
 class RankingsArea(QSplitter):
@@ -88,6 +106,10 @@ class RankingsArea(QSplitter):
 
     def _mode_changed(self) -> None:
         compare = self.session.compare_name is not None
+        if not compare:
+            # Hidden now, not at the next view: its two-line rows' height would push the
+            # reader's split away as the reader comes back under the ranking.
+            self.panels[1].hide()
         for panel in self.panels:
             panel.set_compact(compare)
 

@@ -32,13 +32,21 @@ class PassageReader(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
         layout.addWidget(self.title)
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
         layout.addWidget(self.viewer)
+        # The document is laid out after setHtml, bit by bit: the scroll range grows as it is,
+        # so the scroll to the passage is made again each time, until the reviewer scrolls.
+        self._scroll_pending = False
+        bar = self.viewer.verticalScrollBar()
+        bar.rangeChanged.connect(lambda _low, _high: self._scroll())
+        bar.actionTriggered.connect(self._scrolled_by_hand)
 
     def clear(self) -> None:
+        self._scroll_pending = False
         self.viewer.clear()
         self.title.clear()
         self.passage_pk = self.passage_id = None
@@ -59,9 +67,10 @@ class PassageReader(QWidget):
         parts = [self._neighbour(p) for p in before]
         parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
         parts += [self._neighbour(p) for p in after]
+        # Open on the passage itself, with the end of the neighbour above it in view.
+        self._scroll_pending = bool(before)
         self.viewer.setHtml("".join(parts))
         if before:
-            # Start at the passage itself, not at the neighbour above it.
             QTimer.singleShot(0, self._scroll)
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
@@ -74,10 +83,38 @@ class PassageReader(QWidget):
         )
 
     def _scroll(self) -> None:
-        block = self.viewer.document().findBlockByNumber(1)
-        if block.isValid():
-            layout = self.viewer.document().documentLayout()
-            self.viewer.verticalScrollBar().setValue(int(layout.blockBoundingRect(block).top()))
+        if not self._scroll_pending:
+            return
+        block = self.viewer.document().findBlockByNumber(1)  # the passage, after one neighbour
+        if not block.isValid():
+            return
+        rect = self.viewer.document().documentLayout().blockBoundingRect(block)
+        room = self.viewer.viewport().height()
+        # Up to two lines of the neighbour above while the passage still fits whole below
+        # them; a passage taller than the view starts one line down, so that the reviewer
+        # sees it goes on from the neighbour.
+        line = self.viewer.fontMetrics().lineSpacing()
+        spare = room - rect.height()
+        above = min(2 * line, spare) if spare >= 0 else line
+        self.viewer.verticalScrollBar().setValue(int(max(self._line_top(block, above), 0)))
+
+    def _line_top(self, block, above: float) -> float:
+        """The top of the neighbour's first line within `above` of the passage, so that the
+        view starts on a whole line (not half a line of the neighbour)."""
+        layout = self.viewer.document().documentLayout()
+        start = layout.blockBoundingRect(block).top()
+        previous = block.previous()
+        lines = previous.layout() if previous.isValid() else None
+        if lines is None or lines.lineCount() == 0:
+            return start - above
+        top = layout.blockBoundingRect(previous).top()
+        tops = [top + lines.lineAt(n).y() for n in range(lines.lineCount())]
+        # The first whole line inside `above`; else (the gap between paragraphs is wider
+        # than the room) `above` as it is: the passage whole comes first.
+        return next((y for y in tops if start - y <= above), start - above)
+
+    def _scrolled_by_hand(self, _action: int) -> None:
+        self._scroll_pending = False
 
     def _link(self, url) -> None:
         text = url.toString()

@@ -65,7 +65,7 @@ class MetricsRunner(QObject):
         self.worker.cancel("full")
         self.worker.start(
             "full",
-            operations.overview_op(session.reviewer, session.blind, session.window_ks()),
+            operations.overview_op(session.reviewer, session.blind, session.window_ks(), session.k),
             on_done=lambda done: self._current(generation) and session.set_overview(done.result),
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
@@ -107,6 +107,7 @@ class MetricsRunner(QObject):
                 session.reviewers,
                 self.dock.agreement_shown(),
                 session.pool_depth,
+                session.k,
             ),
             on_done=lambda done: self._later(
                 lambda: self._question_ready(generation, question["pk"], done.result)
@@ -133,11 +134,9 @@ class MetricsRunner(QObject):
         )
 
     def k_changed(self, k: int) -> None:
-        board = self.session.board
-        if board is None or k not in board.ks:
-            self.full_pass()
-        else:
-            self.dock.show_scores()
+        # Every question's review status asks a role of its misses at the K shown (one full
+        # pass, on the worker; switching questions stays as it was).
+        self.full_pass()
 
     def _current(self, generation: int) -> bool:
         return generation == self.generation

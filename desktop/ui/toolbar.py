@@ -58,6 +58,13 @@ class SystemsToolbar(QToolBar):
         self.progress.setFormat(self.tr("%v/%m done"))
         self.progress.setMaximumWidth(self.fontMetrics().averageCharWidth() * 22)
         self.progress.setTextVisible(True)
+        self.progress.setToolTip(
+            self.tr(
+                "A question counts as reviewed once its answerability is set (Y or B) and "
+                "every evidence item that some system misses at K has a role given (1 or 2, "
+                "or added with E or R); an imported role alone is not a review."
+            )
+        )
         self.addWidget(self.progress)
         session.dataReloaded.connect(self.fill)
         session.systemsChanged.connect(self.sync)

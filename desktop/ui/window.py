@@ -351,7 +351,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.show_question(self._target(restore)["id"])
         if not session.reviewer:
             self.statusBar().showMessage(
-                self.tr("Give your reviewer name (Review → Change reviewer name…) to judge"), 0
+                self.tr("No reviewer name yet: the first judging key asks for it"), 0
             )
         self.start_full_pass()
 
@@ -372,7 +372,8 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         states = {ALWAYS}
         if self.session.questions:
             states.add(REVIEW)
-            if self.writable():
+            # Without a reviewer name the judging keys stay live: they ask for it (judge_lines).
+            if not self.read_only:
                 states.add(JUDGE)
                 if not self.session.blind:
                     states.add(ADJUDICATE)
@@ -478,6 +479,9 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
 
     def toggle_compare(self) -> None:
         self.set_compare(None if self.session.compare_name else self.session.compare_candidate())
+
+    def toggle_metrics_tall(self) -> None:
+        self.layout_memory.tall_metrics(self.act_metrics_tall.isChecked())
 
     def set_k(self, k: int) -> None:
         self.session.set_k(k)

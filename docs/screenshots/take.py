@@ -3,12 +3,15 @@
     Xvfb :97 -screen 0 1366x768x24 -nolisten tcp &
     DISPLAY=:97 python docs/screenshots/take.py            # all of them
     DISPLAY=:97 python docs/screenshots/take.py compare    # one
+    python docs/screenshots/take.py --sizes                # the laptop matrix, below
 
-SHOT_SIZE=1440x900 (with a screen that size) and SHOT_DIR=folder take them elsewhere, to look
-at other sizes without touching the committed ones.
+SHOT_SIZE=1440x900 (with a screen that size), SHOT_LANG=en|ko and SHOT_DIR=folder take them
+elsewhere, to look at other sizes without touching the committed ones. `--sizes` starts its
+own Xvfb for each laptop size (1366x768, 1440x900) and takes the single and compare views in
+Korean and English into docs/screenshots/sizes/VIEW-WxH-LANG.png.
 
 Each view runs in its own process on a fresh copy of the bundled sample, with its own settings
-folder, and is captured with ImageMagick's `import -window root`.
+folder, and is captured from the screen by Qt (the window alone when there is no screen).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,24 +35,31 @@ VIEWS = {
 }
 SIZE = tuple(int(n) for n in os.environ.get("SHOT_SIZE", "1366x768").split("x"))
 OUT = Path(os.environ.get("SHOT_DIR", HERE))
+NAME = os.environ.get("SHOT_NAME", "")  # put before ".png" (the --sizes matrix)
+LAPTOPS = ("1366x768", "1440x900")
+MATRIX_VIEWS = ("main", "compare")
+
+
+def language(view: str) -> str:
+    return os.environ.get("SHOT_LANG") or ("en" if view == "english" else "ko")
 
 
 def prepare(view: str, base: Path) -> tuple[Path, str]:
     from desktop.project import Project
     from desktop.sample import load_sample
 
-    english = view == "english"
+    english = language(view) == "en"
     me, other = ("kim", "lee") if english else ("김검수", "이검수")
     home = base / "home"
     home.mkdir()
-    language = "en" if english else "ko"
+    lang = "en" if english else "ko"
     (home / "settings.ini").write_text(
-        f"[General]\nreviewer={me}\nlanguage={language}\n", encoding="utf-8"
+        f"[General]\nreviewer={me}\nlanguage={lang}\n", encoding="utf-8"
     )
     os.environ["RECALL_REVIEWER_HOME"] = str(home)
     db = base / "review.db"
     if view == "welcome":
-        (home / "settings.ini").write_text(f"[General]\nlanguage={language}\n", encoding="utf-8")
+        (home / "settings.ini").write_text(f"[General]\nlanguage={lang}\n", encoding="utf-8")
         return db, ""
     with Project(db) as project:
         list(load_sample(project))
@@ -129,7 +140,12 @@ def shoot(view: str) -> None:
             QTimer.singleShot(2000, capture)
 
         def capture() -> None:
-            subprocess.run(["import", "-window", "root", str(OUT / VIEWS[view])], check=True)
+            # The screen as shown (menus and dialogs included); no screen (offscreen): the
+            # window as it paints itself.
+            shot = window.screen().grabWindow(0)
+            if shot.isNull() or shot.width() < SIZE[0]:
+                shot = window.grab()
+            shot.save(str(OUT / VIEWS[view].replace(".png", f"{NAME}.png")))
             window.close()
             qapp.quit()
 
@@ -143,9 +159,44 @@ def shoot(view: str) -> None:
         qapp.exec()
 
 
+def laptops() -> None:
+    """The single and compare views at each laptop size, in Korean and English."""
+    out = HERE / "sizes"
+    out.mkdir(exist_ok=True)
+    for n, size in enumerate(LAPTOPS):
+        display = f":{187 + n}"
+        screen = subprocess.Popen(
+            ["Xvfb", display, "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            time.sleep(1)
+            for lang in ("ko", "en"):
+                env = dict(
+                    os.environ,
+                    DISPLAY=display,
+                    QT_QPA_PLATFORM="xcb",
+                    SHOT_SIZE=size,
+                    SHOT_LANG=lang,
+                    SHOT_DIR=str(out),
+                    SHOT_NAME=f"-{size}-{lang}",
+                )
+                for view in MATRIX_VIEWS:
+                    command = [sys.executable, __file__, "--one", view]
+                    subprocess.run(command, check=True, cwd=ROOT, env=env)
+                    print(out / f"{view}-{size}-{lang}.png")
+        finally:
+            screen.terminate()
+            screen.wait()
+
+
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--one":
         shoot(sys.argv[2])
+        return
+    if sys.argv[1:] == ["--sizes"]:
+        laptops()
         return
     for view in sys.argv[1:] or list(VIEWS):
         subprocess.run([sys.executable, __file__, "--one", view], check=True, cwd=ROOT)

@@ -349,6 +349,10 @@
         <translation>데이터베이스를 열 수 없습니다</translation>
     </message>
     <message>
+        <source>No reviewer name yet: the first judging key asks for it</source>
+        <translation>검수자 이름이 아직 없습니다: 처음 판단 키를 누를 때 이름을 묻습니다</translation>
+    </message>
+    <message>
         <source>blind mode</source>
         <translation>블라인드 모드</translation>
     </message>
@@ -379,6 +383,10 @@
     <message>
         <source>The judgement was not saved</source>
         <translation>판단이 저장되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Your name as a reviewer, written with every judgement. This judgement is saved once you give it:</source>
+        <translation>검수자 이름 (모든 판단에 함께 기록됩니다). 이름을 입력하면 방금 누른 판단이 저장됩니다:</translation>
     </message>
     <message>
         <source>Select an evidence item first</source>
@@ -469,10 +477,6 @@
         <translation>읽기 전용: 다른 창이 이 데이터베이스를 열고 있습니다</translation>
     </message>
     <message>
-        <source>Give your reviewer name (Review → Change reviewer name…) to judge</source>
-        <translation>판정하려면 검수자 이름을 입력하세요 (검수 → 검수자 이름 바꾸기…)</translation>
-    </message>
-    <message>
         <source>no reviewer named</source>
         <translation>검수자 이름 없음</translation>
     </message>
@@ -549,6 +553,10 @@
         <translation>{file} 가져오는 중…</translation>
     </message>
     <message>
+        <source>Import finished: {kind}, {n} rows from {file}.</source>
+        <translation>가져오기 완료: {kind}, {file}에서 {n}건.</translation>
+    </message>
+    <message>
         <source>Imported</source>
         <translation>가져옴</translation>
     </message>
@@ -577,8 +585,16 @@
         <translation>합침</translation>
     </message>
     <message>
+        <source>Details (as the command line prints them):</source>
+        <translation>자세한 내용 (명령줄 출력 그대로):</translation>
+    </message>
+    <message>
         <source>Merging {file}…</source>
         <translation>{file} 합치는 중…</translation>
+    </message>
+    <message>
+        <source>Merge finished: {n} judgements added from {file}.</source>
+        <translation>합치기 완료: {file}에서 판단 {n}건 추가.</translation>
     </message>
     <message>
         <source>Export report</source>
@@ -664,6 +680,10 @@
     <message>
         <source>No runs yet</source>
         <translation>검색 결과가 아직 없습니다</translation>
+    </message>
+    <message>
+        <source>{shown} of {n} systems in view: scroll the table, or press T for the tall view</source>
+        <translation>시스템 {n}개 중 {shown}개 보임: 표를 스크롤하거나 T로 크게 보기</translation>
     </message>
     <message>
         <source>Policy: a judgement counts at once while it is the only reviewer&apos;s in the database (marked “single”); with two or more reviewers a change counts when everyone who judged it agrees, or after an adjudication. Until then the imported gold stands.</source>
@@ -1150,6 +1170,10 @@
         <translation>%v/%m 완료</translation>
     </message>
     <message>
+        <source>A question counts as reviewed once its answerability is set (Y or B) and every evidence item that some system misses at K has a role given (1 or 2, or added with E or R); an imported role alone is not a review.</source>
+        <translation>질문은 답변 여부를 정하고(Y 또는 B) 어느 시스템이든 K 안에서 놓친 정답 근거마다 역할을 주면(1 또는 2, 또는 E·R로 추가) 검수 완료로 셉니다. 가져온 역할만으로는 검수가 아닙니다.</translation>
+    </message>
+    <message>
         <source>K: how many top results count (5, 10 or any number)</source>
         <translation>K: 상위 몇 개의 결과를 셀지 (5, 10 또는 아무 수)</translation>
     </message>
@@ -1437,6 +1461,14 @@
     <message>
         <source>Compare two systems</source>
         <translation>두 시스템 비교</translation>
+    </message>
+    <message>
+        <source>Metrics: tall view</source>
+        <translation>지표 크게 보기</translation>
+    </message>
+    <message>
+        <source>Raise the metrics dock to most of the window&apos;s height, and back</source>
+        <translation>지표 창을 창 높이 대부분으로 키우거나 되돌립니다</translation>
     </message>
     <message>
         <source>Adjudicate: take reviewer {n}&apos;s value</source>

@@ -206,7 +206,7 @@ def test_the_progress_dialog_names_the_phase(sample_db, open_window, qtbot):
     qtbot.waitUntil(lambda: not window.tasks.busy())
 
 
-def test_without_a_reviewer_name_the_data_shows_and_judging_waits(sample_db, qtbot):
+def test_without_a_reviewer_name_a_judging_key_asks_for_it(sample_db, qtbot):
     from desktop.ui.window import MainWindow
 
     window = MainWindow(sample_db)  # no name given, none in the settings
@@ -217,12 +217,22 @@ def test_without_a_reviewer_name_the_data_shows_and_judging_waits(sample_db, qtb
     idle(qtbot, window)
     assert window.pages.currentIndex() == window.PAGE_REVIEW
     assert "reviewer name" in window.statusBar().currentMessage()
-    assert not window.act_core.isEnabled() and window.act_next.isEnabled()
+    # The judging keys are live, not greyed: the first one asks for the name there and then.
+    assert window.act_core.isEnabled() and window.act_next.isEnabled()
     window.select_item(0)
+    item = window.selected_item().primary_id
     qtbot.keyClick(window, Qt.Key.Key_1)
-    assert logged(sample_db) == []
-    window.set_reviewer("kim")
-    assert window.act_core.isEnabled()
+    dialog = window.reviewer_dialog
+    assert dialog.isVisible() and logged(sample_db) == []  # nothing without a name
+    dialog.setTextValue("  ")
+    dialog.accept()  # a blank name writes nothing
+    assert logged(sample_db) == [] and not window.session.reviewer
     qtbot.keyClick(window, Qt.Key.Key_1)
-    assert [r["reviewer"] for r in logged(sample_db)] == ["kim"]
+    window.reviewer_dialog.setTextValue("kim")
+    window.reviewer_dialog.accept()  # the judgement the key asked for is kept and written
+    lines = logged(sample_db)
+    assert [(r["reviewer"], r["kind"], r["passage_id"], r["value"]) for r in lines] == [
+        ("kim", "role", item, "core")
+    ]
+    assert window.session.reviewer == "kim"
     idle(qtbot, window)
