@@ -4,7 +4,9 @@
 ; SIZE_KB and COMPRESSOR defined. The reviewer's data (%LOCALAPPDATA%\recall-reviewer: the
 ; database, backups, logs) is never touched, neither by installing nor by uninstalling.
 
-Unicode true
+; 64-bit, like the Python it installs; Wine without its 32-bit half (Debian's wine64 alone)
+; runs it too.
+Target amd64-unicode
 ManifestDPIAware true
 SetCompressor ${COMPRESSOR}
 RequestExecutionLevel user

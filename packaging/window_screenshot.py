@@ -20,6 +20,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from desktop.ui.app import configure
+from desktop.ui.crash import install_crash_dialog
 from desktop.ui.window import MainWindow
 
 
@@ -29,6 +30,7 @@ def main(argv: list[str]) -> int:
     platform = ["-platform", argv[3]] if len(argv) > 3 else []
     app = QApplication(["recall-reviewer", *platform])
     configure(app)
+    install_crash_dialog()  # as desktop.ui.app.run() does: it starts the log file too
     window = MainWindow(db, reviewer="검토자")
     window.resize(1280, 800)
     window.show()

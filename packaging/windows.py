@@ -144,6 +144,7 @@ def unpack_python(data_zip: Path, dest: Path) -> None:
 def root_certificate(exe: Path, work: Path) -> Path:
     """The root certificate carried in exe's signature, if it is the pinned Microsoft root."""
     signature = work / f"{exe.name}.p7"
+    signature.unlink(missing_ok=True)  # osslsigncode will not overwrite it
     run(
         ["osslsigncode", "extract-signature", "-in", str(exe), "-out", str(signature)],
         f"extracting {exe.name}'s signature",
