@@ -143,14 +143,14 @@ def unpack_python(data_zip: Path, dest: Path) -> None:
 
 def root_certificate(exe: Path, work: Path) -> Path:
     """The root certificate carried in exe's signature, if it is the pinned Microsoft root."""
-    signature = work / f"{exe.name}.p7"
+    signature = work / f"{exe.name}.p7.pem"
     signature.unlink(missing_ok=True)  # osslsigncode will not overwrite it
-    run(
-        ["osslsigncode", "extract-signature", "-in", str(exe), "-out", str(signature)],
+    run(  # PEM: osslsigncode 2.5 (Debian 12) and 2.9 (backports) write the same then
+        ["osslsigncode", "extract-signature", "-pem", "-in", str(exe), "-out", str(signature)],
         f"extracting {exe.name}'s signature",
     )
     pem = run(
-        ["openssl", "pkcs7", "-inform", "DER", "-in", str(signature), "-print_certs"],
+        ["openssl", "pkcs7", "-in", str(signature), "-print_certs"],
         "reading the signature's certificates",
     ).stdout
     for block in re.findall(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----", pem, re.S):
