@@ -174,6 +174,14 @@ def screenshot(installed: Path, env: dict, db: Path, out: Path, platform: str) -
     return report
 
 
+def data_folder(installed: Path, env: dict) -> str:
+    """Where the installed app keeps its data when RECALL_REVIEWER_HOME is not set."""
+    python = str(installed / "python" / "python.exe")
+    plain = {k: v for k, v in env.items() if k != "RECALL_REVIEWER_HOME"}
+    code = "from desktop import paths; print(paths.data_dir())"
+    return wine(plain, python, "-X", "utf8", "-c", code).stdout.strip()
+
+
 def uninstall(installed: Path, env: dict) -> None:
     # _?= runs the uninstaller in place and waits (it would otherwise copy itself and return).
     args = [str(installed / "uninstall.exe"), "/S", f"_?={windows_path(installed)}"]
@@ -194,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     installed = install(args.setup.resolve(), env)
     print(f"installed:  {installed}")
     print(f"shortcuts:  {', '.join(shortcuts(env))}")
-    failed = 0
+    folder_seen = data_folder(installed, env)
+    failed = int(not folder_seen.endswith("\\AppData\\Local\\recall-reviewer"))
+    print(f"data folder: {folder_seen}")
     for command, on_windows, on_linux in run_both(installed, env, work):
         same = on_windows == on_linux
         failed += not same

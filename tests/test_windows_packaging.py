@@ -119,6 +119,7 @@ def test_under_wine_installed_app_answers_as_on_linux_and_draws_hangul(build, tm
     print(out)
     assert "Start Menu/Programs/Recall Reviewer.lnk" in out and "home/Recall Reviewer.lnk" in out
     assert "DIFFERENT" not in out
+    assert "\\AppData\\Local\\recall-reviewer\n" in out  # %LOCALAPPDATA%, via platformdirs
     assert "'font': 'NanumGothic'" in out and "'hangul': True" in out
     assert (tmp_path / "window.png").stat().st_size > 10_000
     assert code == 0, out
