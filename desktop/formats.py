@@ -401,7 +401,9 @@ def _utf16_order(raw: bytes) -> str | None:
 
 def _byte_lines(path, handle, codec, encoding) -> Iterator[tuple[int, str]]:
     for number, raw in _bounded(path, handle):
-        if number == 1 and raw.startswith(codecs.BOM_UTF8) and codec == "utf-8":
+        # Not only for UTF-8: tools on Windows also put a UTF-8 BOM before CP949 text, and
+        # decoded as CP949 it would become two Hanja glued to the first field.
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[3:]
         if number == 1 and encoding is None and b"\x00" in raw:
             # NUL bytes are valid UTF-8 but no text file has them: UTF-16 without a BOM when

@@ -76,11 +76,21 @@ def setup(level: int = logging.INFO) -> Path:
         "Recall Reviewer %s starting: Python %s on %s%s; data folder %s",
         __version__,
         platform.python_version(),
-        platform.platform(),
+        system_name(),
         " (bundled)" if getattr(sys, "frozen", False) else "",
         paths.data_dir(),
     )
     return log_file()
+
+
+def system_name() -> str:
+    """The OS for the log's first line. On Windows from sys.getwindowsversion(), not
+    platform.platform(): that asks WMI, which can stall for seconds on real Windows and
+    aborts the process under Wine (propsys.VariantToString is unimplemented there)."""
+    if sys.platform == "win32":
+        v = sys.getwindowsversion()
+        return f"Windows {v.major}.{v.minor}.{v.build}"
+    return platform.platform()
 
 
 def shutdown() -> None:

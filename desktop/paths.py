@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import unicodedata
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 APP = "recall-reviewer"
 
@@ -76,3 +77,40 @@ def safe_file_name(text: str, fallback: str = "reviewer", limit: int = 80) -> st
     if not name or name.split(".")[0].upper() in _RESERVED:
         name = f"{fallback}_{name}" if name else fallback
     return name
+
+
+# Folders a sync client keeps (OneDrive, "OneDrive - Company", Dropbox, Google Drive's "My
+# Drive", iCloud Drive, Box, Nextcloud, Naver MYBOX), matched by a folder name on the path.
+SYNC_FOLDER = re.compile(
+    r"(onedrive( - .+)?|dropbox|google ?drive|my drive|icloud ?drive|iclouddrive"
+    r"|com~apple~clouddocs|box|nextcloud|owncloud|(naver )?mybox)",
+    re.IGNORECASE,
+)
+
+
+def shared_folder(path, network_drive: bool | None = None) -> str | None:
+    """Why a database at path is at risk, or None: 'network' for a network share (a
+    \\\\server\\share path, or a mapped network drive on Windows), else the name of the folder a
+    sync client keeps. SQLite's write-ahead log needs memory shared on one machine, which SMB
+    cannot give, and a sync client may copy or replace the file while it is being written."""
+    text = str(path)
+    if text.startswith(("\\\\", "//")):
+        return "network"
+    windows = "\\" in text or re.match(r"^[A-Za-z]:", text)
+    parts = (PureWindowsPath if windows else PurePosixPath)(text).parts
+    for part in parts[:-1]:
+        if SYNC_FOLDER.fullmatch(part):
+            return part
+    if network_drive is None:
+        network_drive = _network_drive(text)
+    return "network" if network_drive else None
+
+
+def _network_drive(path: str) -> bool:
+    """A drive letter mapped to a network share (Windows; False elsewhere)."""
+    if sys.platform != "win32":
+        return False
+    import ctypes
+
+    drive = os.path.splitdrive(os.path.abspath(path))[0]
+    return bool(drive) and ctypes.windll.kernel32.GetDriveTypeW(drive + "\\") == 4  # REMOTE

@@ -39,7 +39,14 @@ class SafeStream:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(_STREAM.sub(_escape, text) if _STREAM.search(text) else text)
+        safe = _STREAM.sub(_escape, text) if _STREAM.search(text) else text
+        try:
+            self._stream.write(safe)
+        except UnicodeEncodeError:
+            # Windows writes a pipe or file in the ANSI code page (cp949 on Korean Windows,
+            # cp1252 elsewhere): a character outside it is shown as \uXXXX, not a failure.
+            encoding = self._stream.encoding
+            self._stream.write(safe.encode(encoding, "backslashreplace").decode(encoding))
         return len(text)
 
     def __getattr__(self, name):

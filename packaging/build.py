@@ -4,6 +4,8 @@
     python packaging/build.py --archive       also dist/recall-reviewer-<version>-<os>.tar.gz (.zip
                                               on Windows), the file to hand to reviewers
     python packaging/build.py --distpath D --workpath W     elsewhere (tests build in a temp dir)
+    python packaging/build.py --target windows      on Linux: the Windows folder, installer and zip
+                                                     in dist/windows/ (packaging/windows.py)
 
 Needs PyInstaller (`pip install -e .[test]` brings it). Works the same on Linux, Windows and
 macOS; see packaging/README.md for what differs.
@@ -77,7 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workpath", type=Path, default=ROOT / "build")
     parser.add_argument("--clean", action="store_true", help="empty PyInstaller's cache first")
     parser.add_argument("--archive", action="store_true", help="also pack it for handing out")
+    parser.add_argument("--target", choices=["native", "windows"], default="native")
+    parser.add_argument("--pyside6", help="windows: another PySide6 (PySide6-Essentials==6.6.3)")
+    parser.add_argument("--fast", action="store_true", help="windows: zlib, not LZMA (tests)")
     args = parser.parse_args(argv)
+    if args.target == "windows":
+        return main_windows(args)
 
     started = time.monotonic()
     bundle = build(args.distpath.resolve(), args.workpath.resolve(), args.clean)
@@ -93,6 +100,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.archive:
         packed = archive(bundle)
         print(f"archive:    {packed} ({packed.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def main_windows(args: argparse.Namespace) -> int:
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from windows import BuildError, build_windows
+
+    dist = args.distpath.resolve() / "windows"
+    try:
+        made = build_windows(dist, args.workpath.resolve(), args.pyside6, args.fast)
+    except BuildError as error:
+        print(f"build.py: {error}", file=sys.stderr)
+        return 1
+    size = folder_size(made["folder"])
+    print(f"folder:     {made['folder']} ({size / 1e6:.1f} MB)")
+    for kind in ("installer", "zip"):
+        print(f"{kind + ':':<11} {made[kind]} ({made[kind].stat().st_size / 1e6:.1f} MB)")
     return 0
 
 

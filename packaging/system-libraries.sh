@@ -22,8 +22,10 @@ window=(
   libxcb-xkb1
 )
 # binutils for PyInstaller; strace, Xvfb, xauth, x11-utils and desktop-file-utils for the
-# packaging and window checks.
-tests=(binutils strace xvfb xauth x11-utils desktop-file-utils)
+# packaging and window checks; nsis, osslsigncode, openssl, wine and wine64 for the Windows
+# build made here and its smoke test (tests/test_windows_packaging.py).
+tests=(binutils strace xvfb xauth x11-utils desktop-file-utils
+  nsis osslsigncode openssl wine wine64)
 packages=("${window[@]}")
 case "${1:-}" in
   --test) packages+=("${tests[@]}") ;;

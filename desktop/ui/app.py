@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QLibraryInfo, QLocale, QSize, QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QIcon
 from PySide6.QtWidgets import QApplication
@@ -43,15 +45,33 @@ def install_translations(app: QApplication, lang: str) -> bool:
     return loaded
 
 
+def _korean_families() -> list[str]:
+    return QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+
+
 def has_hangul_font(families: list[str] | None = None) -> bool:
     if families is None:
-        families = QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+        families = _korean_families()
     return bool(families)
 
 
-def ensure_hangul_font(app: QApplication, families: list[str] | None = None) -> str | None:
+WINDOWS_HANGUL = "Malgun Gothic"  # Windows' own UI font for Korean, on every Windows 10/11
+
+
+def ensure_hangul_font(
+    app: QApplication, families: list[str] | None = None, system: str = sys.platform
+) -> str | None:
     """Use the bundled NanumGothic when no installed font supports Korean; returns the family
-    loaded, or None when the system already has one."""
+    set, or None when the system's default is kept. On Windows, Malgun Gothic when present,
+    else NanumGothic: Qt's default there (Segoe UI) falls back to Gulim's bitmap-era glyphs."""
+    if system == "win32":
+        korean = families if families is not None else _korean_families()
+        if WINDOWS_HANGUL in korean:
+            font = QFont(app.font())
+            font.setFamily(WINDOWS_HANGUL)
+            app.setFont(font)
+            return WINDOWS_HANGUL
+        families = []  # whatever else there is, NanumGothic reads better
     if has_hangul_font(families):
         return None
     family = None

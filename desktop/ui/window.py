@@ -40,6 +40,7 @@ from desktop.ui.common import shrinkable
 from desktop.ui.dialogs import ShortcutSheet
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
+from desktop.ui.folder_warning import warn_shared_folder
 from desktop.ui.gold_commands import GoldCommands
 from desktop.ui.guard import DatabaseGuard
 from desktop.ui.journal_warning import JournalWarning
@@ -287,6 +288,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.db_path = path
         if not self.guard.open(path, project):
             self._tell_read_only(path)
+        warn_shared_folder(self, path)
         self.settings.setValue("last-database", str(path))
         self.session.current_pk = None
         try:

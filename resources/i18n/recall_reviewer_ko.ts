@@ -239,6 +239,21 @@
     </message>
 </context>
 <context>
+    <name>FolderWarning</name>
+    <message>
+        <source>{path} is on a network folder. SQLite cannot keep a database safe over a network share (SMB): keep it in a local folder, and share judgements by exporting them (File → Export my judgements) and merging.</source>
+        <translation>{path}은(는) 네트워크 폴더에 있습니다. SQLite 데이터베이스는 네트워크 공유(SMB)에서 안전하게 유지되지 않습니다. 로컬 폴더에 두고, 판단 기록은 내보내서(파일 → 내 판단 기록 내보내기) 병합하는 방식으로 공유하세요.</translation>
+    </message>
+    <message>
+        <source>{path} is in {name}, a folder a sync client copies. It can copy or replace the database while it is being written and damage it: keep it in a local folder, and share judgements by exporting them (File → Export my judgements) and merging.</source>
+        <translation>{path}은(는) 동기화 프로그램이 복사하는 폴더 {name} 안에 있습니다. 동기화 프로그램이 기록 중인 데이터베이스를 복사하거나 바꿔치기하여 손상시킬 수 있습니다. 로컬 폴더에 두고, 판단 기록은 내보내서(파일 → 내 판단 기록 내보내기) 병합하는 방식으로 공유하세요.</translation>
+    </message>
+    <message>
+        <source>Database in a shared folder</source>
+        <translation>공유 폴더의 데이터베이스</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import {kind}</source>
