@@ -809,6 +809,12 @@ class Project(Reads):
         """Add the other database's judgement lines this one lacks; refuse a database that
         describes a different evaluation. One transaction; running it twice adds nothing."""
         other_path = str(other_path)
+        if os.path.isfile(other_path) and os.path.samefile(other_path, self.path):
+            # Merging a file into itself adds nothing but a misleading "merge" in the log.
+            raise StoreError(
+                f"{other_path}: this is the database being merged into; "
+                "name another reviewer's database"
+            )
         theirs, rows = self._read_other(other_path)
         mine = self.store.fingerprint()
         differ = [k for k in ("corpus", "questions", "gold") if mine[k] != theirs[k]]

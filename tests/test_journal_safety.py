@@ -284,6 +284,7 @@ def _foreign(path: Path) -> None:
         ("missing", "no such file; name the other database file"),
         ("text", "not a SQLite database, so not a Recall Reviewer one"),
         ("empty", "not a SQLite database, so not a Recall Reviewer one"),
+        ("itself", "this is the database being merged into; name another reviewer's database"),
     ],
 )
 def test_wrong_merge_sources_get_one_line_each(two_databases, tmp_path, make, words):
@@ -301,6 +302,8 @@ def test_wrong_merge_sources_get_one_line_each(two_databases, tmp_path, make, wo
         source.write_text("id\ttext\np1\t대한민국\n", encoding="utf-8")
     elif make == "empty":
         source.write_bytes(b"")
+    elif make == "itself":
+        source.symlink_to(mine)  # the same file under another name
     before = snapshot(mine)
     done = cli(mine, "merge", str(source))
     assert done.returncode == 2
