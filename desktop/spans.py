@@ -12,6 +12,7 @@ every text handed in here must already be NFC.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -70,3 +71,276 @@ def _without_whitespace(text: str) -> tuple[str, list[int]]:
     for the last few documents: an import locates many passages in one document in a row."""
     positions = [i for i, char in enumerate(text) if not char.isspace()]
     return "".join([text[i] for i in positions]), positions
+
+
+# Intervals: per document, a sorted list of disjoint (start, end) pairs, touching ones joined.
+Intervals = list[tuple[int, int]]
+THETA = 0.5
+SPAN_MEASURES = ("Recall", "CoreRecall", "Hit", "MRR", "SpanRecall", "SpanPrecision")
+ID_ONLY_MEASURES = ("nDCG", "P")
+ACROSS_CHUNKINGS = (
+    "nDCG and P@K are not defined across chunkings: a passage of another chunking is not one "
+    "judged passage, so neither its gain nor its relevance is known (design section 10)"
+)
+
+
+def merge(spans: Iterable[Span]) -> dict[str, Intervals]:
+    """Spans as disjoint intervals per document: the characters they cover, each once."""
+    by_document: dict[str, Intervals] = {}
+    for span in spans:
+        by_document.setdefault(span.document, []).append((span.start, span.end))
+    return {document: _joined(sorted(pairs)) for document, pairs in by_document.items()}
+
+
+def _joined(pairs: Iterable[tuple[int, int]]) -> Intervals:
+    out: Intervals = []
+    for start, end in pairs:
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def size(intervals: Mapping[str, Intervals]) -> int:
+    return sum(end - start for pairs in intervals.values() for start, end in pairs)
+
+
+def overlap(start: int, end: int, pairs: Intervals) -> int:
+    """|[start, end) ∩ pairs|, pairs disjoint and sorted."""
+    i = bisect_left(pairs, (start,))
+    if i:
+        i -= 1  # the interval before may reach into [start, end)
+    total = 0
+    while i < len(pairs) and pairs[i][0] < end:
+        total += max(0, min(end, pairs[i][1]) - max(start, pairs[i][0]))
+        i += 1
+    return total
+
+
+def _outside(start: int, end: int, pairs: Intervals) -> Intervals:
+    """The parts of [start, end) that pairs do not cover."""
+    out: Intervals = []
+    i = bisect_left(pairs, (start,))
+    if i:
+        i -= 1
+    at = start
+    while i < len(pairs) and pairs[i][0] < end:
+        if pairs[i][0] > at:
+            out.append((at, pairs[i][0]))
+        at = max(at, pairs[i][1])
+        i += 1
+    if at < end:
+        out.append((at, end))
+    return out
+
+
+def _add(start: int, end: int, pairs: Intervals) -> None:
+    """Adds [start, end) to pairs in place, joining what it touches (no re-sort: U grows one
+    passage at a time, up to the largest K)."""
+    i = bisect_left(pairs, (start,))
+    if i and pairs[i - 1][1] >= start:
+        i -= 1
+        start = pairs[i][0]
+    j = i
+    while j < len(pairs) and pairs[j][0] <= end:
+        end = max(end, pairs[j][1])
+        j += 1
+    pairs[i:j] = [(start, end)]
+
+
+def prefix(ranked: Sequence[Span], k: int | None = None, budget: int | None = None) -> list[Span]:
+    """The passages that make the context: the first k, or for a budget the shortest prefix
+    reaching budget characters, its last passage cut to its first characters so the prefix
+    holds exactly budget. Every passage's full length counts towards the budget, characters
+    repeated by overlapping neighbours included: the reader of the context pays for them."""
+    if budget is None:
+        return list(ranked[:k])
+    out: list[Span] = []
+    total = 0
+    for span in ranked:
+        if total >= budget:
+            break
+        take = min(len(span), budget - total)
+        out.append(
+            span if take == len(span) else Span(span.document, span.start, span.start + take)
+        )
+        total += take
+    return out
+
+
+def context(ranked: Sequence[Span], k: int | None = None, budget: int | None = None):
+    """U: the characters of the context at k or at a budget, each counted once."""
+    return merge(prefix(ranked, k, budget))
+
+
+def coverage(span: Span, context: Mapping[str, Intervals]) -> float:
+    """cov(s) = |s ∩ U| / |s|."""
+    return overlap(span.start, span.end, context.get(span.document, [])) / len(span)
+
+
+def item_coverage(spans: Iterable[Span], context: Mapping[str, Intervals]) -> float:
+    """cov(e): the best of its spans (any one of them found finds the item)."""
+    return max(coverage(span, context) for span in spans)
+
+
+def project_gold(spans: Sequence[Span], passages: Iterable[tuple], theta: float = THETA) -> list:
+    """An item carried to another chunking: the keys of the passages (key, span) whose span
+    holds at least theta of one of the item's spans, or lies at least theta inside one
+    (|p ∩ s| >= theta·|p|: a small passage wholly inside a long evidence span is evidence,
+    which AutoRAG's remapping drops). Ratios are compared, not products, so a boundary exactly
+    at theta is decided exactly."""
+    by_document: dict[str, list[Span]] = {}
+    for span in spans:
+        by_document.setdefault(span.document, []).append(span)
+    out = []
+    for key, passage in passages:
+        for span in by_document.get(passage.document, ()):
+            common = max(0, min(span.end, passage.end) - max(span.start, passage.start))
+            if common and (common / len(span) >= theta or common / len(passage) >= theta):
+                out.append(key)
+                break
+    return out
+
+
+@dataclass(frozen=True)
+class SpanItem:
+    """One evidence item for the span rule: its role (None: not assigned), every span that finds
+    it (its primary's and each alternative's, spans or passages) and, for the id rule, the keys
+    of its passages on the chunking it was judged on (empty for an item given as spans)."""
+
+    role: str | None
+    spans: tuple[Span, ...]
+    passages: frozenset = frozenset()
+
+
+def label(measure: str, k: int | None = None, budget: int | None = None) -> str:
+    """Recall@10 at K, Recall@2000ch at a budget of characters."""
+    return f"{measure}@{k}" if budget is None else f"{measure}@{budget}ch"
+
+
+class _Walk:
+    """The measures of one ranked list as it grows passage by passage: U, how much of each
+    item's spans it covers, which items are found and when the first one was."""
+
+    def __init__(self, items: Sequence[SpanItem], theta: float, id_rule: Collection[int]):
+        self.items, self.theta, self.id_rule = items, theta, id_rule
+        self.evidence = merge(span for item in items for span in item.spans)
+        self.spans_in: dict[str, list[tuple[int, int]]] = {}  # document -> (item, span index)
+        for index, item in enumerate(items):
+            for j, span in enumerate(item.spans):
+                self.spans_in.setdefault(span.document, []).append((index, j))
+        self.covered = [[0] * len(item.spans) for item in items]
+        self.found = [False] * len(items)
+        self.n_core = sum(item.role == "core" for item in items)
+        self.n_found = self.n_core_found = self.first = 0
+        self.u: dict[str, Intervals] = {}
+        self.u_size = self.u_on_evidence = 0
+
+    def step(self, rank: int, key: Hashable, span: Span) -> None:
+        pairs = self.u.setdefault(span.document, [])
+        new = _outside(span.start, span.end, pairs)
+        _add(span.start, span.end, pairs)
+        evidence = self.evidence.get(span.document, [])
+        touched = set()
+        for start, end in new:
+            self.u_size += end - start
+            self.u_on_evidence += overlap(start, end, evidence)
+            for index, j in self.spans_in.get(span.document, ()):
+                item_span = self.items[index].spans[j]
+                common = max(0, min(end, item_span.end) - max(start, item_span.start))
+                if common:
+                    self.covered[index][j] += common
+                    touched.add(index)
+        for index in self.id_rule:
+            if key in self.items[index].passages:
+                self._mark(index, rank)
+        for index in touched:
+            if index not in self.id_rule and self.coverage(index) >= self.theta:
+                self._mark(index, rank)
+
+    def _mark(self, index: int, rank: int) -> None:
+        if not self.found[index]:
+            self.found[index] = True
+            self.n_found += 1
+            self.n_core_found += self.items[index].role == "core"
+            self.first = self.first or rank
+
+    def coverage(self, index: int) -> float:
+        spans = self.items[index].spans
+        return max(
+            covered / len(span) for covered, span in zip(self.covered[index], spans, strict=True)
+        )
+
+    def measures(self) -> dict[str, float | None]:
+        n = len(self.items)
+        return {
+            "Recall": self.n_found / n,
+            "CoreRecall": self.n_core_found / self.n_core if self.n_core else None,
+            "Hit": 1.0 if self.n_found else 0.0,
+            "MRR": 1.0 / self.first if self.first else 0.0,
+            "SpanRecall": sum(self.coverage(index) for index in range(n)) / n,
+            "SpanPrecision": self.u_on_evidence / self.u_size if self.u_size else 0.0,
+        }
+
+
+def score_question(
+    items: Sequence[SpanItem],
+    ranked: Sequence[tuple[Hashable, Span]],
+    ks: Sequence[int],
+    budgets: Sequence[int] = (),
+    theta: float = THETA,
+    *,
+    id_rule_items: Collection[int] = frozenset(),
+) -> dict[str, float | None]:
+    """One question's measures by the span rule: SPAN_MEASURES at each K and each budget.
+
+    ranked: the run's list for the question, (passage key, its span), repeats already dropped.
+    id_rule_items: the positions in items of those judged on this run's own chunking. At K
+    they are found by the id rule (one of their passages in the top K, section 3, exactly as
+    trec_eval), never by coverage; every other item by cov >= theta. SpanRecall and
+    SpanPrecision are coverage for every item, and budgets are always the span rule: the
+    chunkings are compared on the same footing. When some item is scored by the span rule,
+    nDCG@K and P@K are None (ACROSS_CHUNKINGS says why); when none is, they are left out, for
+    the id scorer (desktop.metrics) gives them."""
+    if not items:
+        raise ValueError("a question with no evidence item is reported apart, not scored")
+    if not 0 < theta <= 1:
+        raise ValueError(f"the coverage θ must be above 0 and at most 1, not {theta}")
+    id_rule = frozenset(id_rule_items)
+    out: dict[str, float | None] = {}
+    walk, done = _Walk(items, theta, id_rule), 0
+    for k in sorted(ks):
+        while done < min(k, len(ranked)):
+            done += 1
+            walk.step(done, *ranked[done - 1])
+        for measure, value in walk.measures().items():
+            out[label(measure, k)] = value
+        if len(id_rule) < len(items):
+            for measure in ID_ONLY_MEASURES:
+                out[label(measure, k)] = None
+    spans = [span for _, span in ranked]
+    for budget in sorted(budgets):
+        walk = _Walk(items, theta, frozenset())
+        for rank, span in enumerate(prefix(spans, budget=budget), 1):
+            walk.step(rank, ranked[rank - 1][0], span)
+        for measure, value in walk.measures().items():
+            out[label(measure, budget=budget)] = value
+    return out
+
+
+def parse_budgets(text: str) -> list[int]:
+    """--budget 1000,2000: context lengths in characters, whole and positive."""
+    parts = [p for p in text.replace(" ", "").split(",") if p]
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(
+            f"a budget is a number of characters, as 1000,2000, not {text!r}"
+        ) from None
+    if not values:
+        raise ValueError("name at least one budget, for example 1000,2000")
+    if min(values) < 1:
+        raise ValueError(f"a budget must be at least 1 character, not {min(values)}")
+    return sorted(set(values))
