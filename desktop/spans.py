@@ -32,6 +32,15 @@ class Span:
     def __len__(self) -> int:
         return self.end - self.start
 
+    def check(self, document_length: int) -> None:
+        """Refuses a span that runs past its document's text (the readers turn the ValueError
+        into FILE:LINE)."""
+        if self.end > document_length:
+            raise ValueError(
+                f"span {self.start}..{self.end} runs past the end of document {self.document!r} "
+                f"({document_length} characters)"
+            )
+
 
 def locate(passage_text: str, document_text: str, start_hint: int = 0) -> tuple[int, int] | None:
     """Where a passage's text lies in its document, as (start, end) code points of the document,
@@ -185,6 +194,11 @@ def item_coverage(spans: Iterable[Span], context: Mapping[str, Intervals]) -> fl
     return max(coverage(span, context) for span in spans)
 
 
+def found(spans: Iterable[Span], context: Mapping[str, Intervals], theta: float = THETA) -> bool:
+    """found(e) ⇔ cov(e) >= θ."""
+    return item_coverage(spans, context) >= theta
+
+
 def project_gold(spans: Sequence[Span], passages: Iterable[tuple], theta: float = THETA) -> list:
     """An item carried to another chunking: the keys of the passages (key, span) whose span
     holds at least theta of one of the item's spans, or lies at least theta inside one
@@ -224,16 +238,10 @@ class _Walk:
     """The measures of one ranked list as it grows passage by passage: U, how much of each
     item's spans it covers, which items are found and when the first one was."""
 
-    def __init__(self, items: Sequence[SpanItem], theta: float, id_rule: Collection[int]):
-        self.items, self.theta, self.id_rule = items, theta, id_rule
-        self.evidence = merge(span for item in items for span in item.spans)
-        self.spans_in: dict[str, list[tuple[int, int]]] = {}  # document -> (item, span index)
-        for index, item in enumerate(items):
-            for j, span in enumerate(item.spans):
-                self.spans_in.setdefault(span.document, []).append((index, j))
-        self.covered = [[0] * len(item.spans) for item in items]
-        self.found = [False] * len(items)
-        self.n_core = sum(item.role == "core" for item in items)
+    def __init__(self, question: SpanQuestion, id_rule: frozenset):
+        self.question, self.items, self.id_rule = question, question.items, id_rule
+        self.covered = [[0] * len(item.spans) for item in self.items]
+        self.found = [False] * len(self.items)
         self.n_found = self.n_core_found = self.first = 0
         self.u: dict[str, Intervals] = {}
         self.u_size = self.u_on_evidence = 0
@@ -242,14 +250,14 @@ class _Walk:
         pairs = self.u.setdefault(span.document, [])
         new = _outside(span.start, span.end, pairs)
         _add(span.start, span.end, pairs)
-        evidence = self.evidence.get(span.document, [])
+        question = self.question
+        evidence = question.evidence.get(span.document, [])
         touched = set()
         for start, end in new:
             self.u_size += end - start
             self.u_on_evidence += overlap(start, end, evidence)
-            for index, j in self.spans_in.get(span.document, ()):
-                item_span = self.items[index].spans[j]
-                common = max(0, min(end, item_span.end) - max(start, item_span.start))
+            for index, j, item_start, item_end in question.spans_in.get(span.document, ()):
+                common = max(0, min(end, item_end) - max(start, item_start))
                 if common:
                     self.covered[index][j] += common
                     touched.add(index)
@@ -257,7 +265,7 @@ class _Walk:
             if key in self.items[index].passages:
                 self._mark(index, rank)
         for index in touched:
-            if index not in self.id_rule and self.coverage(index) >= self.theta:
+            if index not in self.id_rule and self.coverage(index) >= question.theta:
                 self._mark(index, rank)
 
     def _mark(self, index: int, rank: int) -> None:
@@ -277,12 +285,74 @@ class _Walk:
         n = len(self.items)
         return {
             "Recall": self.n_found / n,
-            "CoreRecall": self.n_core_found / self.n_core if self.n_core else None,
+            "CoreRecall": self.n_core_found / n_core if (n_core := self.question.n_core) else None,
             "Hit": 1.0 if self.n_found else 0.0,
             "MRR": 1.0 / self.first if self.first else 0.0,
             "SpanRecall": sum(self.coverage(index) for index in range(n)) / n,
             "SpanPrecision": self.u_on_evidence / self.u_size if self.u_size else 0.0,
         }
+
+
+class SpanQuestion:
+    """What scoring one question by the span rule needs that does not depend on the ranked
+    list (E per document, each document's item spans, the count of core items): prepared once
+    per question and reused for every system, as desktop.metrics.Prepared is."""
+
+    __slots__ = ("items", "theta", "evidence", "spans_in", "n_core")
+
+    def __init__(self, items: Sequence[SpanItem], theta: float = THETA):
+        if not items:
+            raise ValueError("a question with no evidence item is reported apart, not scored")
+        if not 0 < theta <= 1:
+            raise ValueError(f"the coverage θ must be above 0 and at most 1, not {theta}")
+        self.items, self.theta = items, theta
+        self.evidence = merge(span for item in items for span in item.spans)
+        # document -> (item, span index, start, end): the item spans a passage there can cover
+        self.spans_in: dict[str, list[tuple[int, int, int, int]]] = {}
+        for index, item in enumerate(items):
+            for j, span in enumerate(item.spans):
+                entry = (index, j, span.start, span.end)
+                self.spans_in.setdefault(span.document, []).append(entry)
+        self.n_core = sum(item.role == "core" for item in items)
+
+    def score(
+        self,
+        ranked: Sequence[tuple[Hashable, Span]],
+        ks: Sequence[int],
+        budgets: Sequence[int] = (),
+        *,
+        id_rule_items: Collection[int] = frozenset(),
+    ) -> dict[str, float | None]:
+        """SPAN_MEASURES at each K and each budget for one ranked list.
+
+        ranked: the run's list for the question, (passage key, its span), repeats dropped.
+        id_rule_items: the positions in items of those judged on this run's own chunking. At
+        K they are found by the id rule (one of their passages in the top K, section 3,
+        exactly as trec_eval), never by coverage; every other item by cov >= θ. SpanRecall
+        and SpanPrecision are coverage for every item, and budgets are always the span rule:
+        the chunkings are compared on the same footing. When some item is scored by the span
+        rule, nDCG@K and P@K are None (ACROSS_CHUNKINGS says why); when none is, they are
+        left out, for the id scorer (desktop.metrics) gives them."""
+        id_rule = frozenset(id_rule_items)
+        out: dict[str, float | None] = {}
+        walk, done = _Walk(self, id_rule), 0
+        for k in sorted(ks):
+            while done < min(k, len(ranked)):
+                done += 1
+                walk.step(done, *ranked[done - 1])
+            for measure, value in walk.measures().items():
+                out[label(measure, k)] = value
+            if len(id_rule) < len(self.items):
+                for measure in ID_ONLY_MEASURES:
+                    out[label(measure, k)] = None
+        spans = [span for _, span in ranked]
+        for budget in sorted(budgets):
+            walk = _Walk(self, frozenset())
+            for rank, span in enumerate(prefix(spans, budget=budget), 1):
+                walk.step(rank, ranked[rank - 1][0], span)
+            for measure, value in walk.measures().items():
+                out[label(measure, budget=budget)] = value
+        return out
 
 
 def score_question(
@@ -294,40 +364,8 @@ def score_question(
     *,
     id_rule_items: Collection[int] = frozenset(),
 ) -> dict[str, float | None]:
-    """One question's measures by the span rule: SPAN_MEASURES at each K and each budget.
-
-    ranked: the run's list for the question, (passage key, its span), repeats already dropped.
-    id_rule_items: the positions in items of those judged on this run's own chunking. At K
-    they are found by the id rule (one of their passages in the top K, section 3, exactly as
-    trec_eval), never by coverage; every other item by cov >= theta. SpanRecall and
-    SpanPrecision are coverage for every item, and budgets are always the span rule: the
-    chunkings are compared on the same footing. When some item is scored by the span rule,
-    nDCG@K and P@K are None (ACROSS_CHUNKINGS says why); when none is, they are left out, for
-    the id scorer (desktop.metrics) gives them."""
-    if not items:
-        raise ValueError("a question with no evidence item is reported apart, not scored")
-    if not 0 < theta <= 1:
-        raise ValueError(f"the coverage θ must be above 0 and at most 1, not {theta}")
-    id_rule = frozenset(id_rule_items)
-    out: dict[str, float | None] = {}
-    walk, done = _Walk(items, theta, id_rule), 0
-    for k in sorted(ks):
-        while done < min(k, len(ranked)):
-            done += 1
-            walk.step(done, *ranked[done - 1])
-        for measure, value in walk.measures().items():
-            out[label(measure, k)] = value
-        if len(id_rule) < len(items):
-            for measure in ID_ONLY_MEASURES:
-                out[label(measure, k)] = None
-    spans = [span for _, span in ranked]
-    for budget in sorted(budgets):
-        walk = _Walk(items, theta, frozenset())
-        for rank, span in enumerate(prefix(spans, budget=budget), 1):
-            walk.step(rank, ranked[rank - 1][0], span)
-        for measure, value in walk.measures().items():
-            out[label(measure, budget=budget)] = value
-    return out
+    """One question's measures by the span rule (SpanQuestion.score, for a single list)."""
+    return SpanQuestion(items, theta).score(ranked, ks, budgets, id_rule_items=id_rule_items)
 
 
 def parse_budgets(text: str) -> list[int]:

@@ -17,6 +17,7 @@ from desktop.spans import (
     SpanItem,
     context,
     coverage,
+    found,
     item_coverage,
     locate,
     merge,
@@ -71,6 +72,9 @@ def test_a_span_is_half_open_and_not_empty():
         Span("d1", 5, 5)
     with pytest.raises(ValueError):
         Span("d1", -1, 5)
+    Span("d1", 3, 10).check(10)
+    with pytest.raises(ValueError, match="runs past the end"):
+        Span("d1", 3, 11).check(10)
 
 
 # One question, two documents. Item A (core) is given as a span, with one alternative given as a
@@ -205,6 +209,7 @@ def test_intervals_and_coverage_helpers():
     assert u == {"d1": [(0, 45)]}
     assert coverage(Span("d1", 40, 60), u) == 0.25
     assert item_coverage(A.spans, context([span for _, span in RUN], budget=40)) == 1.0
+    assert found(B.spans, u) is False and found(B.spans, u, theta=0.25) is True
 
 
 def test_project_gold_by_hand():
