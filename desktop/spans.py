@@ -234,6 +234,13 @@ def label(measure: str, k: int | None = None, budget: int | None = None) -> str:
     return f"{measure}@{k}" if budget is None else f"{measure}@{budget}ch"
 
 
+def labels(ks: Sequence[int], budgets: Sequence[int] = ()) -> list[str]:
+    """Every span measure at every K, then at every budget, in the order score() gives them
+    (nDCG@K and P@K, None across chunkings, left out): the order for a means' running sums."""
+    at_k = [label(measure, k) for k in sorted(set(ks)) for measure in SPAN_MEASURES]
+    return at_k + [label(m, budget=b) for b in sorted(set(budgets)) for m in SPAN_MEASURES]
+
+
 class _Walk:
     """The measures of one ranked list as it grows passage by passage: U, how much of each
     item's spans it covers, which items are found and when the first one was."""
@@ -305,6 +312,8 @@ class SpanQuestion:
             raise ValueError("a question with no evidence item is reported apart, not scored")
         if not 0 < theta <= 1:
             raise ValueError(f"the coverage θ must be above 0 and at most 1, not {theta}")
+        if not all(item.spans for item in items):
+            raise ValueError("every evidence item needs a span for the span rule")
         self.items, self.theta = items, theta
         self.evidence = merge(span for item in items for span in item.spans)
         # document -> (item, span index, start, end): the item spans a passage there can cover

@@ -13,12 +13,15 @@ from hypothesis import strategies as st
 
 from desktop.spans import (
     ACROSS_CHUNKINGS,
+    SPAN_MEASURES,
     Span,
     SpanItem,
+    SpanQuestion,
     context,
     coverage,
     found,
     item_coverage,
+    labels,
     locate,
     merge,
     parse_budgets,
@@ -234,6 +237,8 @@ def test_bad_arguments():
         score_question([], RUN, ks=[1])
     with pytest.raises(ValueError):
         score_question([A], RUN, ks=[1], theta=0)
+    with pytest.raises(ValueError):
+        score_question([SpanItem("core", ())], RUN, ks=[1])
     assert parse_budgets("2000, 1000,2000") == [1000, 2000]
     for bad in ("", "0", "1000,abc", "-5"):
         with pytest.raises(ValueError):
@@ -345,6 +350,12 @@ def test_span_rule_equals_sets_of_characters(question):
         these = oracle_measures(items, oracle_prefix(ranked, budget=budget), theta, set())
         expected.update({f"{name}@{budget}ch": value for name, value in these.items()})
     assert scores == pytest.approx(expected, abs=1e-12)
+    # prepared once, the question scores any number of lists, each on its own
+    prepared = SpanQuestion(items, theta)
+    prepared.score(ranked[::-1], ks, budgets)
+    assert prepared.score(ranked, ks, budgets, id_rule_items=id_rule) == scores
+    # labels() names them in the order score() gives them
+    assert [key for key in scores if key.split("@")[0] in SPAN_MEASURES] == labels(ks, budgets)
 
 
 @settings(max_examples=300, deadline=None)
