@@ -112,10 +112,6 @@ def _joined(pairs: Iterable[tuple[int, int]]) -> Intervals:
     return out
 
 
-def size(intervals: Mapping[str, Intervals]) -> int:
-    return sum(end - start for pairs in intervals.values() for start, end in pairs)
-
-
 def overlap(start: int, end: int, pairs: Intervals) -> int:
     """|[start, end) ∩ pairs|, pairs disjoint and sorted."""
     i = bisect_left(pairs, (start,))
@@ -184,19 +180,19 @@ def context(ranked: Sequence[Span], k: int | None = None, budget: int | None = N
     return merge(prefix(ranked, k, budget))
 
 
-def coverage(span: Span, context: Mapping[str, Intervals]) -> float:
+def coverage(span: Span, u: Mapping[str, Intervals]) -> float:
     """cov(s) = |s ∩ U| / |s|."""
-    return overlap(span.start, span.end, context.get(span.document, [])) / len(span)
+    return overlap(span.start, span.end, u.get(span.document, [])) / len(span)
 
 
-def item_coverage(spans: Iterable[Span], context: Mapping[str, Intervals]) -> float:
+def item_coverage(spans: Iterable[Span], u: Mapping[str, Intervals]) -> float:
     """cov(e): the best of its spans (any one of them found finds the item)."""
-    return max(coverage(span, context) for span in spans)
+    return max(coverage(span, u) for span in spans)
 
 
-def found(spans: Iterable[Span], context: Mapping[str, Intervals], theta: float = THETA) -> bool:
+def found(spans: Iterable[Span], u: Mapping[str, Intervals], theta: float = THETA) -> bool:
     """found(e) ⇔ cov(e) >= θ."""
-    return item_coverage(spans, context) >= theta
+    return item_coverage(spans, u) >= theta
 
 
 def project_gold(spans: Sequence[Span], passages: Iterable[tuple], theta: float = THETA) -> list:
@@ -221,8 +217,9 @@ def project_gold(spans: Sequence[Span], passages: Iterable[tuple], theta: float 
 @dataclass(frozen=True)
 class SpanItem:
     """One evidence item for the span rule: its role (None: not assigned), every span that finds
-    it (its primary's and each alternative's, spans or passages) and, for the id rule, the keys
-    of its passages on the chunking it was judged on (empty for an item given as spans)."""
+    it (its primary's and each alternative's; an alternative given as a passage id brings that
+    passage's span) and, for the id rule, the keys of its passages on the chunking it was
+    judged on (empty for an item given as spans)."""
 
     role: str | None
     spans: tuple[Span, ...]
