@@ -195,6 +195,14 @@ def found(spans: Iterable[Span], u: Mapping[str, Intervals], theta: float = THET
     return item_coverage(spans, u) >= theta
 
 
+def passage_coverage(passage: Span, items: Sequence[SpanItem]) -> list[tuple[int, float]]:
+    """What one passage covers on its own: (item position, cov) for each item it touches,
+    the best of the item's spans (a ranking row's "핵심 1: 82%")."""
+    u = {passage.document: [(passage.start, passage.end)]}
+    covered = ((index, item_coverage(item.spans, u)) for index, item in enumerate(items))
+    return [(index, cov) for index, cov in covered if cov]
+
+
 def project_gold(spans: Sequence[Span], passages: Iterable[tuple], theta: float = THETA) -> list:
     """An item carried to another chunking: the keys of the passages (key, span) whose span
     holds at least theta of one of the item's spans, or lies at least theta inside one
@@ -359,6 +367,14 @@ class SpanQuestion:
             for measure, value in walk.measures().items():
                 out[label(measure, budget=budget)] = value
         return out
+
+    def coverages(
+        self, ranked: Sequence[Span], k: int | None = None, budget: int | None = None
+    ) -> list[float]:
+        """cov(e) of each item at k or at a budget: the evidence panel's figure and the
+        coverage a miss reached."""
+        u = context(ranked, k, budget)
+        return [item_coverage(item.spans, u) for item in self.items]
 
 
 def score_question(

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from desktop import metrics
 from desktop.spans import (
     ACROSS_CHUNKINGS,
     SPAN_MEASURES,
@@ -25,6 +26,7 @@ from desktop.spans import (
     locate,
     merge,
     parse_budgets,
+    passage_coverage,
     prefix,
     project_gold,
     score_question,
@@ -215,6 +217,19 @@ def test_intervals_and_coverage_helpers():
     assert found(B.spans, u) is False and found(B.spans, u, theta=0.25) is True
 
 
+def test_coverage_per_item_and_per_passage():
+    spans = [span for _, span in RUN]
+    question = SpanQuestion([A, B])
+    assert question.coverages(spans, k=2) == [1.0, 0.25]
+    assert question.coverages(spans, budget=30) == [0.75, 0.0]
+    assert question.coverages([], k=5) == [0.0, 0.0]
+    # p2 crosses both items: 10/20 of A's span in d1, 5/20 of B's
+    assert passage_coverage(RUN[1][1], [A, B]) == [(0, 0.5), (1, 0.25)]
+    # p3 holds half of A's alternative span in d2
+    assert passage_coverage(RUN[2][1], [A, B]) == [(0, 0.5)]
+    assert passage_coverage(Span("d3", 0, 9), [A, B]) == []
+
+
 def test_project_gold_by_hand():
     spans = [Span("d1", 10, 30), Span("d2", 0, 10)]
     passages = [
@@ -394,3 +409,19 @@ def test_locate_finds_a_piece_with_its_whitespace_changed(letters, data):
     # the located text is the piece up to whitespace
     assert "".join(document[found[0] : found[1]].split()) == "".join(piece.split())
     assert not document[found[0]].isspace() and not document[found[1] - 1].isspace()
+
+
+@settings(max_examples=200, deadline=None)
+@given(questions())
+def test_the_id_rule_gives_the_id_scorers_numbers(question):
+    # every item judged on the run's own chunking: Recall, CoreRecall, Hit and MRR are section
+    # 3's, the very numbers desktop.metrics gives (and trec_eval with them)
+    items, ranked, ks, _, theta, _, _ = question
+    everything = range(len(items))
+    scores = score_question(items, ranked, ks, theta=theta, id_rule_items=everything)
+    by_id = metrics.Prepared(
+        [metrics.Item(i, item.role, item.passages) for i, item in enumerate(items)], ks
+    ).score([key for key, _ in ranked])
+    for k in ks:
+        for name in ("Recall", "CoreRecall", "Hit", "MRR"):
+            assert scores[f"{name}@{k}"] == by_id[f"{name}@{k}"]
