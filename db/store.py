@@ -11,6 +11,7 @@ the store as a ``StoreError`` naming the file, converted in one place (``_Cursor
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import sqlite3
@@ -335,6 +336,7 @@ class Store:
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
         self.immutable = False
+        self._savepoints = itertools.count(1)
         self.commits = 0  # transactions committed through this Store (a cancel tells of them)
         try:
             if readonly:
@@ -451,19 +453,19 @@ class Store:
     @contextmanager
     def atomic(self):
         """One write transaction holding the write lock from its first statement; nested
-        calls are savepoints (sqlite-utils' db.atomic()). Raises StoreBusy when
+        calls are savepoints. Raises StoreBusy when
         another program keeps the lock for longer than self.wait seconds. Work queued with
         after_commit() runs once the outermost transaction has committed; its failures are
         logged, never raised, since the change itself is safely stored by then."""
         if self.conn.in_transaction:
-            with self.db.atomic():  # sqlite-utils makes a nested block a savepoint
+            with self._savepoint():
                 yield self
             return
         self._begin_immediate()
         try:
-            # The lock is taken first (BEGIN IMMEDIATE, waited for), then sqlite-utils'
-            # atomic() runs the work as a savepoint inside it.
-            with self.db.atomic():
+            # The lock is taken first (BEGIN IMMEDIATE, waited for), then the work runs as a
+            # savepoint inside it.
+            with self._savepoint():
                 yield self
             self.conn.execute("COMMIT")
             self.commits += 1
@@ -481,6 +483,23 @@ class Store:
                 work()
             except Exception:
                 log.exception("after a commit to %s", self.path)
+
+    @contextmanager
+    def _savepoint(self):
+        """A savepoint, as sqlite-utils' db.atomic() makes inside a transaction, written here
+        so that a write needs no sqlite-utils object: importing it (and numpy and pandas with
+        it, where installed) cost the window's first judgement up to a second (issue 23)."""
+        name = f"store_{next(self._savepoints)}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            # An error that ended the whole transaction took the savepoint with it.
+            if self.conn.in_transaction:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        self.conn.execute(f"RELEASE SAVEPOINT {name}")
 
     def after_commit(self, work: Callable[[], None]) -> None:
         """Run work after the current transaction commits (now, outside a transaction)."""
