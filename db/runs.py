@@ -3,7 +3,9 @@ pool, the report and the window."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
 
 from db import undo
 from db.rows import Area, chunks
@@ -80,7 +82,23 @@ class Runs(Area):
             (max_rank,),
         )
 
-    def scored_heads(self, system_pks: Sequence[int], depth: int) -> Iterator[tuple]:
+    def ranked_heads(self, max_rank: int) -> Iterator[tuple[int, int, list[int]]]:
+        """(system key, question key, its first ``max_rank`` passage keys) for every list, in
+        system, question order, streamed: one list at a time in memory."""
+        rows = self.result_rows(max_rank)
+        for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
+            yield system_pk, question_pk, [row[2] for row in group]
+
+    def scored_heads(
+        self, system_pk: int, depth: int
+    ) -> Iterator[tuple[int, list[tuple[int, float | None]]]]:
+        """(question key, [(passage key, score)]) of one system's lists up to rank ``depth``
+        and on to the end of a tie group straddling it, in question order, streamed."""
+        rows = self._scored_rows([system_pk], depth)
+        for question_pk, group in groupby(rows, key=itemgetter(1)):
+            yield question_pk, [(row[3], row[4]) for row in group]
+
+    def _scored_rows(self, system_pks: list[int], depth: int) -> Iterator[tuple]:
         """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
         rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
         `depth` with its score), in system, question, rank order. For lists ordered by score

@@ -11,10 +11,9 @@ from desktop import backup, gold, locks, scratch, search, targets
 from desktop.project_evaluation import ProjectEvaluation
 from desktop.project_imports import ProjectImports, now
 from desktop.project_judgements import ProjectJudgements
-from desktop.reads import Reads
 
 
-class Project(Reads, ProjectImports, ProjectJudgements, ProjectEvaluation):
+class Project(ProjectImports, ProjectJudgements, ProjectEvaluation):
     """A review project: one database and what is done with it, by concern: imports
     (desktop/project_imports.py), the judgement log (project_judgements.py) and evaluation
     (project_evaluation.py)."""
@@ -27,6 +26,11 @@ class Project(Reads, ProjectImports, ProjectJudgements, ProjectEvaluation):
         locks.clear_stale_window_lock(self.path)
         backup.before_migration(self.path)
         self.store = Store(self.path, wait=wait, on_wait=on_wait)
+        # What the window's domain (desktop/review/), compare and the report read: the store's
+        # read areas themselves (db/passages.py, questions.py, gold.py, runs.py,
+        # judgements.py), not a method here per query that only forwards. Read through it;
+        # every write goes through Project, which keeps the caches and the journal right.
+        self.reads: Store = self.store
         backup.clean_leftovers(self.store)
         self._gold_cache: tuple[int, gold.EffectiveGold] | None = None
         self._data_version = self.store.data_version()

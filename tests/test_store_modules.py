@@ -69,3 +69,27 @@ def test_the_store_is_made_of_its_areas():
         if not name.startswith("__")
     ]
     assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+def test_project_reads_the_store_without_forwarding(sample_db):
+    """Issue 24: the reads the window's domain and the report need come from the store's read
+    areas (project.reads), not a Project method per query that only forwards (the old
+    desktop/reads.py had 26). The names Project shares with the store are its own lifecycle
+    and facts, which it has always had; a new shared name is a forwarder growing back."""
+    from db import Store
+    from desktop.project import Project
+
+    def public(cls):
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    shared = public(Project) & public(Store)
+    assert shared == {"close", "journal_problem", "questions", "search", "systems"}
+    with Project(sample_db) as project:
+        heads = list(project.reads.ranked_heads(3))
+        assert heads and all(len(ranked) <= 3 for _, _, ranked in heads)
+        system_pk = project.systems()[0]["pk"]
+        grouped = dict(project.reads.scored_heads(system_pk, 3))
+        # The same lists, with scores, and a tie group at rank 3 carried on past it.
+        mine = {q: ranked for s, q, ranked in heads if s == system_pk}
+        assert grouped.keys() == mine.keys()
+        assert all([pk for pk, _ in grouped[q]][:3] == mine[q] for q in mine)

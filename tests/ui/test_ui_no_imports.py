@@ -43,7 +43,7 @@ window.show_question("q03")
 window.select_item(0)
 QTest.keyClick(window, Qt.Key.Key_1)
 settle()
-written = window.project.judgements(question_id="q03")
+written = window.project.reads.judgements(question_id="q03")
 print(json.dumps({"gained": sorted(set(sys.modules) - before), "lines": len(written)}))
 window.close()
 """
