@@ -1,4 +1,5 @@
-"""The local store: one SQLite file per review project, and the only place SQL is written.
+"""The local store: one SQLite file per review project. SQL is written only in db/: here the
+connection and its transactions, in one module per area what is stored (see Store).
 
 Every write runs inside ``Store.atomic()`` so that a refused file or a killed process leaves
 the file as it was. The connection runs in WAL mode with foreign keys on and no implicit

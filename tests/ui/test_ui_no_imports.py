@@ -65,3 +65,4 @@ def test_a_judgement_imports_nothing_heavy(sample_db):
     assert found["lines"] == 1  # the key wrote its line, so the write path really ran
     heavy = [m for m in found["gained"] if m.split(".")[0] in HEAVY]
     assert heavy == []
+    assert found["gained"] == []  # nor anything else: every import is paid before it shows
