@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from db.store import Store
+    from db.rows import Area
 
 KEEP = 10
 MAX_ROWS = 1_000_000
@@ -36,7 +36,7 @@ _NOT_EVIDENCE = (
 )
 
 
-def corpus_stamp(store: Store) -> str:
+def corpus_stamp(store: Area) -> str:
     """Changes whenever passages are replaced or added (both happen only in a corpus import)."""
     row = store.conn.execute(
         "SELECT (SELECT imported_at FROM corpus WHERE id = 1), (SELECT max(pk) FROM passage)"
@@ -44,7 +44,7 @@ def corpus_stamp(store: Store) -> str:
     return f"{row[0]}|{row[1]}"
 
 
-def _start(store: Store, kind: str, source_file: str, summary: str) -> int:
+def _start(store: Area, kind: str, source_file: str, summary: str) -> int:
     at = datetime.now().astimezone().isoformat(timespec="seconds")
     return store.conn.execute(
         "INSERT INTO undo (at, kind, source_file, summary, corpus_stamp, rows) "
@@ -53,7 +53,7 @@ def _start(store: Store, kind: str, source_file: str, summary: str) -> int:
     ).lastrowid
 
 
-def _keep_gold(store: Store, undo_pk: int, questions_sql: str, params=()) -> int:
+def _keep_gold(store: Area, undo_pk: int, questions_sql: str, params=()) -> int:
     return store.conn.execute(
         "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence) "
         f"SELECT ?, q.id, g.source_file, {_ITEMS}, {_NOT_EVIDENCE} FROM question q "
@@ -62,7 +62,7 @@ def _keep_gold(store: Store, undo_pk: int, questions_sql: str, params=()) -> int
     ).rowcount
 
 
-def _keep_runs(store: Store, undo_pk: int, systems_sql: str, params=()) -> int:
+def _keep_runs(store: Area, undo_pk: int, systems_sql: str, params=()) -> int:
     conn = store.conn
     conn.execute(
         "INSERT INTO undo_system (undo_pk, name, source_file, format, imported_at) "
@@ -78,13 +78,13 @@ def _keep_runs(store: Store, undo_pk: int, systems_sql: str, params=()) -> int:
     ).rowcount
 
 
-def _finish(store: Store, undo_pk: int, rows: int) -> int:
+def _finish(store: Area, undo_pk: int, rows: int) -> int:
     store.conn.execute("UPDATE undo SET rows = ? WHERE pk = ?", (rows, undo_pk))
     prune(store)
     return undo_pk
 
 
-def keep_gold(store: Store, source_file: str) -> int | None:
+def keep_gold(store: Area, source_file: str) -> int | None:
     """Before a gold import replaces the gold of the questions in temp.gold_q (qid): keep it,
     with the questions that get their first gold (to remove it again). None when no named
     question has gold yet."""
@@ -98,13 +98,13 @@ def keep_gold(store: Store, source_file: str) -> int | None:
     return _finish(store, undo_pk, _keep_gold(store, undo_pk, named))
 
 
-def keep_run(store: Store, system_pk: int, name: str, source_file: str) -> int:
+def keep_run(store: Area, system_pk: int, name: str, source_file: str) -> int:
     """Before a run import replaces the run of an existing system: keep that run."""
     undo_pk = _start(store, "run", source_file, f"the run of system {name!r}")
     return _finish(store, undo_pk, _keep_runs(store, undo_pk, "?", (system_pk,)))
 
 
-def keep_questions(store: Store, source_file: str) -> int | None:
+def keep_questions(store: Area, source_file: str) -> int | None:
     """Before a question import updates the questions staged in temp.question_in (id, text,
     answerable, meta): keep those it changes. None when it changes none (only adds)."""
     changed = (
@@ -123,7 +123,7 @@ def keep_questions(store: Store, source_file: str) -> int | None:
     return _finish(store, undo_pk, rows)
 
 
-def keep_corpus_dependents(store: Store, source_file: str) -> int | None:
+def keep_corpus_dependents(store: Area, source_file: str) -> int | None:
     """Before a corpus replacement removes all gold and runs: keep them (not the passages,
     which the user's corpus file gives again). None when there are neither."""
     counts = store.conn.execute(
@@ -142,7 +142,7 @@ def keep_corpus_dependents(store: Store, source_file: str) -> int | None:
     return _finish(store, undo_pk, rows)
 
 
-def prune(store: Store, keep: int | None = None, max_rows: int | None = None) -> list[int]:
+def prune(store: Area, keep: int | None = None, max_rows: int | None = None) -> list[int]:
     """Remove the oldest backups beyond keep (KEEP), or beyond max_rows (MAX_ROWS) rows in
     all, never the newest; returns the keys removed."""
     keep = KEEP if keep is None else keep
@@ -158,7 +158,7 @@ def prune(store: Store, keep: int | None = None, max_rows: int | None = None) ->
     return removed
 
 
-def entries(store: Store) -> list[dict]:
+def entries(store: Area) -> list[dict]:
     """The backups kept, newest first."""
     return store._query(
         "SELECT pk AS id, at, kind, source_file, summary, rows, "
@@ -171,7 +171,7 @@ class RestoreRefused(Exception):
     """The backup cannot be put back; the message says why (nothing was changed)."""
 
 
-def _missing_ids(store: Store, undo_pk: int) -> list[str]:
+def _missing_ids(store: Area, undo_pk: int) -> list[str]:
     sql = (
         "SELECT 'question ' || u.question_id FROM undo_gold u LEFT JOIN question q "
         "ON q.id = u.question_id WHERE u.undo_pk = :u AND q.pk IS NULL "
@@ -190,7 +190,7 @@ def _missing_ids(store: Store, undo_pk: int) -> list[str]:
     return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
 
 
-def restore(store: Store, undo_pk: int) -> dict:
+def restore(store: Area, undo_pk: int) -> dict:
     """Put back the gold and runs backup undo_pk kept, replacing what is there now, and drop
     the backup (so that `last-import` steps back one import at a time). Caller holds the
     transaction. Raises RestoreRefused."""
@@ -218,7 +218,7 @@ def restore(store: Store, undo_pk: int) -> dict:
     return {"id": undo_pk, "kind": kind, "summary": summary}
 
 
-def _restore_gold(store: Store, undo_pk: int) -> None:
+def _restore_gold(store: Area, undo_pk: int) -> None:
     run = store.conn.execute
     named = (
         "SELECT q.pk FROM undo_gold u JOIN question q ON q.id = u.question_id WHERE u.undo_pk = ?"
@@ -257,7 +257,7 @@ def _restore_gold(store: Store, undo_pk: int) -> None:
     )
 
 
-def _restore_questions(store: Store, undo_pk: int) -> None:
+def _restore_questions(store: Area, undo_pk: int) -> None:
     # The texts only: questions the import added stay (gold, runs or judgements may name
     # them by now), as a gold import's backup leaves the questions themselves alone.
     store.conn.execute(
@@ -268,7 +268,7 @@ def _restore_questions(store: Store, undo_pk: int) -> None:
     )
 
 
-def _restore_runs(store: Store, undo_pk: int) -> None:
+def _restore_runs(store: Area, undo_pk: int) -> None:
     run = store.conn.execute
     run(
         "DELETE FROM result WHERE system_pk IN (SELECT s.pk FROM system s "

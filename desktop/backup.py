@@ -5,7 +5,7 @@
 - Before an import replaces gold or a run, the store keeps exactly what it replaces, in the
   same transaction (db/undo.py; `restore --list`, `restore last-import`).
 - Full copies of the file are made only before a migration, here: a consistent copy made with
-  SQLite's online backup API (db.store.backup_file), named
+  SQLite's online backup API (db.files.backup_file), named
 
       <database stem>.<8 hex digits of its full path>.<UTC time>.<reason>.db
 
@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from db import SCHEMA_VERSION, StoreError
-from db.store import backup_file, file_has_rows, file_schema_version
+from db.files import backup_file, file_has_rows, file_schema_version
 from desktop import paths
 
 KEEP = 10

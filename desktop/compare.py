@@ -658,7 +658,7 @@ def compare_scores(
     step(7, "checking ties")
     systems = project.systems()
     trec = {s["name"]: s["pk"] for s in systems if s["format"] == "trec"}
-    heads = {name: project.scored_heads(pk, max(ks)) for name, pk in trec.items()}
+    heads = {name: project.reads.scored_heads(pk, max(ks)) for name, pk in trec.items()}
     ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
     by_pk = {s["pk"]: s["name"] for s in systems}
     answerable = scores.answerable
@@ -668,7 +668,7 @@ def compare_scores(
     # gives them system by system, each in question order).
     found: dict[str, Abstention] = {}
     if positives and negatives:
-        for system_pk, rows in groupby(project.top_scores(), key=itemgetter(0)):
+        for system_pk, rows in groupby(project.reads.top_scores(), key=itemgetter(0)):
             split = top_split(rows, positives, negatives)
             if split is not None:
                 found[by_pk[system_pk]] = abstention(by_pk[system_pk], *split)

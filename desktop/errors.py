@@ -29,7 +29,7 @@ def describe_os_error(error: OSError, path: object = None) -> str:
 
 def describe_sqlite_error(error: sqlite3.Error, path: object) -> str:
     """For a SQLite error the store did not already turn into a StoreError."""
-    from db.store import disk_full
+    from db.errors import disk_full
 
     text = str(error).lower()
     if "full" in text or ("disk i/o" in text and disk_full(path)):

@@ -495,7 +495,7 @@ def write_report(
         try:
             # One snapshot for every read: a judgement saved meanwhile in the window is in
             # the next report, never in half of this one.
-            with project.reading():
+            with project.reads.reading():
                 report = _Report(project, ks, progress, resamples, permutations, seed, alpha)
                 report.write(wb, target, names, max_rows)
             wb.save(tmp)
@@ -539,7 +539,7 @@ class _Report:
         # Every question's gold, status, notes and pool count, spilled question by question.
         self.gold = QuestionPass(project, POOL_DEPTH)
         self.gold.run()
-        self.depth = self.project.max_rank() or 1
+        self.depth = self.project.reads.max_rank() or 1
         self.rows_total = len(self.systems) * self.gold.questions
         self.step = max(1, self.rows_total // 3) if self.rows_total else 1
         # Work units: one per Per question row, then three equal parts for the bootstrap, the
@@ -632,7 +632,7 @@ class _Report:
         # One ranked list at a time, as the store streams them, for every system and
         # question in the order of the rows below; the questions' records likewise.
         lists = scored.each_list(
-            self.systems, self.gold, self.project.ranked_lists(), key=attrgetter("pk")
+            self.systems, self.gold, self.project.reads.ranked_lists(), key=attrgetter("pk")
         )
         done = 0
         for system in self.systems:
@@ -688,7 +688,9 @@ class _Report:
         left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
         if not left:
             return
-        passages = self.project.passage_excerpts({items[i].primary_pk for i in left}, EXCERPT + 1)
+        passages = self.project.reads.passage_excerpts(
+            {items[i].primary_pk for i in left}, EXCERPT + 1
+        )
         # Excerpts and notes wrap inside their own columns instead of spilling over the next.
         styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
         for index in left:
@@ -877,8 +879,8 @@ class _Report:
         ]
 
     def _settings(self, sheet: Sheet, target: Path, without: int) -> None:
-        corpus = self.project.corpus() or {}
-        info = self.project.counts()
+        corpus = self.project.reads.corpus() or {}
+        info = self.project.reads.counts()
         names = sorted(name for name, these in self.gold.by_reviewer.items() if these.lines)
         sheet.header([h("setting", "설정"), h("value", "값")])
         rows = [
@@ -945,7 +947,7 @@ class _Report:
             ("α (significance level)", self.alpha),
             ("passage excerpt length (characters)", EXCERPT),
             ("database file", str(Path(self.project.path).resolve())),
-            ("schema version", self.project.schema_version()),
+            ("schema version", self.project.reads.schema_version()),
             ("report file", str(target.resolve())),
             ("app version", f"Recall Reviewer {__version__}"),
             ("written at 작성 시각", datetime.now().astimezone().isoformat(timespec="seconds")),

@@ -167,12 +167,12 @@ class ReviewerLines:
 
 class QuestionPass:
     """Every question's record and the decision tables, from one pass over the store; run
-    inside one read snapshot (Project.reading) so that the sheets agree with each other."""
+    inside one read snapshot (project.reads.reading) so that the sheets agree with each other."""
 
     def __init__(self, project, pool_depth: int):
         self.project = project
         self.pool_depth = pool_depth
-        self.reviewer_names = project.reviewers()
+        self.reviewer_names = project.reads.reviewers()
         self.records = scratch.Spill()
         self.tables = {name: scratch.Spill() for name in TABLES}
         self.gold = CompactGold()  # evaluated questions only, in question order
@@ -191,9 +191,9 @@ class QuestionPass:
         return len(self.denominators)
 
     def run(self) -> None:
-        pool = groupby(self.project.pool_passages(self.pool_depth), key=itemgetter(0))
+        pool = groupby(self.project.reads.pool_passages(self.pool_depth), key=itemgetter(0))
         pending = next(pool, None)
-        for question in self.project.each_question():
+        for question in self.project.reads.each_question():
             while pending is not None and pending[0] < question["pk"]:
                 pending = next(pool, None)
             passages: list[int] = []
@@ -201,7 +201,9 @@ class QuestionPass:
                 passages = [row[1] for row in pending[1]]
                 pending = next(pool, None)
             self._question(question, passages, ranked=bool(passages))
-        for _, rows in groupby(self.project.orphan_judgements(), key=itemgetter("question_id")):
+        for _, rows in groupby(
+            self.project.reads.orphan_judgements(), key=itemgetter("question_id")
+        ):
             # Lines about a question no longer in the database: their decisions are listed.
             rows = list(rows)
             marks = review.reviewer_marks(self.reviewer_names)

@@ -18,7 +18,7 @@ def load_sample(project, progress=None) -> Iterator[str]:
     spec = manifest()
     base = resources.path("sample")
     corpus = spec["corpus"]
-    if project.store.corpus() is None:
+    if project.reads.corpus() is None:
         report = project.import_corpus(
             base / spec["corpus_file"],
             name=corpus["name"],

@@ -225,7 +225,9 @@ def collect(project, ks: Sequence[int]) -> Scores:
         scores.system(system["name"])
         tallies[system["name"]] = metrics.Means(ks)
     questions = [q for q in project.questions() if q["pk"] in prepared]
-    for system, question, ranked in each_list(systems, questions, project.ranked_heads(max(ks))):
+    for system, question, ranked in each_list(
+        systems, questions, project.reads.ranked_heads(max(ks))
+    ):
         prep = prepared[question["pk"]]
         values = prep.score(ranked)
         first, _ = prep.first_ranks(enumerate(ranked, 1))

@@ -12,5 +12,5 @@ def item_texts(project, items: Iterable) -> dict[int, str]:
     pks = [item.primary_pk for item in items]
     if not pks:
         return {}
-    excerpts = project.store.passage_excerpts(pks, TEXT_CHARS)
+    excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS)
     return {pk: text or "" for pk, (_title, text) in excerpts.items()}

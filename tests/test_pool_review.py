@@ -33,10 +33,10 @@ def test_one_questions_pool_is_its_part_of_the_whole(opened, depth):
 
 
 def test_the_window_pool_judges_as_the_reviewer_sees(opened):
-    q05 = opened.question("q05")
+    q05 = opened.reads.question("q05")
     first = opened.pool(10, questions=["q05"])[0][1][0]
     opened.add_judgement("lee", "q05", "not_evidence", True, passage_id=first.passage_id)
-    reviewers = opened.reviewers()
+    reviewers = opened.reads.reviewers()
     assert reviewers == ["lee"]
     everyone = review.pool_of(opened, q05, "kim", False, reviewers)
     blind = review.pool_of(opened, q05, "kim", True, reviewers)
@@ -51,7 +51,7 @@ def test_the_window_pool_judges_as_the_reviewer_sees(opened):
 
 
 def test_imported_level_zero_passages_are_judged_in_the_window_too(opened, tmp_path):
-    q05 = opened.question("q05")
+    q05 = opened.reads.question("q05")
     first = opened.pool(10, questions=["q05"])[0][1][0]
     qrels = tmp_path / "gold.qrels"
     qrels.write_text(f"q05 0 art-084 1\nq05 0 {first.passage_id} 0\n", encoding="utf-8")
@@ -65,7 +65,7 @@ def test_every_questions_count_and_one_questions_after_a_judgement(opened):
     counts = {qid: len(entries) for qid, entries in opened.pool(5)}
     by_pk = review.pool_counts(opened, "kim", False, 5)
     assert by_pk == {q["pk"]: counts.get(q["id"], 0) for q in opened.questions()}
-    q05 = opened.question("q05")
+    q05 = opened.reads.question("q05")
     first = opened.pool(5, questions=["q05"])[0][1][0]
     opened.add_judgement("kim", "q05", "not_evidence", True, passage_id=first.passage_id)
     summary, _ = review.refresh_question(opened, q05, "kim", False, [5], ["kim"], 5)
@@ -96,7 +96,7 @@ def test_an_added_item_is_one_undo_step_even_after_a_restart(opened):
     assert history.record_all(rows) == "change"
     undo = history.undo_lines()
     assert [(u["kind"], u["value"]) for u in undo] == [("role", None), ("evidence", None)]
-    again = review.UndoHistory(opened.judgements(reviewer="kim"))
+    again = review.UndoHistory(opened.reads.judgements(reviewer="kim"))
     assert again.undo_lines() == undo  # read back from the log: still one step
     lines = [{k: v for k, v in u.items()} for u in undo]
     written = opened.add_judgement_lines("kim", lines, "2026-01-01T10:00:01.000Z")
@@ -106,7 +106,7 @@ def test_an_added_item_is_one_undo_step_even_after_a_restart(opened):
         ("evidence", True),
         ("role", "core"),
     ]
-    restarted = review.UndoHistory(opened.judgements(reviewer="kim"))
+    restarted = review.UndoHistory(opened.reads.judgements(reviewer="kim"))
     assert not restarted.can_undo() and restarted.redo_lines() == history.redo_lines()
     # A lone line after it is a step of its own.
     one = opened.add_judgement("kim", "q05", "answerable", True, at="2026-01-01T10:00:02.000Z")
@@ -118,12 +118,12 @@ def test_an_added_item_is_one_undo_step_even_after_a_restart(opened):
 def test_a_pending_judgement_leaves_only_its_reviewers_queue(opened):
     """With two reviewers a lone line waits for the other; it has left its reviewer's queue
     (their part is done) and stays in the other's, in the count as in the queue."""
-    q05 = opened.question("q05")
+    q05 = opened.reads.question("q05")
     first, second = opened.pool(10, questions=["q05"])[0][1][:2]
     opened.add_judgement("kim", "q01", "note", "둘째 검수자")
     opened.add_judgement("lee", "q05", "not_evidence", True, passage_id=first.passage_id)
     opened.add_evidence("lee", "q05", second.passage_id, "core")
-    reviewers = opened.reviewers()
+    reviewers = opened.reads.reviewers()
     assert opened.pool(10, questions=["q05"])[0][1][:2] == [first, second]  # not in force
     kim = review.pool_of(opened, q05, "kim", False, reviewers)
     lee = review.pool_of(opened, q05, "lee", False, reviewers)

@@ -1002,7 +1002,7 @@ def test_the_report_reads_one_snapshot(project, tmp_path):
     wb = load_workbook(
         write_report(project, tmp_path / "r.xlsx", [2], progress=meanwhile, **FAST, lang="en")
     )
-    assert written and project.counts()["evidence_items"] == 5
+    assert written and project.reads.counts()["evidence_items"] == 5
     settings = dict(wb["Settings"].iter_rows(min_row=2, values_only=True))
     assert settings["evidence items 근거"] == 4
     per_q = {r["question"]: r for r in table(wb["Per question"]) if r["system"] == "A"}

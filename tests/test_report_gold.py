@@ -103,7 +103,7 @@ def test_the_pass_holds_what_the_whole_gold_holds(project, tmp_path, seed):
     judged_project(project, tmp_path, seed)
     whole = project.effective_gold()
     counts = project.unjudged_counts(10)
-    with project.reading():
+    with project.reads.reading():
         passed = QuestionPass(project, 10)
         passed.run()
     try:
@@ -134,7 +134,7 @@ def test_the_pass_holds_what_the_whole_gold_holds(project, tmp_path, seed):
             for d in whole.decisions
             if d.status == gold.DISPUTED
         }
-        assert passed.lines == len(project.judgements())
+        assert passed.lines == len(project.reads.judgements())
     finally:
         passed.close()
 
@@ -147,16 +147,16 @@ def test_lines_about_a_question_no_longer_there_are_still_listed(project, tmp_pa
     project.store.add_judgements(
         [("kim", "2026-12-01T09:00:00+09:00", "q-gone", "role", "p1", '"core"', None, None)]
     )
-    with project.reading():
+    with project.reads.reading():
         passed = QuestionPass(project, 10)
         passed.run()
     try:
         rows = [r for r in passed.tables["decisions"] if r[0] == "q-gone"]
         # three reviewers are in the database, so kim's line alone waits for a second review
         assert rows == [["q-gone", "role", "p1", "pending", False, "kim=core", None, ""]]
-        assert passed.lines == len(project.judgements())
+        assert passed.lines == len(project.reads.judgements())
         assert passed.by_reviewer["kim"].questions == len(
-            {j["question_id"] for j in project.judgements() if j["reviewer"] == "kim"}
+            {j["question_id"] for j in project.reads.judgements() if j["reviewer"] == "kim"}
         )
     finally:
         passed.close()
@@ -183,12 +183,12 @@ def test_a_spill_gives_back_its_records_in_order_again_and_after_more(tmp_path):
 
 def test_reading_is_one_snapshot(project, tmp_path):
     judged_project(project, tmp_path, 2)
-    before = len(project.judgements())
+    before = len(project.reads.judgements())
     other = Project(project.path)
     try:
-        with project.reading():
+        with project.reads.reading():
             other.add_judgement("lee", "q1", "note", "그사이 메모", at="2026-12-09T10:00:00+09:00")
-            assert len(project.judgements()) == before  # not seen inside the snapshot
-        assert len(project.judgements()) == before + 1
+            assert len(project.reads.judgements()) == before  # not seen inside the snapshot
+        assert len(project.reads.judgements()) == before + 1
     finally:
         other.close()

@@ -127,7 +127,7 @@ def test_the_big_sheets_are_written_as_the_lists_come(project, tmp_path, monkeyp
         return original_append(self, *args, **kwargs)
 
     monkeypatch.setattr(rp.Sheet, "append", counting_append)
-    stored = project.ranked_lists
+    stored = project.reads.ranked_lists
     pulled = []
 
     def watched():
@@ -139,7 +139,7 @@ def test_the_big_sheets_are_written_as_the_lists_come(project, tmp_path, monkeyp
             assert len(pulled) <= rows + 3, f"{len(pulled)} lists pulled, {rows} rows written"
             yield entry
 
-    monkeypatch.setattr(project, "ranked_lists", watched)
+    monkeypatch.setattr(project.reads, "ranked_lists", watched)
     wb = load_workbook(rp.write_report(project, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     assert len(pulled) == QUESTIONS + QUESTIONS - len(range(0, QUESTIONS, 7))
     assert wb[rp.PER_QUESTION].max_row == 1 + 2 * QUESTIONS

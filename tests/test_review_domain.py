@@ -42,7 +42,7 @@ def judged(sample_db):
 def test_one_question_gold_equals_the_full_build(judged, blind):
     with Project(judged) as project:
         full = review.build_gold(project, "kim", blind)
-        reviewers = project.reviewers()
+        reviewers = project.reads.reviewers()
         for question in project.questions():
             one, _, _ = review.question_gold(project, question, "kim", blind, reviewers)
             pk = question["pk"]
@@ -59,8 +59,8 @@ def test_full_pass_and_question_refresh_equal_project_evaluate(sample_db, blind)
         board = review.overview(project, "kim", blind, [5, 10]).board
         for who, qid, kind, value, pid, settles in JUDGEMENTS:
             project.add_judgement(who, qid, kind, value, passage_id=pid, settles=settles)
-            question = project.question(qid)
-            reviewers = project.reviewers()
+            question = project.reads.question(qid)
+            reviewers = project.reads.reviewers()
             summary, entries = review.refresh_question(
                 project, question, "kim", blind, [5, 10], reviewers
             )
@@ -87,7 +87,7 @@ def test_full_pass_and_question_refresh_equal_project_evaluate(sample_db, blind)
 def test_blind_mode_applies_only_the_reviewers_own_lines(judged):
     with Project(judged) as project:
         seen = review.build_gold(project, "lee", True)
-        q01 = project.question("q01")
+        q01 = project.reads.question("q01")
         roles = {i.primary_id: i.role for i in seen.items[q01["pk"]]}
         assert roles["art-128"] == "supporting"  # lee's own, park's adjudication hidden
         assert seen.disagreements() == []
@@ -98,7 +98,7 @@ def test_blind_mode_applies_only_the_reviewers_own_lines(judged):
 
 def test_question_view_marks_hits_alternatives_and_later_ranks(judged):
     with Project(judged) as project:
-        q03 = project.question("q03")
+        q03 = project.reads.question("q03")
         systems = project.systems()
         view = review.question_view(project, q03, systems[:1], 5, "kim", False, ["kim", "lee"])
         item = next(i for i in view.items if i.primary_id == "art-071")
@@ -199,9 +199,9 @@ def test_the_keypress_path_builds_the_question_gold_once(judged, blind, monkeypa
 
     monkeypatch.setattr(gold, "build", counted)
     with Project(judged) as project:
-        q01 = project.question("q01")
+        q01 = project.reads.question("q01")
         systems = project.systems()
-        reviewers = project.reviewers()
+        reviewers = project.reads.reviewers()
         view = review.question_view(project, q01, systems[:2], 5, "kim", blind, reviewers)
         summary, entries = review.refresh_question(project, q01, "kim", blind, [5, 10], reviewers)
         assert len(builds) == 2  # the two old calls build it once each
@@ -253,7 +253,7 @@ def test_imported_level_0_counts_as_judged_in_the_window(project, tmp_path):
     run = tmp_path / "A.trec"
     run.write_text("q1 Q0 p3 1 3.0 a\nq1 Q0 p4 2 2.0 a\nq2 Q0 p3 1 1.0 a\n")
     project.import_run(run, "A")
-    q1 = project.question("q1")
+    q1 = project.reads.question("q1")
     one, _, _ = review.question_gold(project, q1, "kim", False, [])
     assert project.store.question_not_evidence(q1["pk"])
     assert one.judged(q1["pk"]) == project.effective_gold().judged(q1["pk"])

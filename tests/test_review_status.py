@@ -9,10 +9,10 @@ from desktop.project import Project
 
 
 def _status(project, qid: str, k: int = 5) -> str:
-    pk = project.question(qid)["pk"]
+    pk = project.reads.question(qid)["pk"]
     full = review.overview(project, "kim", False, [5, 10], k=k).summaries[pk].status
     one, _ = review.refresh_question(
-        project, project.question(qid), "kim", False, [5, 10], ["kim"], k=k
+        project, project.reads.question(qid), "kim", False, [5, 10], ["kim"], k=k
     )
     assert one.status == full  # the keypress path and the full pass agree
     return full
@@ -23,9 +23,9 @@ def test_y_alone_is_not_a_review_every_miss_needs_a_role(sample_db):
         assert _status(project, "q03") == review.UNTOUCHED
         project.add_judgement("kim", "q03", "answerable", True)
         assert _status(project, "q03") == review.IN_PROGRESS  # was done on Y alone
-        pk = project.question("q03")["pk"]
+        pk = project.reads.question("q03")["pk"]
         board = review.overview(project, "kim", False, [5, 10]).board
-        built, _, _ = review.question_gold(project, project.question("q03"), "kim", False, [])
+        built, _, _ = review.question_gold(project, project.reads.question("q03"), "kim", False, [])
         entries = [board.entries[s].get(pk) for s in board.systems]
         missed = review.missed_at(built.items[pk], entries, 5)
         assert "art-071" in missed  # BM25-Kiwi's miss at 5

@@ -222,4 +222,4 @@ def test_a_judgement_while_another_program_writes_is_a_store_error(tmp_path, db_
         assert not isinstance(caught.value, sqlite3.Error)
         assert str(caught.value).startswith(f"{db_path}: ") and BUSY in str(caught.value)
         assert snapshot(db_path) == before
-        assert project.judgements() == []
+        assert project.reads.judgements() == []

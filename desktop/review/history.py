@@ -30,7 +30,7 @@ def _value_key(value: object) -> str:
 
 def history(project, reviewer: str) -> UndoHistory:
     """The reviewer's undo and redo stacks, from their lines in the log."""
-    return UndoHistory(project.judgements(reviewer=reviewer))
+    return UndoHistory(project.reads.judgements(reviewer=reviewer))
 
 
 Key = tuple[str, str, str, str]  # (question_id, kind, passage_id, settles or '')

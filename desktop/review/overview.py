@@ -55,19 +55,19 @@ def overview(
     questions = project.questions()
     systems = project.systems()
     names = {s["pk"]: s["name"] for s in systems}
-    board = Scoreboard([s["name"] for s in systems], ks, project.max_rank() or max(ks))
+    board = Scoreboard([s["name"] for s in systems], ks, project.reads.max_rank() or max(ks))
     items = built.metric_items()
     prepared = {q: Prepared(these, ks, built.judged(q)) for q, these in items.items() if these}
     # J(q) holds every evidence passage, so its ranks give the measures and P@K, Judged@K.
     pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.judged})
     # Lists cut at the largest K: only the shorter ones need their length (Judged@K's
     # denominator); a missing list scores 0 as a list of holes does.
-    short = {(s, q): n for s, q, n in project.short_lists(max(ks))}
+    short = {(s, q): n for s, q, n in project.reads.short_lists(max(ks))}
     total = len(systems) * len(prepared) + len(questions)
     done = 0
     if progress:
         progress(0, total)
-    hits = project.evidence_hits(pairs)
+    hits = project.reads.evidence_hits(pairs)
     grouped = groupby(hits, key=itemgetter(0, 1))
     found: dict[int, list[tuple[int, int]]] = {}
     current = next(grouped, None)
@@ -82,7 +82,7 @@ def overview(
             done += 1
             if progress and done % 250 == 0:
                 progress(done, total)  # also where the worker gives way to the GUI
-    rows = visible(project.judgements(), reviewer, blind)
+    rows = visible(project.reads.judgements(), reviewer, blind)
     by_question: dict[str, list[dict]] = {}
     for r in rows:
         by_question.setdefault(r["question_id"], []).append(r)
@@ -109,7 +109,7 @@ def overview(
         board,
         summaries,
         shown,
-        project.reviewers(),
+        project.reads.reviewers(),
         len(prepared),
         len(questions) - len(prepared),
     )
@@ -146,7 +146,7 @@ def _refreshed(
     names = {s["pk"]: s["name"] for s in project.systems()}
     entries: dict[str, Entry | None] = dict.fromkeys(names.values())
     if items:
-        ranked = project.ranked_by_system(question["pk"])
+        ranked = project.reads.ranked_pks(question["pk"])
         lists = {name: ranked.get(pk, []) for pk, name in names.items()}
         entries = entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
     k = k or min(ks)
@@ -192,4 +192,4 @@ def agreement_of(rows: Sequence[dict], blind: bool) -> dict:
 def agreement(project, reviewer: str, blind: bool) -> dict:
     """Agreement per reviewer pair and kind as the reviewer may see it: one read of the whole
     log, for when the agreement tab is shown (not after every key)."""
-    return agreement_of(visible(project.judgements(), reviewer, blind), blind)
+    return agreement_of(visible(project.reads.judgements(), reviewer, blind), blind)

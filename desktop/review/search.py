@@ -4,15 +4,15 @@ from __future__ import annotations
 
 
 def has_corpus(project) -> bool:
-    return project.corpus() is not None
+    return project.reads.corpus() is not None
 
 
 def passage_context(project, passage_pk: int, around: int = 2) -> tuple[dict | None, list, list]:
     """A passage with its neighbours in corpus order: (passage, before, after)."""
-    found = project.passages([passage_pk]).get(passage_pk)
+    found = project.reads.passages_by_pk([passage_pk]).get(passage_pk)
     if found is None:
         return None, [], []
-    near = project.neighbours(passage_pk, around, around)
+    near = project.reads.neighbours(passage_pk, around, around)
     return (
         found,
         [p for p in near if p["pk"] < passage_pk],

@@ -41,7 +41,7 @@ def build_gold(project, reviewer: str, blind: bool) -> EffectiveGold:
     or in blind mode the reviewer's own lines as if no one else had judged)."""
     if not blind:
         return project.effective_gold()
-    return project.gold_from(visible(project.judgements(), reviewer, blind))
+    return project.gold_from(visible(project.reads.judgements(), reviewer, blind))
 
 
 def question_gold(
@@ -49,13 +49,13 @@ def question_gold(
 ) -> tuple[EffectiveGold, list[dict], list[dict]]:
     """The effective gold of one question, exactly as build_gold would give it, from that
     question's rows alone: (gold, its imported evidence, the visible judgement lines)."""
-    evidence = project.question_evidence(question["pk"])
-    rows = visible(project.judgements(question_id=question["id"]), reviewer, blind)
+    evidence = project.reads.question_evidence(question["pk"])
+    rows = visible(project.reads.judgements(question_id=question["id"]), reviewer, blind)
     passage_ids = {e["passage_pk"]: e["passage_id"] for e in evidence}
     for e in evidence:
         passage_ids.update(dict(e["alternatives"]))
     named = gold.named_passages(rows) - set(passage_ids.values())
-    passage_pks = project.passage_keys(named) if named else {}
+    passage_pks = project.reads.passage_pks(named) if named else {}
     passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
     passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
     everyone = [reviewer] if blind else list(reviewers)
@@ -66,11 +66,11 @@ def question_gold(
         passage_ids,
         passage_pks,
         rows + reviewer_marks(everyone),
-        project.question_not_evidence(question["pk"]),
+        project.reads.question_not_evidence(question["pk"]),
     )
     return built, evidence, rows
 
 
 def reviewers(project) -> list[str]:
     """Everyone with a line in the log: with more than one, lone changes wait (design 6)."""
-    return project.reviewers()
+    return project.reads.reviewers()

@@ -76,7 +76,7 @@ def unjudged_counts(
     by_id = {q["id"]: q["pk"] for q in project.questions()}
     mine = judged_by(rows, reviewer)
     named = set().union(*mine.values()) if mine else set()
-    keys = project.passage_keys(named) if named else {}
+    keys = project.reads.passage_pks(named) if named else {}
     mine_pks = {
         by_id[qid]: {keys[p] for p in pids if p in keys}
         for qid, pids in mine.items()
@@ -85,7 +85,7 @@ def unjudged_counts(
     counts = dict.fromkeys(by_id.values(), 0)
     counts.update(
         pool_module.unjudged_counts(
-            project.pool_passages(depth),
+            project.reads.pool_passages(depth),
             lambda q: built.judged(q) | mine_pks.get(q, set()),
         )
     )
@@ -96,5 +96,5 @@ def pool_counts(project, reviewer: str, blind: bool, depth: int = DEFAULT_DEPTH)
     """unjudged_counts as the reviewer sees the gold: a pass of its own after the metrics'
     full pass (it costs about as much), so that the scores are not kept waiting for it."""
     built = build_gold(project, reviewer, blind)
-    rows = visible(project.judgements(), reviewer, blind)
+    rows = visible(project.reads.judgements(), reviewer, blind)
     return unjudged_counts(project, built, rows, reviewer, depth)

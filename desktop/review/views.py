@@ -199,7 +199,7 @@ def view_of(
     rankings: dict[str, list[RankedRow]] = {}
     depth: dict[str, int] = {}
     for system in systems:
-        passages = project.ranked_passages(system["pk"], pk)
+        passages = project.reads.ranked_passages(system["pk"], pk)
         depth[system["name"]] = len(passages)
         matches, per_rank = metrics.match(items, passages)
         for state, m in zip(states, matches, strict=True):
@@ -212,7 +212,7 @@ def view_of(
                 )
             state.found[system["name"]] = Found(m.rank, via, m.through_alternative)
         top = []
-        for row in project.ranking(system["pk"], pk, k):
+        for row in project.reads.ranking(system["pk"], pk, k):
             hit = per_rank[row["rank"] - 1] if row["rank"] <= len(per_rank) else []
             top.append(
                 RankedRow(

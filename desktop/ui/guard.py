@@ -54,7 +54,7 @@ class DatabaseGuard(QObject):
 
     def _read(self) -> int | None:
         try:
-            return self._project.store.data_version()
+            return self._project.reads.data_version()
         except (sqlite3.Error, AttributeError):
             return None
 

@@ -248,7 +248,7 @@ def _end_read(project) -> None:
     connection would otherwise keep reading the snapshot it started. What an operation meant
     to keep it has committed; a Project per task dropped the rest the same way."""
     if project is not None:
-        project.store.end_read()
+        project.reads.end_read()
 
 
 def _reopen(project, path):
@@ -271,14 +271,14 @@ def _changing(changes: Changes, work: Callable) -> Callable:
     """Run work; a failure after something was committed becomes CommittedError."""
 
     def run(project, progress) -> Done:
-        before = project.store.change_stamp()
+        before = project.reads.change_stamp()
         try:
             return Done(work(project, progress), changes)
         except Cancelled:
             raise
         except Exception as error:
             try:
-                committed = project.store.change_stamp() != before
+                committed = project.reads.change_stamp() != before
             except Exception:  # the connection itself is gone: say what failed first
                 committed = False
             if committed:
@@ -332,7 +332,7 @@ def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
 
     def work(project, _progress) -> Done:
         page = project.search(text, limit, offset)
-        full = project.passages([p.pk for p in page.passages])
+        full = project.reads.passages_by_pk([p.pk for p in page.passages])
         rows = [{**full[p.pk], "excerpt": p.excerpt} for p in page.passages if p.pk in full]
         return Done((page.total, rows), Changes("query"))
 

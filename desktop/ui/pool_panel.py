@@ -164,7 +164,7 @@ class PoolPanel(QWidget):
         if self.across.isChecked():
             pools += self._next_pools(view.pk)
         pks = [e.passage_pk for _, _, entries in pools for e in entries]
-        excerpts = self.session.project.passage_excerpts(pks, EXCERPT_CHARS) if pks else {}
+        excerpts = self.session.project.reads.passage_excerpts(pks, EXCERPT_CHARS) if pks else {}
         rows = []
         for pk, qid, entries in pools:
             for e in self.session.pool_order(qid, entries):

@@ -87,7 +87,7 @@ def main() -> None:
         )
         out["python_startup"] = measure([PY, "-c", "pass"], args.repeat)
         if args.full_copy:
-            from db.store import backup_file
+            from db.files import backup_file
 
             started = time.perf_counter()
             backup_file(db, base / "copy.db")

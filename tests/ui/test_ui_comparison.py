@@ -232,7 +232,7 @@ def test_only_found_marks_on_a_hand_made_case(three_runs, open_window, qtbot):
     # The same items as desktop.compare finds (the compare command's rule).
     with Project(three_runs) as project:
         comparison = compare.compare(project, [1, 5])
-        q1 = project.question("q1")["pk"]
+        q1 = project.reads.question("q1")["pk"]
     for k_index, k in enumerate((1, 5)):
         window.set_k(k)
         idle(qtbot, window)

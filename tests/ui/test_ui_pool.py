@@ -137,7 +137,7 @@ def test_undo_takes_back_the_whole_add(sample_db, open_window, qtbot):
     assert first.passage_id in [p for _, p in shown(window)]  # unjudged again
     with Project(sample_db) as project:
         assert first.passage_pk in {e.passage_pk for _, es in project.pool(10) for e in es}
-        q05 = project.question("q05")["pk"]
+        q05 = project.reads.question("q05")["pk"]
         items = project.effective_gold().items[q05]
         assert first.passage_id not in [i.primary_id for i in items]  # nothing half-added
     # Redo adds both again; a second undo after a restart still takes both.
@@ -250,7 +250,7 @@ def test_evidence_from_the_readers_neighbours(sample_db, open_window, qtbot):
     window.reader.viewer.anchorClicked.emit(QUrl(f"passage:{neighbour}"))  # a link click
     assert window.reader.passage_pk == neighbour
     with Project(sample_db) as project:
-        neighbour_id = project.passages([neighbour])[neighbour]["id"]
+        neighbour_id = project.reads.passages_by_pk([neighbour])[neighbour]["id"]
     assert window.selected_passage().passage_id == neighbour_id
     qtbot.keyClick(window, Qt.Key.Key_E)
     assert kinds(sample_db) == [("evidence", neighbour_id, True), ("role", neighbour_id, "core")]
@@ -408,7 +408,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
 
     with Project(kim_db) as project:
         effective = project.effective_gold()
-        q05 = project.question("q05")["pk"]
+        q05 = project.reads.question("q05")["pk"]
         assert sorted(i.primary_id for i in effective.items[q05]) == sorted([*k5, searched])
         scores = project.evaluate([5]).as_json(per_question=True)
 

@@ -1,0 +1,139 @@
+"""The judgement log area of the store, and its journal beside the database file
+(db/journal.py): every judgement line is appended to both, the journal after the commit."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from db import journal
+from db.rows import Area, chunks
+
+log = logging.getLogger("recall_reviewer.store")
+
+
+class JudgementLog(Area):
+    """The judgement log, appended to and mirrored in its journal (db/journal.py).
+
+    Needs the Store's atomic() and after_commit()."""
+
+    JUDGEMENT_COLUMNS = (
+        "reviewer",
+        "at",
+        "question_id",
+        "kind",
+        "passage_id",
+        "value",
+        "settles",
+        "system",
+    )
+
+    def add_judgements(self, rows: Iterable[tuple]) -> int:
+        """Append judgement lines (columns as JUDGEMENT_COLUMNS); a line already in the log is
+        skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
+        go to the journal once the transaction has committed."""
+        with self.atomic():
+            last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
+            for batch in chunks(rows):
+                self.conn.executemany(
+                    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
+                    "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    batch,
+                )
+            # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
+            added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
+            if added:
+                self.after_commit(lambda: self._journal_append(added))
+        return len(added)
+
+    @property
+    def journal_path(self) -> Path:
+        return journal.journal_path(self.path)
+
+    def database_id(self) -> str:
+        return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
+
+    @property
+    def journal_problem(self) -> str | None:
+        """Why the journal's latest write failed (its judgements are only in the database
+        until a write succeeds), or None."""
+        return journal.problem(self.journal_path)
+
+    def _journal_append(self, rows: list[dict]) -> None:
+        """After a commit: the new lines to the journal, or, after an earlier write failed,
+        every line it lacks. A failure is recorded (journal.failed), never raised: the
+        judgements are safely committed by now."""
+        path = self.journal_path
+        try:
+            if journal.problem(path) is not None:
+                self._reconcile()
+            else:
+                journal.append(path, self.database_id(), map(journal.judgement_line, rows))
+        except OSError as error:
+            journal.failed(path, error)
+            return
+        journal.written(path)
+
+    def reconcile_journal(self) -> int:
+        """Append to the journal every logged judgement it lacks (after a kill between a
+        commit and its journal write, a torn last line or a failed write); returns how many.
+        Cheap when the journal's line count matches the log, as it does after every ordinary
+        session. Raises OSError (recorded as the journal's problem)."""
+        try:
+            added = self._reconcile()
+        except OSError as error:
+            journal.failed(self.journal_path, error)
+            raise
+        journal.written(self.journal_path)
+        return added
+
+    def _reconcile(self) -> int:
+        path = self.journal_path
+        count = self._scalar("SELECT count(*) FROM judgement")
+        if count == 0:
+            return 0  # nothing to keep; a journal there may be a lost database's, for restore
+        header = journal.header_of(path)
+        if header is None or header.get("database_id") != self.database_id():
+            have: set[tuple] = set()
+        elif journal.line_count(path) == count:
+            return 0
+        else:
+            try:
+                have = {journal.identity(line) for line in journal.read(path)[1]}
+            except journal.JournalError as error:
+                log.warning("rewriting the journal: %s", error)
+                journal.set_aside(path, header)
+                have = set()
+        missing = [
+            row
+            for row in self._query("SELECT * FROM judgement ORDER BY pk")
+            if journal.identity(journal.judgement_line(row)) not in have
+        ]
+        journal.append(path, self.database_id(), map(journal.judgement_line, missing))
+        return len(missing)
+
+    def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
+        where, params = [], []
+        if question_id is not None:
+            where.append("question_id = ?")
+            params.append(question_id)
+        if reviewer is not None:
+            where.append("reviewer = ?")
+            params.append(reviewer)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return self._query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params)
+
+    def orphan_judgements(self) -> Iterator[dict]:
+        """Judgement lines about question ids the database no longer has, by question id
+        and in log order, streamed."""
+        return self._stream(
+            "SELECT * FROM judgement WHERE question_id NOT IN (SELECT id FROM question) "
+            "ORDER BY question_id, at, pk"
+        )
+
+    def reviewers(self) -> list[str]:
+        return [
+            r[0]
+            for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
+        ]

@@ -1,0 +1,240 @@
+"""The corpus area of the store: the passages, in corpus order, and finding them (the search
+indexes are built and planned in db/search.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from db import search, undo
+from db.errors import DuplicateRow
+from db.rows import Area, chunks
+
+
+class Passages(Area):
+    """The corpus: its passages, their neighbours, search (db/search.py) and excerpts."""
+
+    def corpus(self) -> dict | None:
+        rows = self._query("SELECT * FROM corpus WHERE id = 1")
+        return rows[0] if rows else None
+
+    def clear_corpus(self, source_file: str = "") -> dict[str, int]:
+        """Remove passages and everything that points at them (gold and runs), keeping the
+        gold and runs in a partial backup (db/undo.py) for the corpus import from
+        source_file. Caller holds the transaction."""
+        removed = {
+            "passages": self._scalar("SELECT count(*) FROM passage"),
+            "evidence_items": self._scalar("SELECT count(*) FROM evidence_item"),
+            "systems": self._scalar("SELECT count(*) FROM system"),
+            "undo": undo.keep_corpus_dependents(self, source_file),
+        }
+        for sql in (
+            "DELETE FROM result",
+            "DELETE FROM system",
+            "DELETE FROM alternative",
+            "DELETE FROM evidence_item",
+            "DELETE FROM gold_question",
+            "INSERT INTO passage_fts(passage_fts) VALUES ('delete-all')",
+            "INSERT INTO passage_bigram(passage_bigram) VALUES ('delete-all')",
+            "DELETE FROM passage_bigram_count",
+            "DELETE FROM passage",
+            "DELETE FROM corpus",
+        ):
+            self.conn.execute(sql)
+        return removed
+
+    def set_corpus(
+        self,
+        name: str,
+        source_file: str,
+        chunk_size: int | None,
+        overlap: int | None,
+        unit: str | None,
+        at: str,
+    ) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO corpus (id, name, source_file, chunk_size, overlap, unit, "
+            "imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            (name, source_file, chunk_size, overlap, unit, at),
+        )
+
+    def insert_passages(
+        self, rows: Iterable[tuple[int, str, str, str | None, str | None]], progress=None
+    ) -> int:
+        """Insert (line, id, text, title, meta_json) rows in batches and index their text.
+        Caller holds the transaction. Raises DuplicateRow for an id already present.
+        progress(done, total, phase) follows the search index, built last."""
+        conn = self.conn
+        first_pk = (self._scalar("SELECT max(pk) FROM passage") or 0) + 1
+        n = 0
+        for batch in chunks(rows):
+            try:
+                # A savepoint per batch, so that a failed batch leaves no half of itself
+                # behind and the offending row can be found by looking.
+                with self.atomic():
+                    conn.executemany(
+                        "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
+                        [r[1:] for r in batch],
+                    )
+            except sqlite3.IntegrityError:
+                raise self._first_duplicate(batch) from None
+            n += len(batch)
+        search.index_passages(conn, first_pk, progress)
+        return n
+
+    def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
+        # The offender is the first row whose id is repeated inside the batch or already stored.
+        seen: set[str] = set()
+        for line, pid, *_ in batch:
+            if pid in seen:
+                return DuplicateRow(line, pid)
+            seen.add(pid)
+        ids = [r[1] for r in batch]
+        present = set()
+        for part in chunks(((i,) for i in ids), 500):
+            marks = ",".join("?" * len(part))
+            present.update(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+                )
+            )
+        for line, pid, *_ in batch:
+            if pid in present:
+                return DuplicateRow(line, pid)
+        return DuplicateRow(batch[0][0], batch[0][1])
+
+    def passage(self, passage_id: str) -> dict | None:
+        rows = self._query("SELECT * FROM passage WHERE id = ?", [passage_id])
+        return rows[0] if rows else None
+
+    def passages_by_pk(self, pks: Sequence[int]) -> dict[int, dict]:
+        out: dict[int, dict] = {}
+        for part in chunks(((p,) for p in pks), 500):
+            marks = ",".join("?" * len(part))
+            for row in self._query(
+                f"SELECT * FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
+            ):
+                out[row["pk"]] = row
+        return out
+
+    def passage_ids_of(self, pks: Iterable[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for part in chunks(((p,) for p in set(pks)), 500):
+            marks = ",".join("?" * len(part))
+            out.update(
+                self.conn.execute(
+                    f"SELECT pk, id FROM passage WHERE pk IN ({marks})", [p[0] for p in part]
+                ).fetchall()
+            )
+        return out
+
+    def same_passages(self, pairs: Sequence[tuple[str, str]]) -> int:
+        """How many of the (id, text) pairs are a passage of the corpus, text and all."""
+        n = 0
+        for part in chunks(iter(pairs), 500):
+            values = ",".join(["(?, ?)"] * len(part))
+            n += self.conn.execute(
+                f"WITH v(id, text) AS (VALUES {values}) "
+                "SELECT count(*) FROM v JOIN passage p ON p.id = v.id AND p.text = v.text",
+                [x for pair in part for x in pair],
+            ).fetchone()[0]
+        return n
+
+    def passage_pks(self, ids: Iterable[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for part in chunks(((i,) for i in set(ids)), 500):
+            marks = ",".join("?" * len(part))
+            for pk, pid in self.conn.execute(
+                f"SELECT pk, id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+            ):
+                out[pid] = pk
+        return out
+
+    def neighbours(self, pk: int, before: int = 2, after: int = 2) -> list[dict]:
+        """Passages around one in corpus order (the order the corpus file gave)."""
+        sql_before = "SELECT * FROM passage WHERE pk < ? ORDER BY pk DESC LIMIT ?"
+        sql_after = "SELECT * FROM passage WHERE pk > ? ORDER BY pk LIMIT ?"
+        earlier = self._query(sql_before, [pk, before])[::-1]
+        later = self._query(sql_after, [pk, after])
+        return earlier + later
+
+    def search_passages(
+        self, terms: Sequence[str], limit: int = 100, offset: int = 0
+    ) -> list[dict]:
+        """Passages containing every term (case folded as FTS5 folds it), in corpus order:
+        the page of `limit` from `offset`. Terms of three characters or more are phrases of the
+        trigram index, shorter ones tokens of the bigram index (db/search.py)."""
+        source = self._search_source(search.plan(terms))
+        if source is None:
+            return []
+        sql, params = source
+        return self._query(
+            f"SELECT * FROM passage WHERE pk IN ({sql} ORDER BY pk LIMIT ? OFFSET ?) ORDER BY pk",
+            [*params, limit, offset],
+        )
+
+    def search_count(self, terms: Sequence[str]) -> int:
+        """How many passages search_passages(terms) finds in all."""
+        plan = search.plan(terms)
+        source = self._search_source(plan)
+        if source is None:
+            return 0
+        token = plan.counted
+        if token is not None:
+            kept = self._scalar("SELECT docs FROM passage_bigram_count WHERE term = ?", (token,))
+            if kept is not None:
+                return kept
+        return self._scalar(f"SELECT count(*) FROM ({source[0]})", source[1])
+
+    def search(self, terms: Sequence[str], limit: int, offset: int = 0) -> tuple[int, list[dict]]:
+        """(total, one page) read from one snapshot, so the count fits the page."""
+        began = not self.conn.in_transaction
+        if began:
+            self.conn.execute("BEGIN")
+        try:
+            return self.search_count(terms), self.search_passages(terms, limit, offset)
+        finally:
+            if began:
+                self.conn.execute("COMMIT")
+
+    def _search_source(self, plan: search.TermPlan) -> tuple[str, list] | None:
+        """SQL selecting the keys (as pk) of passages holding every term, and its parameters;
+        None for no term."""
+        if plan.empty:
+            return None
+        params: list = []
+        if plan.bigram:
+            sql = "SELECT rowid AS pk FROM passage_bigram WHERE passage_bigram MATCH ?"
+            params.append(plan.bigram)
+            if plan.trigram:
+                sql += " AND rowid IN (SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?)"
+                params.append(plan.trigram)
+        elif plan.trigram:
+            sql = "SELECT rowid AS pk FROM passage_fts WHERE passage_fts MATCH ?"
+            params.append(plan.trigram)
+        else:
+            sql = None
+        if plan.like:
+            likes = " AND ".join("text LIKE ? ESCAPE '\\'" for _ in plan.like)
+            within = f"pk IN ({sql}) AND " if sql else ""
+            sql = f"SELECT pk FROM passage WHERE {within}{likes}"
+            for term in plan.like:
+                escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                params.append(f"%{escaped}%")
+        return sql, params
+
+    def passage_excerpts(self, pks: Iterable[int], length: int) -> dict[int, tuple[str, str]]:
+        """(title, first `length` characters of the text) per passage key, without reading
+        whole texts into Python. SQLite's string functions stop at a NUL character, so a text
+        holding one before `length` comes whole (the caller cuts it)."""
+        out: dict[int, tuple[str, str]] = {}
+        for part in chunks(((p,) for p in set(pks)), 500):
+            marks = ",".join("?" * len(part))
+            for pk, title, text in self.conn.execute(
+                "SELECT pk, title, CASE WHEN length(text) <= ? THEN text "
+                f"ELSE substr(text, 1, ?) END FROM passage WHERE pk IN ({marks})",
+                [length, length, *(p[0] for p in part)],
+            ):
+                out[pk] = (title, text)
+        return out

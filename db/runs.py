@@ -1,0 +1,269 @@
+"""The runs area of the store: systems and their ranked results, read for the metrics, the
+pool, the report and the window."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
+
+from db import undo
+from db.rows import Area, chunks
+
+
+class Runs(Area):
+    """Systems and their ranked results."""
+
+    def systems(self) -> list[dict]:
+        return self._query("SELECT * FROM system ORDER BY pk")
+
+    def replace_run(
+        self,
+        system: str,
+        source_file: str,
+        fmt: str,
+        at: str,
+        rows: Iterable[tuple[int, str, int, str, float | None]],
+    ) -> dict:
+        """Rows (line, qid, rank, passage_id, score) with final ranks. Replaces the system's
+        run if the name exists. Caller holds the transaction. Raises UnknownIds."""
+        self._stage("run_rows", "line, qid, rank, pid, score", rows)
+        self._check_ids("run_rows", "qid", ["pid"])
+        existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
+        removed = {"results": 0, "questions": 0}
+        kept = None
+        if existing is not None:
+            kept = undo.keep_run(self, existing, system, source_file)
+            removed["results"], removed["questions"] = self.conn.execute(
+                "SELECT count(*), count(DISTINCT question_pk) FROM result WHERE system_pk = ?",
+                (existing,),
+            ).fetchone()
+            self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
+            self.conn.execute(
+                "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
+                (source_file, fmt, at, existing),
+            )
+            system_pk = existing
+        else:
+            system_pk = self.conn.execute(
+                "INSERT INTO system (name, source_file, format, imported_at) VALUES (?, ?, ?, ?)",
+                (system, source_file, fmt, at),
+            ).lastrowid
+        self.conn.execute(
+            "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
+            "SELECT ?, q.pk, s.rank, p.pk, s.score FROM temp.run_rows s "
+            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid",
+            (system_pk,),
+        )
+        info = {
+            "system_pk": system_pk,
+            "replaced": existing is not None,
+            "undo": kept,
+            "removed": removed,
+            "results": self._scalar("SELECT count(*) FROM temp.run_rows"),
+            "questions": self._scalar("SELECT count(DISTINCT qid) FROM temp.run_rows"),
+        }
+        self.conn.execute("DROP TABLE temp.run_rows")
+        return info
+
+    def result_rows(self, max_rank: int | None = None) -> Iterator[tuple[int, int, int]]:
+        """(system_pk, question_pk, passage_pk) in rank order within each list."""
+        if max_rank is None:
+            return self.conn.execute(
+                "SELECT system_pk, question_pk, passage_pk FROM result "
+                "ORDER BY system_pk, question_pk, rank"
+            )
+        # Seek each (system, question) prefix of the primary key instead of scanning every
+        # stored rank: the metrics need only the first K of lists up to 100 long.
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? ORDER BY s.pk, q.pk, r.rank",
+            (max_rank,),
+        )
+
+    def ranked_heads(self, max_rank: int) -> Iterator[tuple[int, int, list[int]]]:
+        """(system key, question key, its first ``max_rank`` passage keys) for every list, in
+        system, question order, streamed: one list at a time in memory."""
+        rows = self.result_rows(max_rank)
+        for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
+            yield system_pk, question_pk, [row[2] for row in group]
+
+    def scored_heads(
+        self, system_pk: int, depth: int
+    ) -> Iterator[tuple[int, list[tuple[int, float | None]]]]:
+        """(question key, [(passage key, score)]) of one system's lists up to rank ``depth``
+        and on to the end of a tie group straddling it, in question order, streamed."""
+        rows = self._scored_rows([system_pk], depth)
+        for question_pk, group in groupby(rows, key=itemgetter(1)):
+            yield question_pk, [(row[3], row[4]) for row in group]
+
+    def _scored_rows(self, system_pks: list[int], depth: int) -> Iterator[tuple]:
+        """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
+        rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
+        `depth` with its score), in system, question, rank order. For lists ordered by score
+        (TREC runs), where a tie group is a run of consecutive ranks."""
+        marks = ",".join("?" * len(system_pks))
+        # Seek each list by its key prefix, as result_rows does, and follow a tie group past
+        # `depth` one rank at a time rather than scan the rest of every list.
+        return self.conn.execute(
+            "WITH RECURSIVE tail(system_pk, question_pk, rank, passage_pk, score) AS ("
+            "SELECT d.system_pk, d.question_pk, d.rank, d.passage_pk, d.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result c CROSS JOIN result d WHERE s.pk IN "
+            f"({marks}) AND c.system_pk = s.pk AND c.question_pk = q.pk AND c.rank = ? "
+            "AND d.system_pk = s.pk AND d.question_pk = q.pk AND d.rank = ? + 1 "
+            "AND d.score = c.score "
+            "UNION ALL SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score "
+            "FROM tail t CROSS JOIN result r WHERE r.system_pk = t.system_pk "
+            "AND r.question_pk = t.question_pk AND r.rank = t.rank + 1 AND r.score = t.score) "
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE s.pk IN "
+            f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
+            "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
+            (*system_pks, depth, depth, *system_pks, depth),
+        )
+
+    def short_lists(self, depth: int) -> list[tuple[int, int, int]]:
+        """(system_pk, question_pk, length) of every stored list shorter than `depth` (ranks
+        have no gaps, so the length is the last rank), each list's key prefix sought."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, max(r.rank) FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.system_pk, r.question_pk HAVING max(r.rank) < ?",
+            (depth, depth),
+        ).fetchall()
+
+    def top_scores(self) -> Iterator[tuple[int, int, float | None]]:
+        """(system_pk, question_pk, score) of every stored list's first result, streamed system
+        by system, each in question order (the join's own order: no sort)."""
+        return self.conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.score FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank = 1 ORDER BY s.pk, q.pk"
+        )
+
+    def pool_candidates(
+        self, depth: int, with_systems: bool = True, question_pk: int | None = None
+    ) -> list[tuple[int, int, str, int, int, str | None]]:
+        """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
+        passage id, how many systems, best rank, comma-separated system keys or None), in
+        passage order. Each (system, question) prefix of the result key is sought, not
+        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics).
+        With question_pk, that question's alone (the window, after a judgement on it)."""
+        # Grouped by passage first, so that the id is looked up once per group in key order:
+        # at a million passages, lookups in question order jump about the index (0.3 s more).
+        one = "AND q.pk = ? " if question_pk is not None else ""
+        # Not in a CASE: an aggregate is accumulated even where its value is never used.
+        systems = "group_concat(r.system_pk)" if with_systems else "NULL"
+        return self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk, "
+            "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
+            f"count(*), min(r.rank), {systems} FROM system s "
+            "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
+            f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
+            "GROUP BY r.passage_pk, r.question_pk",
+            (*([] if question_pk is None else [question_pk]), depth),
+        ).fetchall()
+
+    def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:
+        """(question_pk, passage_pk) once per passage in some system's top `depth`, in
+        question order, streamed: what counting the pool needs, without the passage ids."""
+        return self.conn.execute(
+            "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
+            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
+            (depth,),
+        )
+
+    def questions_with_results(self) -> set[int]:
+        """Keys of the questions some system ranked passages for."""
+        return {
+            pk
+            for (pk,) in self.conn.execute(
+                "SELECT q.pk FROM question q WHERE EXISTS "
+                "(SELECT 1 FROM result r WHERE r.question_pk = q.pk)"
+            )
+        }
+
+    def max_rank(self) -> int:
+        return self._scalar("SELECT max(rank) FROM result") or 0
+
+    def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
+        """One system's ranked passages for one question, with their text and metadata."""
+        return self._query(
+            "SELECT r.rank, r.score, p.pk AS passage_pk, p.id AS passage_id, p.title, p.meta, "
+            "p.text FROM result r JOIN passage p ON p.pk = r.passage_pk "
+            "WHERE r.system_pk = ? AND r.question_pk = ? ORDER BY r.rank LIMIT ?",
+            [system_pk, question_pk, -1 if limit is None else limit],
+        )
+
+    def ranked_pks(self, question_pk: int) -> dict[int, list[int]]:
+        """Every system's full ranked list of passage keys for one question."""
+        out: dict[int, list[int]] = {}
+        for system_pk, passage_pk in self.conn.execute(
+            "SELECT system_pk, passage_pk FROM result WHERE question_pk = ? "
+            "ORDER BY system_pk, rank",
+            (question_pk,),
+        ):
+            out.setdefault(system_pk, []).append(passage_pk)
+        return out
+
+    def ranked_lists(self) -> Iterator[tuple[int, int, list[int]]]:
+        """(system_pk, question_pk, passage keys in rank order) for every stored list, in
+        system, question order: one row per list rather than one per result, which halves the
+        time of reading millions of results. The ranks come along to check the order
+        group_concat happened to use (SQL does not promise one); a list is sorted by rank when
+        they are not 1..n in order."""
+        in_order: dict[int, str] = {}
+        for system_pk, question_pk, pks, ranks in self.conn.execute(
+            "SELECT system_pk, question_pk, group_concat(passage_pk), group_concat(rank) "
+            "FROM result GROUP BY system_pk, question_pk ORDER BY system_pk, question_pk"
+        ):
+            passages = list(map(int, pks.split(",")))
+            n = len(passages)
+            expected = in_order.get(n)
+            if expected is None:
+                expected = in_order[n] = ",".join(map(str, range(1, n + 1)))
+            if ranks != expected:
+                order = map(int, ranks.split(","))
+                passages = [p for _, p in sorted(zip(order, passages, strict=True))]
+            yield system_pk, question_pk, passages
+
+    def evidence_hits(
+        self, pairs: Iterable[tuple[int, int]]
+    ) -> Iterator[tuple[int, int, int, int]]:
+        """(system_pk, question_pk, rank, passage_pk) of every stored result whose passage is
+        one of the given (question_pk, passage_pk) pairs, ordered by system, question, rank.
+        One scan of the results in SQLite (a second or so for five million) instead of
+        every ranked list in Python: the window's metrics need only the ranks that hit."""
+        conn = self.conn
+        conn.execute("DROP TABLE IF EXISTS temp.window_gold")
+        conn.execute(
+            "CREATE TEMP TABLE window_gold (question_pk INTEGER, passage_pk INTEGER, "
+            "PRIMARY KEY (question_pk, passage_pk)) WITHOUT ROWID"
+        )
+        for batch in chunks(pairs):
+            conn.executemany("INSERT OR IGNORE INTO temp.window_gold VALUES (?, ?)", batch)
+        # CROSS JOIN keeps the results as the outer loop: a scan in key order, probing the
+        # small gold table, rather than a seek per gold passage through result_question.
+        rows = conn.execute(
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk FROM result r "
+            "CROSS JOIN temp.window_gold g WHERE g.question_pk = r.question_pk "
+            "AND g.passage_pk = r.passage_pk ORDER BY r.system_pk, r.question_pk, r.rank"
+        ).fetchall()
+        conn.execute("DROP TABLE temp.window_gold")
+        return iter(rows)
+
+    def ranked_passages(self, system_pk: int, question_pk: int) -> list[int]:
+        """One system's whole ranked list of passage keys for one question, in rank order.
+        One row from SQLite rather than one per rank: the window asks on every question
+        switch, and each fetched row hands Python's GIL to a busy worker and back."""
+        row = self.conn.execute(
+            "SELECT group_concat(rank || ' ' || passage_pk) FROM result "
+            "WHERE system_pk = ? AND question_pk = ?",
+            (system_pk, question_pk),
+        ).fetchone()
+        if not row or not row[0]:
+            return []
+        pairs = sorted(tuple(map(int, part.split())) for part in row[0].split(","))
+        return [passage for _, passage in pairs]

@@ -1,0 +1,201 @@
+"""A project's evaluation: the effective gold, the metrics of every run, the unjudged pool
+and the gold exported. Mixed into Project (desktop/project.py), which holds the store."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
+
+from desktop import gold, gold_export, metrics, scratch, targets
+from desktop import pool as pool_module
+
+
+class ProjectEvaluation:
+    """Project's evaluation; Project sets self.store, self.path and self._gold_cache."""
+
+    def effective_gold(self) -> gold.EffectiveGold:
+        # The window asks for the gold after every judgement; rebuild only when it moved.
+        stamp = self.store.change_stamp()
+        if self._gold_cache and self._gold_cache[0] == stamp:
+            return self._gold_cache[1]
+        result = self.gold_from(self.store.judgements())
+        self._gold_cache = (stamp, result)
+        return result
+
+    def gold_from(self, judgements: list[dict]) -> gold.EffectiveGold:
+        """The imported gold with these judgement lines applied (blind mode passes a
+        reviewer's own lines only)."""
+        passage_ids = self.store.gold_passage_ids()
+        passage_pks = self.store.passage_pks(gold.named_passages(judgements))
+        passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
+        passage_pks.update({pid: pk for pk, pid in passage_ids.items()})
+        return gold.build(
+            self.store.questions(),
+            self.store.evidence_rows(),
+            self.store.alternative_rows(),
+            passage_ids,
+            passage_pks,
+            judgements,
+            self.store.not_evidence_rows(),
+        )
+
+    def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
+        """Every system's ranked passage keys per question key, cut at max_rank."""
+        names = {s["pk"]: s["name"] for s in self.store.systems()}
+        runs: dict[str, dict[int, list[int]]] = {name: {} for name in names.values()}
+        rows = self.store.result_rows(max_rank).fetchall()
+        for (system_pk, question_pk), group in groupby(rows, key=itemgetter(0, 1)):
+            runs[names[system_pk]][question_pk] = [row[2] for row in group]
+        return runs
+
+    def evaluate(self, ks, systems: list[str] | None = None, runs=None) -> Evaluation:
+        """``runs``: the ranked lists of self.runs(max K), when the caller has them already."""
+        ks = metrics.parse_ks(ks)
+        effective = self.effective_gold()
+        items = effective.metric_items()
+        runs = self.runs(max(ks)) if runs is None else runs
+        if systems is not None:
+            runs = {name: runs[name] for name in systems if name in runs}
+        judged = {q: effective.judged(q) for q, these in items.items() if these}
+        scores = metrics.evaluate(items, runs, ks, judged)
+        return Evaluation(ks, self.store.questions(), items, scores, effective)
+
+    def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
+        """Mean Recall@1..depth per system over the evaluated questions."""
+        depth = depth or self.store.max_rank() or 1
+        return metrics.recall_curves(self.effective_gold().metric_items(), self.runs(depth), depth)
+
+    def pool(
+        self,
+        depth: int = pool_module.DEFAULT_DEPTH,
+        *,
+        shuffle_for: str | None = None,
+        blind: bool = False,
+        questions: list[str] | None = None,
+        effective: gold.EffectiveGold | None = None,
+    ) -> list[tuple[str, list[pool_module.PoolEntry]]]:
+        """The unjudged pool at depth D: (question id, unjudged passages in order) for every
+        question that has evidence or a ranked list, in question order. ``questions``: only
+        these (question ids; each read by its own keys, the window's path after a judgement).
+        ``effective``: the gold as a reviewer sees it (blind mode), else everyone's."""
+        if depth < 1:
+            raise ValueError(f"the pool depth must be at least 1, not {depth}")
+        effective = effective or self.effective_gold()
+        names = {s["pk"]: s["name"] for s in self.store.systems()}
+        if questions is None:
+            asked = self.store.questions()
+            candidates = self.store.pool_candidates(depth, with_systems=not blind)
+            ranked = self.store.questions_with_results()
+        else:
+            asked = [q for q in map(self.store.question, questions) if q is not None]
+            candidates = [
+                row
+                for q in asked
+                for row in self.store.pool_candidates(depth, not blind, question_pk=q["pk"])
+            ]
+            ranked = {row[0] for row in candidates}  # a ranked list has a rank 1 <= D
+        found = pool_module.collect(candidates, effective.judged, None if blind else names)
+        return [
+            (q["id"], pool_module.ordered(found.get(q["pk"], []), shuffle_for, q["id"]))
+            for q in self._pool_questions(asked, ranked, effective, found)
+        ]
+
+    def unjudged_counts(self, depth: int = pool_module.DEFAULT_DEPTH) -> dict[str, int]:
+        """Question id -> how many passages its pool at depth D holds, for the questions
+        pool() lists; counted as the store streams the top D, without building the pool."""
+        effective = self.effective_gold()
+        found = pool_module.unjudged_counts(self.store.pool_passages(depth), effective.judged)
+        listed = self._pool_questions(
+            self.store.questions(), self.store.questions_with_results(), effective, found
+        )
+        return {q["id"]: found.get(q["pk"], 0) for q in listed}
+
+    @staticmethod
+    def _pool_questions(asked, ranked: set[int], effective, found) -> Iterator[dict]:
+        """The questions the pool lists: those with evidence, a ranked list or a pool."""
+        for question in asked:
+            pk = question["pk"]
+            if pool_module.listed(pk in found, bool(effective.items.get(pk)), pk in ranked):
+                yield question
+
+    def export_gold(self, path, fmt: str = "jsonl", force: bool = False) -> int:
+        """Write the effective gold (pending and disputed changes leave the imported state)
+        as gold JSONL, TREC qrels or BEIR qrels; returns the questions written. Without force,
+        an empty result never replaces a non-empty file."""
+        if fmt not in gold_export.FORMATS:
+            raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
+        target = self.export_target(path)
+        effective = self.effective_gold()
+        id_of = self.store.passage_ids_of(p for ps in effective.judged_out.values() for p in ps)
+        rows = list(
+            gold_export.questions(
+                effective, self.store.questions(), self.store.gold_question_pks(), id_of
+            )
+        )
+        targets.refuse_emptying(target, len(rows), "gold questions", force)
+        with scratch.replacing(target) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.writelines(gold_export.lines(fmt, iter(rows)))
+        return len(rows)
+
+
+@dataclass
+class Evaluation:
+    ks: list[int]
+    questions: list[dict]
+    items: dict[int, list[metrics.Item]]
+    systems: list[metrics.SystemScores]
+    gold: gold.EffectiveGold
+
+    @property
+    def evaluated(self) -> int:
+        return sum(1 for q in self.questions if self.items.get(q["pk"]))
+
+    def labels(self) -> list[str]:
+        return metrics.labels(self.ks, metrics.ALL_MEASURES)
+
+    def unsettled(self) -> list[tuple[str, int, float]]:
+        """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
+        what the system retrieved is judged, so its numbers may still move."""
+        return metrics.unsettled({s.system: s.means for s in self.systems if s.evaluated}, self.ks)
+
+    def unsettled_note(self) -> str | None:
+        """One line saying which systems' numbers may still move, or None."""
+        shown = self.unsettled()
+        if not shown:
+            return None
+        parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+        return (
+            f"under {metrics.JUDGED_ENOUGH:.0%} of the top K is judged for {parts}: these "
+            "numbers may still move as the pool is judged (recall-reviewer pool)"
+        )
+
+    def core_note(self) -> str | None:
+        """Why CoreRecall is '-', when it is (metrics.core_note), or None."""
+        core = sum(1 for these in self.items.values() if any(item.role == "core" for item in these))
+        return metrics.core_note(self.evaluated, core)
+
+    def as_json(self, per_question: bool = False) -> dict:
+        total = len(self.questions)
+        out: dict = {
+            "k": self.ks,
+            "questions": {
+                "total": total,
+                "evaluated": self.evaluated,
+                "without_evidence": total - self.evaluated,
+            },
+            "systems": [
+                {"system": s.system, "evaluated": s.evaluated, **s.means} for s in self.systems
+            ],
+            "core_note": self.core_note(),
+        }
+        if per_question:
+            ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}
+            out["per_question"] = [
+                {"system": s.system, "question": ids[q], **values}
+                for s in self.systems
+                for q, values in s.per_question.items()
+            ]
+        return out

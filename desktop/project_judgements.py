@@ -1,0 +1,330 @@
+"""A project's judgement log: judging (the window's keys), importing and exporting
+judgement lines, merging another database's log and restoring it from its journal. Mixed into
+Project (desktop/project.py), which holds the store."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from db import Store, StoreError
+from db import journal as journal_file
+from desktop import formats, gold, scratch, targets
+from desktop.formats import InputError, Progress
+from desktop.project_imports import ImportReport, now
+
+
+def _alternative_problem(
+    kind: str, question_id: str, value, primaries: dict[str, set[str]], added=None
+) -> str | None:
+    """An alternative stands for an evidence item: its value must be the primary passage of
+    one of that question's imported items or of an item an evidence line added (or null,
+    which withdraws it)."""
+    if kind != "alternative" or value is None:
+        return None
+    these = primaries.get(question_id, set()) | (added or {}).get(question_id, set())
+    if value in these:
+        return None
+    named = ", ".join(repr(p) for p in sorted(these)[:5]) or "none"
+    return (
+        f"an alternative's value must be the primary passage of one of question "
+        f"{question_id!r}'s evidence items ({named}), not {value!r}"
+    )
+
+
+def _item_problem(
+    kind: str, question_id: str, passage_id: str, primaries: dict[str, set[str]], added
+) -> str | None:
+    """evidence adds a passage that is not already an imported item's primary; drop names
+    an item's primary, imported or added by an evidence line."""
+    imported = primaries.get(question_id, set())
+    if kind == "evidence" and passage_id in imported:
+        return (
+            f"passage {passage_id!r} is already the primary of one of question "
+            f"{question_id!r}'s imported evidence items (an evidence line adds a new one)"
+        )
+    if kind == "drop" and passage_id not in imported | added.get(question_id, set()):
+        return (
+            f"passage {passage_id!r} is not the primary of an evidence item of question "
+            f"{question_id!r}: nothing to drop"
+        )
+    return None
+
+
+def _record_added(added: dict[str, set[str]], kind: str, question_id: str, passage_id: str, value):
+    if kind == "evidence" and value is True:
+        added.setdefault(question_id, set()).add(passage_id)
+
+
+class ProjectJudgements:
+    """Project's judgement work; Project sets self.store, self.path and self._gold_cache."""
+
+    def add_judgement(
+        self,
+        reviewer: str,
+        question_id: str,
+        kind: str,
+        value,
+        passage_id: str = "",
+        settles: str | None = None,
+        system: str | None = None,
+        at: str | None = None,
+    ) -> dict:
+        """Append one line to the log, committed before this returns."""
+        checked = settles if kind == "adjudication" else kind
+        primaries = self.store.evidence_primaries(question_id)
+        added = self.added_evidence(question_id)
+        problem = (
+            formats.check_judgement_value(checked, value)
+            or _alternative_problem(checked, question_id, value, primaries, added)
+            or _item_problem(checked, question_id, passage_id, primaries, added)
+        )
+        if not problem and checked == "evidence" and not self.store.passage_pks([passage_id]):
+            problem = f"unknown passage id {passage_id!r}: it is not in the corpus"
+        if problem:
+            raise ValueError(problem)
+        row = self._judgement_row(
+            reviewer, question_id, kind, value, passage_id, settles, system, at
+        )
+        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
+        return row
+
+    def add_evidence(
+        self,
+        reviewer: str,
+        question_id: str,
+        passage_id: str,
+        role: str,
+        system=None,
+        at: str | None = None,
+    ) -> list[dict]:
+        """Add a passage as a new evidence item with its role (the window's "add as core" /
+        "add as supporting"): the evidence line and the role line in one transaction."""
+        if formats.check_judgement_value("role", role) or role is None:
+            raise ValueError("a role must be core or supporting")
+        line = {"question_id": question_id, "passage_id": passage_id}
+        return self.add_judgement_lines(
+            reviewer,
+            [
+                {**line, "kind": "evidence", "value": True},
+                {**line, "kind": "role", "value": role, "system": system},
+            ],
+            at,
+        )
+
+    def add_judgement_lines(
+        self, reviewer: str, lines: list[dict], at: str | None = None
+    ) -> list[dict]:
+        """Several lines (add_judgement's arguments) written together: one transaction and
+        one time, which the window's undo takes as one step (an added item, a drop and its
+        reason). Nothing is written when one of them is refused."""
+        at = at or now()
+        with self.store.atomic():
+            return [self.add_judgement(reviewer, at=at, **line) for line in lines]
+
+    def added_evidence(self, question_id: str | None = None) -> dict[str, set[str]]:
+        """Question id -> passages an evidence line (or an adjudication of one) in the log
+        adds as an item, whether or not that is in force."""
+        added: dict[str, set[str]] = {}
+        for row in self.store.judgements(question_id=question_id):
+            kind = row["settles"] if row["kind"] == "adjudication" else row["kind"]
+            value = json.loads(row["value"])
+            _record_added(added, kind, row["question_id"], row["passage_id"], value)
+        return added
+
+    @staticmethod
+    def _judgement_row(reviewer, question_id, kind, value, passage_id, settles, system, at):
+        return {
+            "reviewer": reviewer,
+            "at": at or now(),
+            "question_id": question_id,
+            "kind": kind,
+            "passage_id": passage_id or "",
+            "value": json.dumps(value, ensure_ascii=False),
+            "settles": settles,
+            "system": system,
+        }
+
+    def import_judgements(
+        self, path, encoding=None, progress: Progress | None = None, fmt=None
+    ) -> ImportReport:
+        path = str(path)
+        known = {q["id"] for q in self.store.questions()}
+        primaries = self.store.evidence_primaries()
+        added = self.added_evidence()
+        rows = []
+        for rec in formats.read_judgements(path, fmt, encoding, progress):
+            if rec.question_id not in known:
+                raise InputError(
+                    path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
+                )
+            kind = rec.settles or rec.kind
+            problem = _alternative_problem(
+                kind, rec.question_id, rec.value, primaries, added
+            ) or _item_problem(kind, rec.question_id, rec.passage_id, primaries, added)
+            _record_added(added, kind, rec.question_id, rec.passage_id, rec.value)
+            if problem:
+                raise InputError(path, rec.line, f"{problem}; nothing was imported")
+            try:
+                datetime.fromisoformat(rec.at.replace("Z", "+00:00"))
+            except ValueError:
+                raise InputError(
+                    path, rec.line, f"'at' is not an ISO date and time: {rec.at!r}"
+                ) from None
+            rows.append(
+                (
+                    rec.line,
+                    rec.reviewer,
+                    rec.at,
+                    rec.question_id,
+                    rec.kind,
+                    rec.passage_id,
+                    json.dumps(rec.value, ensure_ascii=False),
+                    rec.settles,
+                    rec.system,
+                )
+            )
+        ids = {r[5] for r in rows if r[5]}
+        missing = sorted(ids - set(self.store.passage_pks(ids)))
+        if missing:
+            line = next(r[0] for r in rows if r[5] == missing[0])
+            raise InputError(
+                path,
+                line,
+                f"unknown passage id {missing[0]!r}: {len(missing)} "
+                "passage ids in this file are not in the corpus; nothing was "
+                "imported",
+            )
+        with self.store.atomic():
+            added = self.store.add_judgements(r[1:] for r in rows)
+            self.store.log_import("judgements", os.path.abspath(path), now(), added, 0)
+        report = ImportReport("judgements", path, added)
+        report.messages.append(f"added {added} judgements ({len(rows) - added} already there)")
+        self._gold_cache = None
+        return report
+
+    def judgement_lines(self, reviewer: str | None = None) -> list[dict]:
+        """The log as design section 6 lines (JSON-ready), oldest first."""
+        return [journal_file.judgement_line(r) for r in self.store.judgements(reviewer=reviewer)]
+
+    def export_judgements(self, path, reviewer: str | None = None, force: bool = False) -> int:
+        """Write the log (or one reviewer's lines) as judgement JSONL; returns the lines written.
+        Without force, an empty result never replaces a non-empty file."""
+        target = self.export_target(path)
+        lines = self.judgement_lines(reviewer)
+        targets.refuse_emptying(target, len(lines), "judgements", force)
+        with scratch.replacing(target) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                for line in lines:
+                    handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        return len(lines)
+
+    def merge(self, other_path) -> ImportReport:
+        """Add the other database's judgement lines this one lacks; refuse a database that
+        describes a different evaluation. One transaction; running it twice adds nothing."""
+        other_path = str(other_path)
+        if os.path.isfile(other_path) and os.path.samefile(other_path, self.path):
+            # Merging a file into itself adds nothing but a misleading "merge" in the log.
+            raise StoreError(
+                f"{other_path}: this is the database being merged into; "
+                "name another reviewer's database"
+            )
+        theirs, rows = self._read_other(other_path)
+        mine = self.store.fingerprint()
+        differ = [k for k in ("corpus", "questions", "gold") if mine[k] != theirs[k]]
+        if differ:
+            raise InputError(
+                other_path,
+                None,
+                "not the same evaluation: its "
+                f"{', '.join(differ)} differ from this database's; "
+                "nothing was merged",
+            )
+        with self.store.atomic():
+            added = self.store.add_judgements(rows)
+            self.store.log_import("merge", os.path.abspath(other_path), now(), added, 0)
+        report = ImportReport("merge", other_path, added)
+        report.messages.append(f"merged {added} judgements ({len(rows) - added} already here)")
+        self._gold_cache = None
+        return report
+
+    def _read_other(self, other_path: str) -> tuple[dict, list[tuple]]:
+        """The fingerprint and judgement rows of the database a merge reads, opened read-only
+        with nothing created beside it (Store._open_source); read again in the ordinary way
+        when another program started writing it while it was read without locks."""
+        for _attempt in range(3):
+            other = Store(other_path, readonly=True)
+            try:
+                theirs = other.fingerprint()
+                columns = self.store.JUDGEMENT_COLUMNS
+                rows = [tuple(r[c] for c in columns) for r in other.judgements()]
+            except StoreError:
+                if not other.changed_since_open():
+                    raise
+                continue
+            finally:
+                other.close()
+            if not other.changed_since_open():
+                return theirs, rows
+        raise StoreError(
+            f"{other_path}: another program kept changing it while it was read; "
+            "try again when it is done. Nothing was merged."
+        )
+
+    def agreement(self) -> dict:
+        return gold.agreement(self.store.judgements())
+
+    def restore_judgements(self, path=None, force: bool = False) -> ImportReport:
+        """Add the judgement lines of a journal (by default the one beside this database)
+        that the log lacks: the way back after the database file was lost or damaged. A
+        journal of another database (its header names another id; a rebuilt database has a
+        new one) is refused unless force. Lines about questions this database lacks are
+        taken (nothing is lost) and counted in a warning."""
+        path = Path(path) if path else self.store.journal_path
+        if os.path.lexists(path):  # a missing journal: journal_file.read says so
+            formats.regular_file(path)
+        try:
+            header, lines, _torn = journal_file.read(path)
+        except journal_file.JournalError as error:
+            raise StoreError(str(error)) from None
+        except OSError as error:
+            raise StoreError(f"{path}: cannot read the journal ({error.strerror})") from None
+        mine = self.store.database_id()
+        if header.get("database_id") != mine and not force:
+            raise StoreError(
+                f"{path}: the journal of another database ({header.get('database') or '?'}, "
+                f"id {str(header.get('database_id'))[:8]}), not of {self.path.name} (id "
+                f"{mine[:8]}); to rebuild this database's judgements from it anyway (after "
+                "the database was lost or damaged), add --force. Nothing was restored."
+            )
+        rows = [journal_file.row_of(line) for line in lines]
+        with self.store.atomic():
+            added = self.store.add_judgements(rows)
+            self.store.log_import("restore", str(path.resolve()), now(), added, 0)
+        report = ImportReport("judgements", str(path), added)
+        report.messages.append(
+            f"restored {added} judgements from {path} ({len(rows) - added} already here)"
+        )
+        unknown = self._unknown_questions(line["question_id"] for line in lines)
+        if unknown:
+            first = ", ".join(repr(q) for q in list(unknown)[:5])
+            report.warnings.append(
+                f"{sum(unknown.values())} of the journal's lines are about "
+                f"{len(unknown)} questions this database lacks ({first}"
+                f"{', …' if len(unknown) > 5 else ''}): they are in the log, and count once "
+                "those questions are imported"
+            )
+        self._gold_cache = None
+        return report
+
+    def _unknown_questions(self, question_ids) -> dict[str, int]:
+        """Question id -> lines, for the ids this database has no question for, first seen
+        first."""
+        known = {q["id"] for q in self.store.questions()}
+        unknown: dict[str, int] = {}
+        for question_id in question_ids:
+            if question_id not in known:
+                unknown[question_id] = unknown.get(question_id, 0) + 1
+        return unknown
