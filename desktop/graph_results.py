@@ -443,7 +443,8 @@ def read_lightrag_store(folder, imported: Iterable[Document]) -> GraphChunking:
         order = row.get("chunk_order_index", 0)
         text = _text(path, row.get("content"), f"chunk {key!r}")
         pieces.append((their, order if isinstance(order, int) else 0, nfc(key), text))
-    pieces.sort(key=lambda piece: (list(documents).index(piece[0]), piece[1]))
+    place = {their: number for number, their in enumerate(documents)}
+    pieces.sort(key=lambda piece: (place[piece[0]], piece[1]))
     pieces = [(key, None, text, [their]) for their, _, key, text in pieces]
     texts = {doc.id: nfc(doc.text) for doc in imported}
     return GraphChunking(
