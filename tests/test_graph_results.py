@@ -7,6 +7,7 @@ offsets of every unit, so each located span is checked against the truth."""
 import json
 import subprocess
 import sys
+import unicodedata
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -167,6 +168,15 @@ def test_a_unit_whose_whitespace_differs_is_located_ignoring_it(tmp_path):
     units = read_graphrag_output(write_graphrag(tmp_path, 3, edit=respace), IMPORTED).units
     assert spans_of(units, 2) == expected()[2][3:] and spans_of(units, 7) == expected()[7][3:]
     assert units[2].text != TEXTS[units[2].document_id][units[2].start : units[2].end]
+
+
+def test_nfd_text_from_macos_is_located_after_nfc(tmp_path):
+    def decompose(rows):
+        rows[1]["text"] = unicodedata.normalize("NFD", rows[1]["text"])
+
+    units = read_graphrag_output(write_graphrag(tmp_path, 3, edit=decompose), IMPORTED).units
+    assert spans_of(units, 1) == expected()[1][3:]
+    assert units[1].text == truth()[1][5]  # kept in NFC, offsets counted in NFC
 
 
 def spans_of(units, index):
