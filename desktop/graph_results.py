@@ -148,12 +148,14 @@ def place_units(path, pieces, documents: dict[str, str], texts: dict[str, str], 
         units.append(Unit(unit_id, short, text, *span))
     if lost:
         shown = ", ".join(lost[:20]) + (f" and {len(lost) - 20} more" if len(lost) > 20 else "")
+        # GraphRAG chunks documents together unless told to group by document id
+        across = any("(across documents" in name for name in lost)
+        hint = "; a passage lies in one document: index with `chunks.group_by_columns: [id]`"
         raise InputError(
             path,
             None,
             f"{len(lost)} {what} cannot be located in their document, even ignoring "
-            f"whitespace: {shown}; a passage lies within one document (GraphRAG: chunk by "
-            "document, `chunks.group_by_columns: [id]`)",
+            f"whitespace: {shown}{hint if across else ''}",
         )
     return units
 

@@ -193,7 +193,7 @@ def test_units_that_cannot_be_located_are_all_listed_by_human_readable_id(tmp_pa
         read_graphrag_output(folder, IMPORTED)
     assert caught.value.path.endswith("text_units.parquet") and caught.value.line is None
     assert "2 text units cannot be located" in caught.value.message
-    assert ": 4, 9;" in caught.value.message
+    assert caught.value.message.endswith(": 4, 9")
 
 
 def test_a_v2_unit_running_across_two_documents_is_refused_by_name(tmp_path):
@@ -202,7 +202,7 @@ def test_a_v2_unit_running_across_two_documents_is_refused_by_name(tmp_path):
         rows[last_d1]["text"] = TEXTS["d1"][-20:] + TEXTS["d2"][:20]
         rows[last_d1]["docs"] = ["a1b2c3", "d2"]
 
-    with pytest.raises(InputError, match=r"across documents a1b2c3, d2"):
+    with pytest.raises(InputError, match=r"across documents a1b2c3, d2.*group_by_columns"):
         read_graphrag_output(write_graphrag(tmp_path, 2, edit=across), IMPORTED)
 
 
