@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 ICONS = ROOT / "resources" / "icons"
 NAME = "recall-reviewer"
-SIZE_BUDGET_MB = 160  # PySide6 (Core, Gui, Widgets) + ICU data are ~110 MB of it
+# PySide6 (Core, Gui, Widgets) + ICU data are ~110 MB of it, DuckDB (GraphRAG's parquet) ~70 MB
+SIZE_BUDGET_MB = 220
 IS_LINUX = sys.platform.startswith("linux")
 
 
