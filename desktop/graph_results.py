@@ -131,8 +131,12 @@ def place_units(path, pieces, documents: dict[str, str], texts: dict[str, str], 
     whitespace, from where the previous unit of its document began (chunks are cut in order,
     so repeated text lands on the right copy). Units that cannot be located are refused, all
     of them named."""
-    units, lost, hints = [], [], {}
+    units, lost, hints, seen = [], [], {}, set()
     for unit_id, short, text, their_docs in pieces:
+        for name in {unit_id, short} - {None}:
+            if name in seen:  # a context could not tell the two apart
+                raise InputError(path, None, f"two {what} are named {name!r}")
+            seen.add(name)
         span = None
         for theirs in their_docs:
             doc = documents[theirs]
@@ -230,10 +234,13 @@ def _short_id(value) -> str | None:
 def read_graphrag_documents(folder) -> tuple[Path, list[Document]]:
     path = graphrag_file(folder, "documents")
     docs = []
-    for row in read_parquet(path, ["id", "text"], ("title",)):
+    # graphrag before 1.0 named the text `raw_content`
+    for row in read_parquet(path, ["id"], ("title", "text", "raw_content")):
+        if "text" not in row and "raw_content" not in row:
+            raise InputError(path, None, "has no column 'text' (nor 'raw_content', before 1.0)")
         doc_id = nfc(str(row["id"]))
         title = row.get("title")
-        text = _text(path, row["text"], f"document {title or doc_id!r}")
+        text = _text(path, row.get("text", row.get("raw_content")), f"document {title or doc_id!r}")
         docs.append(Document(doc_id, nfc(title) if isinstance(title, str) else None, text))
     return path, docs
 

@@ -215,6 +215,25 @@ def test_documents_matching_no_imported_document_are_refused_by_name(tmp_path):
     assert "'x.txt'" in caught.value.message
 
 
+def test_two_units_of_one_name_are_refused(tmp_path):
+    def twice(rows):
+        rows[6]["hrid"] = 5
+
+    with pytest.raises(InputError, match="two text units are named '5'"):
+        read_graphrag_output(write_graphrag(tmp_path, 3, edit=twice), IMPORTED)
+
+
+def test_documents_before_graphrag_1_name_their_text_raw_content(tmp_path):
+    folder = write_graphrag(tmp_path, 2, ("create_final",))
+    table = pq.read_table(folder / "create_final_documents.parquet")
+    table = table.rename_columns(["raw_content" if n == "text" else n for n in table.column_names])
+    pq.write_table(table, folder / "create_final_documents.parquet")
+    assert spans(read_graphrag_output(folder, IMPORTED)) == expected()
+    pq.write_table(table.drop_columns(["raw_content"]), folder / "create_final_documents.parquet")
+    with pytest.raises(InputError, match="has no column 'text'"):
+        read_graphrag_output(folder, IMPORTED)
+
+
 def test_not_a_graphrag_folder_and_not_parquet(tmp_path):
     with pytest.raises(InputError, match="no documents.parquet or create_final_documents"):
         read_graphrag_output(tmp_path, IMPORTED)
