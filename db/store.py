@@ -334,6 +334,7 @@ class Store:
         self.on_wait = on_wait
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
+        self._savepoints = 0  # nested atomic() blocks open
         self.immutable = False
         self.commits = 0  # transactions committed through this Store (a cancel tells of them)
         try:
@@ -456,15 +457,15 @@ class Store:
         after_commit() runs once the outermost transaction has committed; its failures are
         logged, never raised, since the change itself is safely stored by then."""
         if self.conn.in_transaction:
-            with self.db.atomic():  # sqlite-utils makes a nested block a savepoint
+            with self._savepoint():
                 yield self
             return
+        # The lock is taken first (BEGIN IMMEDIATE, waited for); the work runs in it as is.
+        # No sqlite-utils here: importing it (and numpy or pandas with it) at a window's
+        # first judgement cost most of that keypress.
         self._begin_immediate()
         try:
-            # The lock is taken first (BEGIN IMMEDIATE, waited for), then sqlite-utils'
-            # atomic() runs the work as a savepoint inside it.
-            with self.db.atomic():
-                yield self
+            yield self
             self.conn.execute("COMMIT")
             self.commits += 1
         except BaseException:
@@ -481,6 +482,24 @@ class Store:
                 work()
             except Exception:
                 log.exception("after a commit to %s", self.path)
+
+    @contextmanager
+    def _savepoint(self):
+        """A nested atomic() block: undone alone when it raises, the outer one going on."""
+        self._savepoints += 1
+        name = f"rr_{self._savepoints}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.conn.execute(f"RELEASE {name}")
+        finally:
+            self._savepoints -= 1
 
     def after_commit(self, work: Callable[[], None]) -> None:
         """Run work after the current transaction commits (now, outside a transaction)."""
@@ -522,6 +541,11 @@ class Store:
                         raise
         finally:
             self.conn.execute("PRAGMA busy_timeout = 10000")
+
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Call callback with each SQL statement this connection runs, in the thread running
+        it (None: stop). For tests that count what a keypress costs."""
+        self.conn.set_trace_callback(callback)
 
     def data_version(self) -> int:
         """SQLite's PRAGMA data_version: changes when another connection commits to the
