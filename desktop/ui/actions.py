@@ -4,6 +4,7 @@ enabling all read this table (new judgement keys are one row each)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
@@ -21,7 +22,7 @@ ALWAYS, REVIEW, JUDGE, ADJUDICATE = "always", "review", "judge", "adjudicate"
 class Spec:
     name: str
     text: str  # English source text, translated in the context "actions"
-    handler: str  # a MainWindow method
+    handler: str  # a method of the window or of one of the objects it owns
     keys: tuple = ()
     args: tuple = ()
     when: str = ALWAYS
@@ -355,9 +356,10 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
-def build(window) -> dict[str, QAction]:
+def build(window, owners: Sequence[object]) -> dict[str, QAction]:
     """One QAction per row, added to the window so that its shortcut works wherever the
-    focus is, and triggering the row's method with its arguments."""
+    focus is, and triggering the row's method (of the first of owners that has it) with its
+    arguments."""
     out = {}
     for spec in ACTIONS:
         action = QAction(
@@ -370,7 +372,7 @@ def build(window) -> dict[str, QAction]:
         if spec.tip:
             action.setStatusTip(tr(spec.tip))
             action.setToolTip(tr(spec.tip))
-        handler = getattr(window, spec.handler)
+        handler = next(getattr(o, spec.handler) for o in owners if hasattr(o, spec.handler))
         args = spec.args
         if spec.checkable:
             action.triggered.connect(lambda _checked=False, h=handler: h())

@@ -319,7 +319,7 @@ def import_without_gold(window, qtbot) -> None:
     files = [("corpus", spec["corpus_file"], {}), ("questions", spec["questions"], {})]
     files += [("run", s["file"], {"system": s["name"]}) for s in spec["systems"]]
     for kind, name, options in files:
-        window.start_import(kind, base / name, **options)
+        window.files.start_import(kind, base / name, **options)
         qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=20000)
         window.message_box.close()
     idle(qtbot, window)
@@ -339,7 +339,7 @@ def judge_pool(window, qtbot, qid: str, keys) -> list[str]:
 
 def search_and_add(window, qtbot, text: str, judged: list[str]) -> str:
     """Search the corpus for text and add its first hit not judged yet as supporting."""
-    window.search_dialog()
+    window.commands.search_dialog()
     dialog = window.search
     dialog.box.setText(text)
     dialog.box.flush()
@@ -381,7 +381,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
 
     # Merged in kim's window: the disagreements are listed.
     window = open_window(kim_db, reviewer="kim")
-    window.start_merge(lee_db)
+    window.files.start_merge(lee_db)
     qtbot.waitUntil(lambda: "merged" in window.last_message, timeout=10000)
     window.message_box.close()
     window.activateWindow()

@@ -41,7 +41,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     kim, lee = two_reviewers(sample_template, tmp_path)
     window = open_window(kim, reviewer="kim")
     assert window.evidence_panel.dispute_box.isHidden()
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 3 judgements" in window.last_message, timeout=10000)
     window.message_box.close()  # the report box is window-modal, as a reviewer sees it
     window.activateWindow()  # a window manager gives focus back; offscreen, we do
@@ -104,10 +104,10 @@ def test_merging_twice_adds_nothing_and_a_different_evaluation_is_refused(
 ):
     kim, lee = two_reviewers(sample_template, tmp_path)
     window = open_window(kim)
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 3" in window.last_message, timeout=10000)
     window.message_box.close()
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 0" in window.last_message, timeout=10000)
     window.message_box.close()
     other = tmp_path / "other.db"
@@ -115,7 +115,7 @@ def test_merging_twice_adds_nothing_and_a_different_evaluation_is_refused(
         from tests.helpers import small_project
 
         small_project(project, tmp_path)
-    window.start_merge(other)
+    window.files.start_merge(other)
     qtbot.waitUntil(lambda: "not the same evaluation" in window.last_message, timeout=10000)
     assert str(other) in window.last_message
     assert len(logged(kim)) == 5

@@ -251,7 +251,7 @@ def test_corpus_search_adds_an_alternative(sample_db, open_window, qtbot):
 def test_shortcut_sheet_lists_the_keys(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     qtbot.keyClick(window, Qt.Key.Key_F1)
-    sheet = window.shortcut_sheet
+    sheet = window.menus.shortcut_sheet
     assert sheet.isVisible()
     keys = [sheet.table.item(r, 0).text() for r in range(sheet.table.rowCount())]
     assert "1" in keys and "2" in keys and "A" in keys and "M" in keys
