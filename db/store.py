@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 BATCH = 20_000
+FEW_LINES = 16  # judgement lines inserted one statement each (a window's keypress)
+INSERT_JUDGEMENT = (
+    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, passage_id, value, "
+    "settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 WAIT = 30.0  # seconds a write waits for another program's write lock (the command line)
 WAIT_SLICE = 0.25  # seconds of one busy wait in C before Python runs again
@@ -335,6 +340,7 @@ class Store:
         self._db: Database | None = None
         self._after_commit: list[Callable[[], None]] = []
         self._savepoints = 0  # nested atomic() blocks open
+        self._database_id: str | None = None
         self.immutable = False
         self.commits = 0  # transactions committed through this Store (a cancel tells of them)
         try:
@@ -344,6 +350,7 @@ class Store:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.conn = connect(self.path)
                 self._check_and_migrate()
+                self.database_id()  # read now: the journal names it after every judgement
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a usable SQLite database ({error})") from None
 
@@ -1235,18 +1242,29 @@ class Store:
         skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
         go to the journal once the transaction has committed."""
         with self.atomic():
-            last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
-            for batch in _chunks(rows):
-                self.conn.executemany(
-                    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
-                    "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    batch,
-                )
-            # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
-            added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
+            if isinstance(rows, list) and len(rows) <= FEW_LINES:
+                added = self._insert_lines(rows)
+            else:
+                last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
+                for batch in _chunks(rows):
+                    self.conn.executemany(INSERT_JUDGEMENT, batch)
+                # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
+                added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
             if added:
                 self.after_commit(lambda: self._journal_append(added))
         return len(added)
+
+    def _insert_lines(self, rows: list[tuple]) -> list[dict]:
+        """A window's few lines: one statement each, the added ones known from the cursor
+        (no read of the log's maximum before, nor of the new rows after)."""
+        added = []
+        for row in rows:
+            cursor = self.conn.execute(INSERT_JUDGEMENT, row)
+            if cursor.rowcount == 1:
+                added.append(
+                    {"pk": cursor.lastrowid, **dict(zip(self.JUDGEMENT_COLUMNS, row, strict=True))}
+                )
+        return added
 
     # -- the judgement journal (db/journal.py) ---------------------------------------------
 
@@ -1255,7 +1273,12 @@ class Store:
         return journal.journal_path(self.path)
 
     def database_id(self) -> str:
-        return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
+        # Made once with the database: read once per connection.
+        if self._database_id is None:
+            self._database_id = self._scalar(
+                "SELECT value FROM store_meta WHERE key = 'database_id'"
+            )
+        return self._database_id
 
     @property
     def journal_problem(self) -> str | None:

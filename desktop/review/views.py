@@ -15,6 +15,8 @@ from desktop.pool import PoolEntry
 from desktop.review.seen import question_gold
 from desktop.review.unjudged import question_pool
 
+TEXT_CHARS = 1500  # of a passage's text: enough for a row's excerpt and its tooltip
+
 
 @dataclass
 class Found:
@@ -107,6 +109,17 @@ class QuestionView:
     mine: dict[tuple[str, str], object]  # (kind, passage_id) -> this reviewer's latest value
     k: int
     pool: list[PoolEntry] = field(default_factory=list)  # unjudged, in the design's order
+    # (title, start of the text) of the items' primary passages and the pool's passages:
+    # the panels show these and never ask the project.
+    excerpts: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def item_texts(self) -> dict[int, str]:
+        """The start of each evidence item's primary passage text, by passage key."""
+        return {
+            i.primary_pk: self.excerpts[i.primary_pk][1] or ""
+            for i in self.items
+            if i.primary_pk in self.excerpts
+        }
 
     def missed(self, system: str) -> list[int]:
         return [
@@ -140,6 +153,13 @@ def question_view(
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
+    return with_excerpts(project, view)
+
+
+def with_excerpts(project, view: QuestionView) -> QuestionView:
+    """The view with its items' and pool's passage excerpts, in one query."""
+    pks = [i.primary_pk for i in view.items] + [e.passage_pk for e in view.pool]
+    view.excerpts = project.passage_excerpts(pks, TEXT_CHARS) if pks else {}
     return view
 
 

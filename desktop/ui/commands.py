@@ -239,7 +239,15 @@ class ReviewCommands:
         """A passage found by the corpus search becomes an evidence item."""
         if not self.window.gold.add_passage(passage["id"], role):
             return False
-        self.window.search.set_items(self.window.session.view.items)
+        # The new item is in the question's view once its build comes back from the worker.
+        dialog, session = self.window.search, self.window.session
+
+        def shown(view, _keep: bool) -> None:
+            session.viewChanged.disconnect(shown)
+            if view.pk == session.current_pk:
+                dialog.set_items(view.items)
+
+        session.viewChanged.connect(shown)
         return True
 
     def search_corpus(self, text: str, offset: int, on_done):

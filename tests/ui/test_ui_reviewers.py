@@ -78,6 +78,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     # The agreement reads the whole log: it follows the judgements while its tab is shown.
     window.metrics_dock.tabs.setCurrentIndex(1)
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # take kim's
+    idle(qtbot, window)
     (line,) = logged(kim, kind="adjudication")
     assert (line["reviewer"], line["settles"], line["passage_id"], line["value"]) == (
         "kim",
@@ -146,6 +147,7 @@ def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_wi
     assert window.question_model.summary(window.session.by_id["q01"]["pk"]).disputed == 0
     # Adjudication is not possible blind.
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, window)
     assert logged(kim, kind="adjudication") == []
     # The setting is kept.
     window.close()
@@ -166,6 +168,7 @@ def test_a_second_reviewer_turns_single_into_pending(sample_db, open_window, qtb
     row = [i.primary_id for i in window.view.items].index("art-128")
     window.select_item(row)
     qtbot.keyClick(window, Qt.Key.Key_1)
+    idle(qtbot, window)
     assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == "core (single)"
     idle(qtbot, window)
     with Project(sample_db) as project:
