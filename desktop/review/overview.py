@@ -43,12 +43,10 @@ def overview(
     with_agreement: bool = True,
     k: int | None = None,
 ) -> Overview:
-    """Scores, curves, summaries and agreement over every question, for a worker. The ranked
-    lists are read only where they hit evidence (SQLite does that scan), so memory stays flat
-    at ten systems of a hundred results for thousands of questions. Without
-    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown).
-    ``k``: the K shown, whose misses the review status asks a role of (the smallest K when
-    not given)."""
+    """Scores, curves, summaries and agreement over every question, for a worker; ranked lists
+    read only where they hit evidence (SQLite's scan: memory stays flat). Without
+    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown). ``k``:
+    the K shown, whose misses the review status asks a role of (the smallest K by default)."""
     ks = sorted(set(ks))
     k = k or ks[0]
     built = build_gold(project, reviewer, blind)
@@ -83,6 +81,23 @@ def overview(
             if progress and done % 250 == 0:
                 progress(done, total)  # also where the worker gives way to the GUI
     rows = visible(project.judgements(), reviewer, blind)
+    summaries = _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total)
+    shown = agreement_of(rows, blind or not with_agreement)
+    if progress:
+        progress(total, total)
+    return Overview(
+        ks,
+        board,
+        summaries,
+        shown,
+        project.reviewers(),
+        len(prepared),
+        len(questions) - len(prepared),
+    )
+
+
+def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total):
+    """Every question's list line (the full pass's second half: done of total so far)."""
     by_question: dict[str, list[dict]] = {}
     for r in rows:
         by_question.setdefault(r["question_id"], []).append(r)
@@ -101,18 +116,7 @@ def overview(
         done += 1
         if progress and done % 250 == 0:
             progress(done, total)
-    shown = agreement_of(rows, blind or not with_agreement)
-    if progress:
-        progress(total, total)
-    return Overview(
-        ks,
-        board,
-        summaries,
-        shown,
-        project.reviewers(),
-        len(prepared),
-        len(questions) - len(prepared),
-    )
+    return summaries
 
 
 def refresh_question(

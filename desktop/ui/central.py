@@ -61,6 +61,12 @@ def build_central(window) -> None:
     # Said after the judgement's own "Saved" message, not under it.
     window.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, window.gold.pool_done))
     window.evidence_panel.itemChosen.connect(window.reader.show_passage)
+    window.pages.addWidget(_review_page(window, _middle(window)))
+    window.setCentralWidget(window.pages)
+
+
+def _middle(window) -> QWidget:
+    """The question header above the rankings (or pool) and the reader."""
     middle = QWidget()
     layout = QVBoxLayout(middle)
     layout.setContentsMargins(0, 0, 0, 0)
@@ -81,6 +87,11 @@ def build_central(window) -> None:
     window.middle_split.setStretchFactor(0, 1)
     window.middle_split.setStretchFactor(1, 1)
     layout.addWidget(window.middle_split, 1)
+    return middle
+
+
+def _review_page(window, middle: QWidget) -> QWidget:
+    """The question list, the middle and the evidence column side by side."""
     page = QWidget()
     row = QHBoxLayout(page)
     row.setContentsMargins(4, 4, 4, 4)
@@ -104,8 +115,7 @@ def build_central(window) -> None:
         window.main_split.addWidget(widget)
         window.main_split.setStretchFactor(i, stretch)
     row.addWidget(window.main_split)
-    window.pages.addWidget(page)
-    window.setCentralWidget(window.pages)
+    return page
 
 
 def show_header(label: QLabel, view) -> None:
