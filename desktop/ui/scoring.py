@@ -77,6 +77,9 @@ class MetricsRunner(QObject):
             on_progress=self.dock.show_progress,
         )
         self.count_pool(generation)
+        # The builder opens its Project now, not at the first judgement (which would wait
+        # for it: the first judgement is shown as fast as the next).
+        self.builder.start("open", lambda _project, _progress: None)
 
     def _overview_ready(self, generation: int, result) -> None:
         if not self._current(generation):
