@@ -356,10 +356,10 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
-def build(window, owners: Sequence[object]) -> dict[str, QAction]:
+def build(window, owners: Sequence[object], before=None) -> dict[str, QAction]:
     """One QAction per row, added to the window so that its shortcut works wherever the
     focus is, and triggering the row's method (of the first of owners that has it) with its
-    arguments."""
+    arguments; before() first, when given, for the actions that review or judge."""
     out = {}
     for spec in ACTIONS:
         action = QAction(
@@ -373,6 +373,8 @@ def build(window, owners: Sequence[object]) -> dict[str, QAction]:
             action.setStatusTip(tr(spec.tip))
             action.setToolTip(tr(spec.tip))
         handler = next(getattr(o, spec.handler) for o in owners if hasattr(o, spec.handler))
+        if before is not None and spec.when != ALWAYS:
+            handler = _after(before, handler)
         args = spec.args
         if spec.checkable:
             action.triggered.connect(lambda _checked=False, h=handler: h())
@@ -381,6 +383,14 @@ def build(window, owners: Sequence[object]) -> dict[str, QAction]:
         window.addAction(action)
         out[spec.name] = action
     return out
+
+
+def _after(before, handler):
+    def run(*args):
+        before()
+        return handler(*args)
+
+    return run
 
 
 def enable(actions: dict[str, QAction], states: set[str]) -> None:

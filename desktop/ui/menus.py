@@ -20,9 +20,9 @@ class Menus:
     """Builds every action (each calls the first of owners, or this object, that has its
     method) and the menu bar; the window reads its actions as `act_NAME`."""
 
-    def __init__(self, window, owners: Sequence[object]):
+    def __init__(self, window, owners: Sequence[object], before=None):
         self.window = window
-        self.actions = actions.build(window, (*owners, self))
+        self.actions = actions.build(window, (*owners, self), before)
         self.language_items = {}
         self.view_menu = None
         self.shortcut_sheet: ShortcutSheet | None = None

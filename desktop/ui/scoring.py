@@ -4,7 +4,7 @@ All of it runs in the metrics worker, in order; results of a superseded pass are
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from desktop.ui import operations
 from desktop.ui.comparison import ComparisonRunner
@@ -136,6 +136,13 @@ class MetricsRunner(QObject):
             on_done=lambda done: self._judged_ready(generation, serial, done.result, new_reviewer),
             on_failed=lambda error: self._failed(generation, error),
         )
+
+    def settle(self, msecs: int = 5000) -> None:
+        """Show a judged question's build still coming, now (waiting for it when needed)."""
+        if self.builder.busy("judged"):
+            self.builder.wait(msecs)
+            # Its result is a queued signal from the builder's thread: deliver it.
+            QCoreApplication.sendPostedEvents()
 
     def _judged_ready(self, generation: int, serial: int, judged, new_reviewer: bool) -> None:
         if not self._current(generation):

@@ -69,7 +69,11 @@ class MainWindow(QMainWindow):
         self.commands = ReviewCommands(self)
         self.gold = GoldCommands(self)
         self.files = FileCommands(self)
-        self.menus = Menus(self, (self, self.commands, self.gold, self.files))
+        # A key acts on what the previous key left: a judged question's build still coming
+        # is shown first (a reviewer faster than the build never judges a stale view).
+        self.menus = Menus(
+            self, (self, self.commands, self.gold, self.files), lambda: self.metrics.settle()
+        )
         self.actions_ = self.menus.actions
         for key, action in self.actions_.items():
             setattr(self, f"act_{key}", action)

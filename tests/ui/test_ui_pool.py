@@ -485,3 +485,21 @@ def test_across_questions_the_queue_moves_on_when_a_question_is_judged(
     assert panel.current() == nxt
     assert window.reader.passage_pk == nxt.passage_pk
     assert window.selected_passage().passage_id == nxt.passage_id
+
+
+def test_keys_faster_than_the_build_act_on_what_the_previous_key_left(
+    sample_db, open_window, qtbot
+):
+    """The judged question is built on a worker: a second key pressed before that build is
+    shown still acts on the passage the first key moved on to, not again on the first."""
+    window = open_window(sample_db)
+    entries = pool_of(sample_db, "q05")
+    to_pool(window, qtbot, "q05")
+    first, second = entries[:2]
+    qtbot.keyClick(window, Qt.Key.Key_X)
+    qtbot.keyClick(window, Qt.Key.Key_X)  # at once: no wait for the first key's build
+    idle(qtbot, window)
+    assert kinds(sample_db) == [
+        ("not_evidence", first.passage_id, True),
+        ("not_evidence", second.passage_id, True),
+    ]
