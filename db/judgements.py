@@ -10,6 +10,12 @@ from pathlib import Path
 from db import journal
 from db.rows import Area, chunks
 
+FEW_LINES = 16  # judgement lines inserted one statement each (a window's keypress)
+INSERT_JUDGEMENT = (
+    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, passage_id, value, "
+    "settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
 log = logging.getLogger("recall_reviewer.store")
 
 
@@ -34,25 +40,42 @@ class JudgementLog(Area):
         skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
         go to the journal once the transaction has committed."""
         with self.atomic():
-            last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
-            for batch in chunks(rows):
-                self.conn.executemany(
-                    "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, "
-                    "passage_id, value, settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    batch,
-                )
-            # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
-            added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
+            if isinstance(rows, list) and len(rows) <= FEW_LINES:
+                added = self._insert_lines(rows)
+            else:
+                last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")
+                for batch in chunks(rows):
+                    self.conn.executemany(INSERT_JUDGEMENT, batch)
+                # new rows get keys above the old maximum (INTEGER PRIMARY KEY picks max + 1)
+                added = self._query("SELECT * FROM judgement WHERE pk > ? ORDER BY pk", [last])
             if added:
                 self.after_commit(lambda: self._journal_append(added))
         return len(added)
+
+    def _insert_lines(self, rows: list[tuple]) -> list[dict]:
+        """A window's few lines: one statement each, the added ones known from the cursor
+        (no read of the log's maximum before, nor of the new rows after)."""
+        added = []
+        for row in rows:
+            cursor = self.conn.execute(INSERT_JUDGEMENT, row)
+            if cursor.rowcount == 1:
+                added.append(
+                    {"pk": cursor.lastrowid, **dict(zip(self.JUDGEMENT_COLUMNS, row, strict=True))}
+                )
+        return added
 
     @property
     def journal_path(self) -> Path:
         return journal.journal_path(self.path)
 
     def database_id(self) -> str:
-        return self._scalar("SELECT value FROM store_meta WHERE key = 'database_id'")
+        # Made once with the database: read once per connection (the journal names it after
+        # every judgement).
+        if self._database_id is None:
+            self._database_id = self._scalar(
+                "SELECT value FROM store_meta WHERE key = 'database_id'"
+            )
+        return self._database_id
 
     @property
     def journal_problem(self) -> str | None:

@@ -138,6 +138,7 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog):
         self.immutable = False
         self._savepoints = itertools.count(1)
         self.commits = 0  # transactions committed through this Store (a cancel tells of them)
+        self._database_id: str | None = None
         try:
             if readonly:
                 self._open_source()
@@ -145,6 +146,7 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog):
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.conn = connect(self.path)
                 self._check_and_migrate()
+                self.database_id()  # read now: the journal names it after every judgement
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a usable SQLite database ({error})") from None
 
@@ -251,10 +253,9 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog):
             return
         self._begin_immediate()
         try:
-            # The lock is taken first (BEGIN IMMEDIATE, waited for), then the work runs as a
-            # savepoint inside it.
-            with self._savepoint():
-                yield self
+            # The lock is taken first (BEGIN IMMEDIATE, waited for); the work runs in it as is
+            # (a failure rolls the whole transaction back; nested blocks are savepoints).
+            yield self
             self.conn.execute("COMMIT")
             self.commits += 1
         except BaseException:
@@ -329,6 +330,11 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog):
                         raise
         finally:
             self.conn.execute("PRAGMA busy_timeout = 10000")
+
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Call callback with each SQL statement this connection runs, in the thread running
+        it (None: stop). For tests that count what a keypress costs."""
+        self.conn.set_trace_callback(callback)
 
     def data_version(self) -> int:
         """SQLite's PRAGMA data_version: changes when another connection commits to the

@@ -75,7 +75,8 @@ class ProjectJudgements:
         """Append one line to the log, committed before this returns."""
         checked = settles if kind == "adjudication" else kind
         primaries = self.store.evidence_primaries(question_id)
-        added = self.added_evidence(question_id)
+        # Only an alternative or a drop may name an item an evidence line added.
+        added = self.added_evidence(question_id) if checked in ("alternative", "drop") else {}
         problem = (
             formats.check_judgement_value(checked, value)
             or _alternative_problem(checked, question_id, value, primaries, added)

@@ -202,7 +202,7 @@ def test_the_keypress_path_builds_the_question_gold_once(judged, blind, monkeypa
         q01 = project.reads.question("q01")
         systems = project.systems()
         reviewers = project.reads.reviewers()
-        view = review.question_view(project, q01, systems[:2], 5, "kim", blind, reviewers)
+        view = review.question_view(project, q01, systems[:2], 5, "kim", blind, reviewers, 10)
         summary, entries = review.refresh_question(project, q01, "kim", blind, [5, 10], reviewers)
         assert len(builds) == 2  # the two old calls build it once each
         judged_now = review.judged_question(

@@ -16,7 +16,7 @@ from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, sco
 from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.status import Summary, missed_at, summarize
 from desktop.review.unjudged import question_pool
-from desktop.review.views import QuestionView, view_of
+from desktop.review.views import QuestionView, view_of, with_excerpts
 
 Tick = Callable[[int, int], None]
 
@@ -43,12 +43,10 @@ def overview(
     with_agreement: bool = True,
     k: int | None = None,
 ) -> Overview:
-    """Scores, curves, summaries and agreement over every question, for a worker. The ranked
-    lists are read only where they hit evidence (SQLite does that scan), so memory stays flat
-    at ten systems of a hundred results for thousands of questions. Without
-    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown).
-    ``k``: the K shown, whose misses the review status asks a role of (the smallest K when
-    not given)."""
+    """Scores, curves, summaries and agreement over every question, for a worker; ranked lists
+    read only where they hit evidence (SQLite's scan: memory stays flat). Without
+    ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown). ``k``:
+    the K shown, whose misses the review status asks a role of (the smallest K by default)."""
     ks = sorted(set(ks))
     k = k or ks[0]
     built = build_gold(project, reviewer, blind)
@@ -83,6 +81,23 @@ def overview(
             if progress and done % 250 == 0:
                 progress(done, total)  # also where the worker gives way to the GUI
     rows = visible(project.reads.judgements(), reviewer, blind)
+    summaries = _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total)
+    shown = agreement_of(rows, blind or not with_agreement)
+    if progress:
+        progress(total, total)
+    return Overview(
+        ks,
+        board,
+        summaries,
+        shown,
+        project.reads.reviewers(),
+        len(prepared),
+        len(questions) - len(prepared),
+    )
+
+
+def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total):
+    """Every question's list line (the full pass's second half: done of total so far)."""
     by_question: dict[str, list[dict]] = {}
     for r in rows:
         by_question.setdefault(r["question_id"], []).append(r)
@@ -101,18 +116,7 @@ def overview(
         done += 1
         if progress and done % 250 == 0:
             progress(done, total)
-    shown = agreement_of(rows, blind or not with_agreement)
-    if progress:
-        progress(total, total)
-    return Overview(
-        ks,
-        board,
-        summaries,
-        shown,
-        project.reads.reviewers(),
-        len(prepared),
-        len(questions) - len(prepared),
-    )
+    return summaries
 
 
 def refresh_question(
@@ -140,10 +144,14 @@ def _refreshed(
     ks: Sequence[int],
     pool_depth: int = DEFAULT_DEPTH,
     k: int | None = None,
+    pool: list | None = None,
+    systems: Sequence[dict] = (),
 ) -> tuple[Summary, dict[str, Entry | None]]:
+    """pool: the question's unjudged pool when already built; systems: every system (read
+    when not given)."""
     built, _, rows = seen
     items = built.metric_items().get(question["pk"], [])
-    names = {s["pk"]: s["name"] for s in project.systems()}
+    names = {s["pk"]: s["name"] for s in systems or project.systems()}
     entries: dict[str, Entry | None] = dict.fromkeys(names.values())
     if items:
         ranked = project.reads.ranked_pks(question["pk"])
@@ -152,18 +160,22 @@ def _refreshed(
     k = k or min(ks)
     missed = missed_at(built.items.get(question["pk"], []), entries.values(), k)
     summary = summarize(question, built, rows, reviewer, blind, missed=missed)
-    summary.unjudged = len(question_pool(project, question, seen, pool_depth, blind, reviewer))
+    if pool is None:
+        pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
+    summary.unjudged = len(pool)
     return summary, entries
 
 
 @dataclass
 class Judged:
     """One question after a judgement: what the window shows of it, its question-list line
-    and every system's scoreboard entry (None: no evidence left)."""
+    and every system's scoreboard entry (None: no evidence left), and the agreement when it
+    was asked for."""
 
     view: QuestionView
     summary: Summary
     entries: dict[str, Entry | None]
+    agreement: dict | None = None
 
 
 def judged_question(
@@ -175,12 +187,19 @@ def judged_question(
     blind: bool,
     reviewers: Sequence[str],
     ks: Sequence[int] = WINDOW_KS,
+    pool_depth: int = DEFAULT_DEPTH,
+    every_system: Sequence[dict] = (),
 ) -> Judged:
-    """question_view and refresh_question in one, from one build of the question's gold: the
-    keypress path. ``systems`` are the ones shown; the entries cover every system."""
+    """question_view and refresh_question in one, from one build of the question's gold and
+    one read of its log: the keypress path, on a worker. ``systems`` are the ones shown; the
+    entries cover every system (``every_system``, read when not given)."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
     view = view_of(project, question, seen, systems, k, reviewer)
-    summary, entries = _refreshed(project, question, seen, reviewer, blind, ks, k=k)
+    view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
+    with_excerpts(project, view)
+    summary, entries = _refreshed(
+        project, question, seen, reviewer, blind, ks, pool_depth, k, view.pool, every_system
+    )
     return Judged(view, summary, entries)
 
 

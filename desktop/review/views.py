@@ -15,6 +15,8 @@ from desktop.pool import PoolEntry
 from desktop.review.seen import question_gold
 from desktop.review.unjudged import question_pool
 
+TEXT_CHARS = 1500  # of a passage's text: enough for a row's excerpt and its tooltip
+
 
 @dataclass
 class Found:
@@ -107,6 +109,17 @@ class QuestionView:
     mine: dict[tuple[str, str], object]  # (kind, passage_id) -> this reviewer's latest value
     k: int
     pool: list[PoolEntry] = field(default_factory=list)  # unjudged, in the design's order
+    # (title, start of the text) of the items' primary passages and the pool's passages:
+    # the panels show these and never ask the project.
+    excerpts: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def item_texts(self) -> dict[int, str]:
+        """The start of each evidence item's primary passage text, by passage key."""
+        return {
+            i.primary_pk: self.excerpts[i.primary_pk][1] or ""
+            for i in self.items
+            if i.primary_pk in self.excerpts
+        }
 
     def missed(self, system: str) -> list[int]:
         return [
@@ -140,6 +153,13 @@ def question_view(
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
+    return with_excerpts(project, view)
+
+
+def with_excerpts(project, view: QuestionView) -> QuestionView:
+    """The view with its items' and pool's passage excerpts, in one query."""
+    pks = [i.primary_pk for i in view.items] + [e.passage_pk for e in view.pool]
+    view.excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS) if pks else {}
     return view
 
 
@@ -164,30 +184,8 @@ def view_of(
         for (who, kind, pid), r in latest.items()
         if who == reviewer and kind != "note"
     }
-    in_force_alts = {p for it in gold_items for p in it.alternatives.values()}
-    proposed: dict[str, list[str]] = {}
-    for (_, kind, pid), r in latest.items():
-        value = json.loads(r["value"])
-        if kind == "alternative" and isinstance(value, str) and pid not in in_force_alts:
-            proposed.setdefault(value, [])
-            if pid not in proposed[value]:
-                proposed[value].append(pid)
-    states = []
-    for index, it in enumerate(gold_items):
-        decision = decisions.get(("role", it.primary_id))
-        states.append(
-            ItemState(
-                index,
-                it.primary_pk,
-                it.primary_id,
-                it.role,
-                imported.get(it.primary_pk),
-                decision.status if decision else None,
-                dict(decision.votes) if decision else {},
-                sorted(it.alternatives.items(), key=itemgetter(1)),
-                proposed.get(it.primary_id, []),
-            )
-        )
+    proposed = _proposed(gold_items, latest)
+    states = _item_states(gold_items, decisions, imported, proposed)
     items = [s.item() for s in states]
     not_evidence = {
         pid
@@ -202,52 +200,12 @@ def view_of(
         passages = project.reads.ranked_passages(system["pk"], pk)
         depth[system["name"]] = len(passages)
         matches, per_rank = metrics.match(items, passages)
-        for state, m in zip(states, matches, strict=True):
-            via = None
-            if m.via is not None:
-                via = (
-                    state.primary_id
-                    if m.via == state.primary_pk
-                    else dict(state.alternatives).get(m.via)
-                )
-            state.found[system["name"]] = Found(m.rank, via, m.through_alternative)
-        top = []
-        for row in project.reads.ranking(system["pk"], pk, k):
-            hit = per_rank[row["rank"] - 1] if row["rank"] <= len(per_rank) else []
-            top.append(
-                RankedRow(
-                    row["rank"],
-                    row["score"],
-                    row["passage_pk"],
-                    row["passage_id"],
-                    row["title"],
-                    json.loads(row["meta"]) if row["meta"] else {},
-                    row["text"],
-                    list(hit),
-                    any(states[i].primary_pk == row["passage_pk"] for i in hit),
-                    row["passage_id"] in not_evidence,
-                    proposed_for.get(row["passage_id"]),
-                )
-            )
-        rankings[system["name"]] = top
-    notes = [
-        Note(r["reviewer"], r["at"], pid, r["system"], json.loads(r["value"]))
-        for (who, kind, pid), r in latest.items()
-        if kind == "note" and json.loads(r["value"])
-    ]
-    notes.sort(key=lambda n: instant(n.at))
-    disputes = []
-    # Evidence against not evidence (built.conflicts) is listed with the others.
-    for d in built.disagreements():
-        if d.question_id != question["id"]:
-            continue
-        these = {}
-        for n in notes:
-            if n.passage_id in ("", d.passage_id):
-                these[n.reviewer] = (
-                    n.text if n.reviewer not in these else f"{these[n.reviewer]}\n{n.text}"
-                )
-        disputes.append(Dispute(d, dict(d.votes), these))
+        _record_found(states, system["name"], matches)
+        ranked = project.reads.ranking(system["pk"], pk, k)
+        rankings[system["name"]] = [
+            _ranked_row(row, per_rank, states, not_evidence, proposed_for) for row in ranked
+        ]
+    notes, disputes = _notes_and_disputes(latest, built, question["id"])
     answer = decisions.get(("answerable", ""))
     return QuestionView(
         pk,
@@ -265,3 +223,90 @@ def view_of(
         mine,
         k,
     )
+
+
+def _proposed(gold_items, latest: dict) -> dict[str, list[str]]:
+    """Primary id -> passages proposed as its alternative (judged, not in force)."""
+    in_force_alts = {p for it in gold_items for p in it.alternatives.values()}
+    proposed: dict[str, list[str]] = {}
+    for (_, kind, pid), r in latest.items():
+        value = json.loads(r["value"])
+        if kind == "alternative" and isinstance(value, str) and pid not in in_force_alts:
+            proposed.setdefault(value, [])
+            if pid not in proposed[value]:
+                proposed[value].append(pid)
+    return proposed
+
+
+def _item_states(gold_items, decisions: dict, imported: dict, proposed: dict) -> list[ItemState]:
+    states = []
+    for index, it in enumerate(gold_items):
+        decision = decisions.get(("role", it.primary_id))
+        states.append(
+            ItemState(
+                index,
+                it.primary_pk,
+                it.primary_id,
+                it.role,
+                imported.get(it.primary_pk),
+                decision.status if decision else None,
+                dict(decision.votes) if decision else {},
+                sorted(it.alternatives.items(), key=itemgetter(1)),
+                proposed.get(it.primary_id, []),
+            )
+        )
+    return states
+
+
+def _record_found(states: list[ItemState], system: str, matches) -> None:
+    """Where one system finds each item (metrics.match's result, in item order)."""
+    for state, m in zip(states, matches, strict=True):
+        via = None
+        if m.via is not None:
+            via = (
+                state.primary_id
+                if m.via == state.primary_pk
+                else dict(state.alternatives).get(m.via)
+            )
+        state.found[system] = Found(m.rank, via, m.through_alternative)
+
+
+def _ranked_row(
+    row: dict, per_rank, states: list[ItemState], not_evidence: set, proposed_for: dict
+) -> RankedRow:
+    hit = per_rank[row["rank"] - 1] if row["rank"] <= len(per_rank) else []
+    return RankedRow(
+        row["rank"],
+        row["score"],
+        row["passage_pk"],
+        row["passage_id"],
+        row["title"],
+        json.loads(row["meta"]) if row["meta"] else {},
+        row["text"],
+        list(hit),
+        any(states[i].primary_pk == row["passage_pk"] for i in hit),
+        row["passage_id"] in not_evidence,
+        proposed_for.get(row["passage_id"]),
+    )
+
+
+def _notes_and_disputes(latest: dict, built: EffectiveGold, question_id: str):
+    notes = [
+        Note(r["reviewer"], r["at"], pid, r["system"], json.loads(r["value"]))
+        for (who, kind, pid), r in latest.items()
+        if kind == "note" and json.loads(r["value"])
+    ]
+    notes.sort(key=lambda n: instant(n.at))
+    disputes = []
+    # Evidence against not evidence (built.conflicts) is listed with the others.
+    for d in built.disagreements():
+        if d.question_id != question_id:
+            continue
+        these = {}
+        for n in notes:
+            if n.passage_id in ("", d.passage_id):
+                these[n.reviewer] = (
+                    n.text if n.reviewer not in these else f"{these[n.reviewer]}\n{n.text}"
+                )
+        disputes.append(Dispute(d, dict(d.votes), these))
+    return notes, disputes

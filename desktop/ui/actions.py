@@ -4,6 +4,7 @@ enabling all read this table (new judgement keys are one row each)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
@@ -21,7 +22,7 @@ ALWAYS, REVIEW, JUDGE, ADJUDICATE = "always", "review", "judge", "adjudicate"
 class Spec:
     name: str
     text: str  # English source text, translated in the context "actions"
-    handler: str  # a MainWindow method
+    handler: str  # a method of the window or of one of the objects it owns
     keys: tuple = ()
     args: tuple = ()
     when: str = ALWAYS
@@ -355,9 +356,10 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
-def build(window) -> dict[str, QAction]:
+def build(window, owners: Sequence[object], before=None) -> dict[str, QAction]:
     """One QAction per row, added to the window so that its shortcut works wherever the
-    focus is, and triggering the row's method with its arguments."""
+    focus is, and triggering the row's method (of the first of owners that has it) with its
+    arguments; before() first, when given, for the actions that review or judge."""
     out = {}
     for spec in ACTIONS:
         action = QAction(
@@ -370,7 +372,9 @@ def build(window) -> dict[str, QAction]:
         if spec.tip:
             action.setStatusTip(tr(spec.tip))
             action.setToolTip(tr(spec.tip))
-        handler = getattr(window, spec.handler)
+        handler = next(getattr(o, spec.handler) for o in owners if hasattr(o, spec.handler))
+        if before is not None and spec.when != ALWAYS:
+            handler = _after(before, handler)
         args = spec.args
         if spec.checkable:
             action.triggered.connect(lambda _checked=False, h=handler: h())
@@ -379,6 +383,14 @@ def build(window) -> dict[str, QAction]:
         window.addAction(action)
         out[spec.name] = action
     return out
+
+
+def _after(before, handler):
+    def run(*args):
+        before()
+        return handler(*args)
+
+    return run
 
 
 def enable(actions: dict[str, QAction], states: set[str]) -> None:

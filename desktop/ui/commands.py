@@ -1,5 +1,5 @@
 """The reviewer's commands on the current question: judgement keys, notes, the corpus search,
-adjudication, undo and redo, moving between questions. A part of MainWindow."""
+adjudication, undo and redo, moving between questions. An object MainWindow owns."""
 
 from __future__ import annotations
 
@@ -16,7 +16,11 @@ from desktop.ui.models import SearchResultsModel
 
 
 class ReviewCommands:
-    """Mixed into MainWindow: uses its session, panels, status bar and workers."""
+    """Owned by MainWindow (one object per concern): uses the window's session, panels,
+    status bar and workers."""
+
+    def __init__(self, window):
+        self.window = window
 
     def judge(
         self,
@@ -41,24 +45,24 @@ class ReviewCommands:
     def judge_lines(self, lines: list[dict], question: dict | None = None) -> list[dict]:
         """Append lines written together (one transaction, one undo step), then show them.
         Empty when nothing was saved (and the reviewer was told why)."""
-        question = question or self.session.question()
-        if question is None or self.project is None:
+        question = question or self.window.session.question()
+        if question is None or self.window.project is None:
             return []
-        if self.read_only:  # a key or a dialog's button: say why nothing happens
-            self.show_read_only()
+        if self.window.read_only:  # a key or a dialog's button: say why nothing happens
+            self.window.show_read_only()
             return []
-        if not self.session.reviewer:
+        if not self.window.session.reviewer:
             self._ask_reviewer(lines, question)
             return []
-        self.metrics.worker.hold()  # a running pass waits while the judgement is shown
+        self.window.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:
-            rows, new_reviewer = self.session.judge(question, lines)
+            rows, new_reviewer = self.window.session.judge(question, lines)
         except (ValueError, StoreError, sqlite3.Error) as error:
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
             return []
-        self.metrics.after_judgement(question, new_reviewer)
+        self.window.metrics.after_judgement(question, new_reviewer)
         self.update_undo_actions()
         saved = "; ".join(
             QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(
@@ -68,7 +72,7 @@ class ReviewCommands:
             )
             for line in lines
         )
-        self.statusBar().showMessage(
+        self.window.statusBar().showMessage(
             QCoreApplication.translate("MainWindow", "Saved: {lines} ({question})").format(
                 lines=saved, question=question["id"]
             ),
@@ -79,7 +83,7 @@ class ReviewCommands:
     def _ask_reviewer(self, lines: list[dict], question: dict) -> None:
         """No reviewer named yet: ask for the name there and then, and write the judgement
         the key asked for once it is given (nothing is written without a name)."""
-        dialog = QInputDialog(self)
+        dialog = QInputDialog(self.window)
         dialog.setObjectName("reviewer-name")
         dialog.setWindowTitle(QCoreApplication.translate("MainWindow", "Reviewer"))
         dialog.setLabelText(
@@ -93,23 +97,23 @@ class ReviewCommands:
         def named() -> None:
             name = dialog.textValue().strip()
             if name:
-                self.set_reviewer(name)
+                self.window.set_reviewer(name)
                 self.judge_lines(lines, question)
 
         dialog.accepted.connect(named)
-        self.reviewer_dialog = dialog
+        self.window.reviewer_dialog = dialog
         dialog.open()
 
-    def _say(self, text: str, msecs: int = 5000) -> None:
-        self.statusBar().showMessage(text, msecs)
+    def say(self, text: str, msecs: int = 5000) -> None:
+        self.window.statusBar().showMessage(text, msecs)
 
     def mark_role(self, role: str) -> None:
-        item = self.selected_item()
+        item = self.window.selected_item()
         if item is None:
-            self._say(QCoreApplication.translate("MainWindow", "Select an evidence item first"))
+            self.say(QCoreApplication.translate("MainWindow", "Select an evidence item first"))
             return
-        if self.session.mine("role", item.primary_id) == role:
-            self._say(
+        if self.window.session.mine("role", item.primary_id) == role:
+            self.say(
                 QCoreApplication.translate(
                     "MainWindow", "You already marked {passage} {role}"
                 ).format(passage=item.primary_id, role=terms.role(role))
@@ -118,9 +122,9 @@ class ReviewCommands:
         self.judge("role", role, passage_id=item.primary_id, system=None)
 
     def accept_alternative(self) -> None:
-        item, passage = self.selected_item(), self.selected_passage()
+        item, passage = self.window.selected_item(), self.window.selected_passage()
         if item is None or passage is None:
-            self._say(
+            self.say(
                 QCoreApplication.translate(
                     "MainWindow", "Select an evidence item and a retrieved passage first"
                 )
@@ -129,27 +133,27 @@ class ReviewCommands:
         self.add_alternative(passage.passage_id, item)
 
     def add_alternative(self, passage_id: str, item) -> bool:
-        view = self.session.view
+        view = self.window.session.view
         if view is None:
             return False
         if any(i.primary_id == passage_id for i in view.items):
-            self._say(
+            self.say(
                 QCoreApplication.translate(
                     "MainWindow", "{passage} is itself an evidence item"
                 ).format(passage=passage_id)
             )
             return False
-        if self.session.mine("alternative", passage_id) == item.primary_id:
+        if self.window.session.mine("alternative", passage_id) == item.primary_id:
             # Pressing A again on your own alternative withdraws it.
             return self.judge("alternative", None, passage_id=passage_id) is not None
         return self.judge("alternative", item.primary_id, passage_id=passage_id) is not None
 
     def mark_not_evidence(self) -> None:
-        passage, view = self.selected_passage(), self.session.view
+        passage, view = self.window.selected_passage(), self.window.session.view
         if passage is None:
             return
         if view and any(i.primary_pk == passage.passage_pk for i in view.items):
-            self._say(
+            self.say(
                 QCoreApplication.translate(
                     "MainWindow",
                     "{passage} is an evidence item's primary passage and stays evidence; "
@@ -158,23 +162,23 @@ class ReviewCommands:
                 6000,
             )
             return
-        value = None if self.session.mine("not_evidence", passage.passage_id) else True
+        value = None if self.window.session.mine("not_evidence", passage.passage_id) else True
         self.judge("not_evidence", value, passage_id=passage.passage_id)
 
     def mark_answerable(self, answerable: bool) -> None:
-        if self.session.view is None:
+        if self.window.session.view is None:
             return
-        if self.session.mine("answerable", "") is answerable:
-            self._say(QCoreApplication.translate("MainWindow", "Already recorded"), 4000)
+        if self.window.session.mine("answerable", "") is answerable:
+            self.say(QCoreApplication.translate("MainWindow", "Already recorded"), 4000)
             return
         self.judge("answerable", answerable)
 
     def write_note(self) -> None:
-        view, session = self.session.view, self.session
+        view, session = self.window.session.view, self.window.session
         if view is None:
             return
-        on_item = self.evidence_panel.table.hasFocus() or self._note_on_item()
-        item = self.selected_item() if on_item else None
+        on_item = self.window.evidence_panel.table.hasFocus() or self._note_on_item()
+        item = self.window.selected_item() if on_item else None
         if item is not None:
             target = QCoreApplication.translate(
                 "MainWindow", "Note on evidence item {passage} of {question} ({system})"
@@ -193,8 +197,8 @@ class ReviewCommands:
             ),
             "",
         )
-        dialog = NoteDialog(target, existing, self)
-        self.note_dialog = dialog
+        dialog = NoteDialog(target, existing, self.window)
+        self.window.note_dialog = dialog
         dialog.accepted.connect(
             partial(self._save_note, dialog, session.question(), existing, passage_id, system)
         )
@@ -210,53 +214,65 @@ class ReviewCommands:
     def _note_on_item(self) -> bool:
         """A note goes on the selected item when it is missed at K (a miss note), else on
         the question."""
-        item = self.selected_item()
-        if item is None or not self.session.system_name:
+        item = self.window.selected_item()
+        if item is None or not self.window.session.system_name:
             return False
-        return not self.evidence_model.found(item, self.session.system_name).at(self.session.k)
+        return not self.window.evidence_model.found(item, self.window.session.system_name).at(
+            self.window.session.k
+        )
 
     def search_dialog(self) -> None:
-        if self.session.view is None:
+        if self.window.session.view is None:
             return
         dialog = CorpusSearchDialog(
-            self.session.view.items,
+            self.window.session.view.items,
             self.search_corpus,
             lambda passage, item: self.add_alternative(passage["id"], item),
-            max(self.evidence_panel.table.currentIndex().row(), 0),
-            self,
+            max(self.window.evidence_panel.table.currentIndex().row(), 0),
+            self.window,
             add_evidence=self._add_found,
         )
-        self.search = dialog
+        self.window.search = dialog
         dialog.open()
 
     def _add_found(self, passage: dict, role: str) -> bool:
         """A passage found by the corpus search becomes an evidence item."""
-        if not self.add_passage(passage["id"], role):
+        if not self.window.gold.add_passage(passage["id"], role):
             return False
-        self.search.set_items(self.session.view.items)
+        # The new item is in the question's view once its build comes back from the worker.
+        dialog, session = self.window.search, self.window.session
+
+        def shown(view, _keep: bool) -> None:
+            session.viewChanged.disconnect(shown)
+            if view.pk == session.current_pk:
+                dialog.set_items(view.items)
+
+        session.viewChanged.connect(shown)
         return True
 
     def search_corpus(self, text: str, offset: int, on_done):
         """One page of a corpus search from offset, in the query worker, off the GUI thread."""
-        self.queries.cancel("search")
-        return self.queries.start(
+        self.window.queries.cancel("search")
+        return self.window.queries.start(
             "search",
             operations.search_op(text, offset, SearchResultsModel.PAGE),
             on_done=lambda done: on_done(done.result),
-            on_failed=lambda error: self.show_error(
+            on_failed=lambda error: self.window.show_error(
                 QCoreApplication.translate("MainWindow", "Search failed"), str(error)
             ),
         )
 
     def adjudicate(self, reviewer_index: int) -> None:
         """Settle the selected disagreement with one reviewer's value (one key: Ctrl+n)."""
-        dispute = None if self.session.blind else self.evidence_panel.current_dispute()
+        dispute = (
+            None if self.window.session.blind else self.window.evidence_panel.current_dispute()
+        )
         if dispute is None:
-            self._say(
+            self.say(
                 QCoreApplication.translate("MainWindow", "No open disagreement on this question")
             )
             return
-        reviewers = self.evidence_panel.dispute_model.reviewers
+        reviewers = self.window.evidence_panel.dispute_model.reviewers
         if reviewer_index >= len(reviewers) or reviewers[reviewer_index] not in dispute.values:
             return
         value = dispute.values[reviewers[reviewer_index]]
@@ -267,14 +283,14 @@ class ReviewCommands:
 
     def undo(self) -> None:
         self._replay(
-            self.session.history.undo_lines(),
+            self.window.session.history.undo_lines(),
             QCoreApplication.translate("MainWindow", "Undone"),
             QCoreApplication.translate("MainWindow", "Nothing to undo"),
         )
 
     def redo(self) -> None:
         self._replay(
-            self.session.history.redo_lines(),
+            self.window.session.history.redo_lines(),
             QCoreApplication.translate("MainWindow", "Redone"),
             QCoreApplication.translate("MainWindow", "Nothing to redo"),
         )
@@ -282,59 +298,59 @@ class ReviewCommands:
     def _replay(self, lines: list[dict], what: str, nothing: str) -> None:
         """Write the lines that undo (or redo) the latest step, together."""
         if not lines:
-            self._say(nothing, 4000)
+            self.say(nothing, 4000)
             return
-        question = self.session.by_id.get(lines[0]["question_id"])
+        question = self.window.session.by_id.get(lines[0]["question_id"])
         if question is None:
             return
-        if question["pk"] != self.session.current_pk:
-            self.show_question(question["id"])
+        if question["pk"] != self.window.session.current_pk:
+            self.window.show_question(question["id"])
         written = [{k: v for k, v in line.items() if k != "question_id"} for line in lines]
         if self.judge_lines(written, question):
             done = ", ".join(
                 f"{terms.kind(line['settles'] or line['kind'])} {line['passage_id']}"
                 for line in lines
             )
-            self._say(f"{what}: {done} ({question['id']})", 8000)
+            self.say(f"{what}: {done} ({question['id']})", 8000)
 
     def update_undo_actions(self) -> None:
-        writable = self.writable() and bool(self.session.questions)
-        self.act_undo.setEnabled(writable and self.session.history.can_undo())
-        self.act_redo.setEnabled(writable and self.session.history.can_redo())
+        writable = self.window.writable() and bool(self.window.session.questions)
+        self.window.act_undo.setEnabled(writable and self.window.session.history.can_undo())
+        self.window.act_redo.setEnabled(writable and self.window.session.history.can_redo())
 
     # -- moving between questions ----------------------------------------------------------
 
     def step_question(self, step: int) -> None:
-        order = self.question_panel.order()
+        order = self.window.question_panel.order()
         if not order:
             return
-        current = self.session.current_pk
+        current = self.window.session.current_pk
         i = order.index(current) + step if current in order else (0 if step > 0 else len(order) - 1)
         if 0 <= i < len(order):
-            self.show_question(self.session.by_pk[order[i]]["id"])
+            self.window.show_question(self.window.session.by_pk[order[i]]["id"])
 
     def next_miss(self) -> None:
         """The next evidence item missed at K by the chosen system: in this question after
         the selected item, else the first miss of the next question that has one."""
-        session = self.session
+        session = self.window.session
         if session.view is None or not session.system_name:
             return
         missed = session.view.missed(session.system_name)
-        later = [i for i in missed if i > self.evidence_panel.table.currentIndex().row()]
+        later = [i for i in missed if i > self.window.evidence_panel.table.currentIndex().row()]
         if later:
-            self.evidence_panel.select(later[0])
-            self.evidence_panel.focus_item()
+            self.window.evidence_panel.select(later[0])
+            self.window.evidence_panel.focus_item()
             return
         for pk in self.questions_after():
             found = session.found(pk)
             if found is None and session.board is None:
                 found = self._found_now(pk)
             if found and found[0] < found[1]:
-                self.show_question(session.by_pk[pk]["id"])
+                self.window.show_question(session.by_pk[pk]["id"])
                 # The view selected its first miss: the reader shows that, not rank 1.
-                self.evidence_panel.focus_item()
+                self.window.evidence_panel.focus_item()
                 return
-        self._say(
+        self.say(
             QCoreApplication.translate(
                 "MainWindow", "No other question has a miss at K = {k}"
             ).format(k=session.k)
@@ -343,16 +359,16 @@ class ReviewCommands:
     def questions_after(self) -> list[int]:
         """Question pks in the list's order from the one after the current, round to the one
         before it (for "the next question that has …")."""
-        order, current = self.question_panel.order(), self.session.current_pk
+        order, current = self.window.question_panel.order(), self.window.session.current_pk
         start = order.index(current) + 1 if current in order else 0
         return [pk for pk in order[start:] + order[:start] if pk != current]
 
     def _found_now(self, pk: int):
-        session = self.session
+        session = self.window.session
         view = session.view_of(session.by_pk[pk], session.shown_systems()[:1])
         if not view.items or not session.system_name:
             return None
         return len(view.items) - len(view.missed(session.system_name)), len(view.items)
 
     def focus_filter(self) -> None:
-        self.question_panel.focus_filter()
+        self.window.question_panel.focus_filter()

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.review import QuestionView
-from desktop.session_state import item_texts
 from desktop.ui import terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
@@ -148,7 +147,7 @@ class EvidencePanel(QWidget):
     def show_view(self, view: QuestionView, keep: bool) -> None:
         row = self.table.currentIndex().row() if keep else -1
         names = [s["name"] for s in self.session.shown_systems()]
-        texts = item_texts(self.session.project, view.items)
+        texts = view.item_texts()
         self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
         self.model.set_only(self.session.only_found())
         header = self.table.horizontalHeader()

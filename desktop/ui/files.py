@@ -1,5 +1,5 @@
 """Imports, the sample, merge and export as operations with a progress dialog, and the
-databases' open and new dialogs. A part of MainWindow."""
+databases' open and new dialogs. An object MainWindow owns."""
 
 from __future__ import annotations
 
@@ -26,27 +26,31 @@ FILE_FILTERS = {  # each may also come compressed (.gz)
 
 
 class FileCommands:
-    """Mixed into MainWindow: uses its session, its `tasks` worker and its messages."""
+    """Owned by MainWindow (one object per concern): uses the window's session, its `tasks`
+    worker and its messages."""
+
+    def __init__(self, window):
+        self.window = window
 
     def run_with_progress(self, label: str, work, on_done, name: str = "long"):
         """Run an operation in the tasks worker behind a progress dialog; on success the
         session takes its Changes, then on_done gets its result."""
         dialog = QProgressDialog(
-            label, QCoreApplication.translate("MainWindow", "Cancel"), 0, 1000, self
+            label, QCoreApplication.translate("MainWindow", "Cancel"), 0, 1000, self.window
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(300)
         dialog.setAutoClose(False)
         dialog.setAutoReset(False)
         dialog.setValue(0)
-        dialog.setMinimumWidth(self.fontMetrics().averageCharWidth() * 60)
-        self.progress_dialog = dialog
+        dialog.setMinimumWidth(self.window.fontMetrics().averageCharWidth() * 60)
+        self.window.progress_dialog = dialog
 
         def finish() -> None:
             dialog.reset()
             dialog.close()
-            if self.progress_dialog is dialog:
-                self.progress_dialog = None
+            if self.window.progress_dialog is dialog:
+                self.window.progress_dialog = None
 
         def done(outcome) -> None:
             finish()
@@ -59,10 +63,10 @@ class FileCommands:
 
         def cancelled() -> None:
             finish()
-            self.statusBar().showMessage(
+            self.window.statusBar().showMessage(
                 QCoreApplication.translate("MainWindow", "Cancelled; nothing was changed"), 8000
             )
-            self.last_message = "cancelled"
+            self.window.last_message = "cancelled"
 
         def progress(value: int, total: int, phase: str | None = None) -> None:
             if total > 0:
@@ -70,7 +74,7 @@ class FileCommands:
             if phase:
                 dialog.setLabelText(f"{label}\n{terms.phase(phase)}")
 
-        op = self.tasks.start(
+        op = self.window.tasks.start(
             name,
             work,
             on_done=done,
@@ -85,7 +89,7 @@ class FileCommands:
         if isinstance(error, CommittedError):
             # It committed: never "nothing was changed", and the new data is shown.
             self.apply_changes(error.changes)
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate(
                     "MainWindow", "Saved, but something went wrong afterwards"
                 ),
@@ -94,11 +98,11 @@ class FileCommands:
                 ).format(error=error.error),
             )
         elif isinstance(error, (InputError, StoreError)):
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate("MainWindow", "Nothing was changed"), str(error)
             )
         else:
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate(
                     "MainWindow", "Something went wrong; nothing was changed"
                 ),
@@ -107,18 +111,18 @@ class FileCommands:
 
     def apply_changes(self, changes: operations.Changes) -> None:
         if changes.data:
-            self.reload()
+            self.window.reload()
 
     # -- imports ---------------------------------------------------------------------------
 
     def import_dialog(self, kind: str) -> None:
-        if self.read_only:  # loading data needs no reviewer name, only the lock
-            self.show_read_only()
+        if self.window.read_only:  # loading data needs no reviewer name, only the lock
+            self.window.show_read_only()
             return
         start = self.dialog_folder()
         named = kind_name(kind)
         path, _ = QFileDialog.getOpenFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "Import {kind}").format(kind=named),
             start,
             QCoreApplication.translate("MainWindow", "{kind} files ({patterns})").format(
@@ -130,8 +134,8 @@ class FileCommands:
         if not path:
             return
         self.remember_folder(path)
-        has_corpus = bool(self.project and review.has_corpus(self.project))
-        dialog = ImportDialog(kind, path, has_corpus, self)
+        has_corpus = bool(self.window.project and review.has_corpus(self.window.project))
+        dialog = ImportDialog(kind, path, has_corpus, self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.start_import(kind, path, **dialog.options())
@@ -151,21 +155,21 @@ class FileCommands:
         headline = QCoreApplication.translate(
             "MainWindow", "Import finished: {kind}, {n} rows from {file}."
         ).format(kind=kind, n=f"{report.rows:,}", file=Path(report.path).name)
-        self.show_info(
+        self.window.show_info(
             QCoreApplication.translate("MainWindow", "Imported"), _with_details(headline, report)
         )
-        self.statusBar().showMessage(headline, 8000)
+        self.window.statusBar().showMessage(headline, 8000)
 
     def load_sample(self):
-        if self.read_only:  # loading data needs no reviewer name, only the lock
-            self.show_read_only()
+        if self.window.read_only:  # loading data needs no reviewer name, only the lock
+            self.window.show_read_only()
             return None
 
         def done(lines) -> None:
-            self.statusBar().showMessage(
+            self.window.statusBar().showMessage(
                 QCoreApplication.translate("MainWindow", "Sample project loaded"), 8000
             )
-            self.last_message = "\n".join(lines)
+            self.window.last_message = "\n".join(lines)
 
         return self.run_with_progress(
             QCoreApplication.translate("MainWindow", "Loading the sample project…"),
@@ -179,15 +183,15 @@ class FileCommands:
     def dialog_folder(self) -> str:
         """Where a file dialog opens: the last folder the reviewer chose a file in, else the
         home folder (never the hidden data folder the default database lives in)."""
-        last = str(self.settings.value("last-folder", "") or "")
+        last = str(self.window.settings.value("last-folder", "") or "")
         return last if last and Path(last).is_dir() else str(Path.home())
 
     def remember_folder(self, path) -> None:
-        self.settings.setValue("last-folder", str(Path(path).parent))
+        self.window.settings.setValue("last-folder", str(Path(path).parent))
 
     def new_database_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "New database"),
             self.dialog_folder(),
             "*.db",
@@ -196,22 +200,22 @@ class FileCommands:
             self.remember_folder(path)
             if not path.endswith(".db"):
                 path += ".db"
-            self.open_database(path)
+            self.window.open_database(path)
 
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "Open database"),
             self.dialog_folder(),
             "*.db;;*",
         )
         if path:
             self.remember_folder(path)
-            self.open_database(path)
+            self.window.open_database(path)
 
     def merge_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "Merge another reviewer's database"),
             self.dialog_folder(),
             "*.db;;*",
@@ -221,15 +225,15 @@ class FileCommands:
             self.start_merge(path)
 
     def start_merge(self, path):
-        if self.read_only:  # loading data needs no reviewer name, only the lock
-            self.show_read_only()
+        if self.window.read_only:  # loading data needs no reviewer name, only the lock
+            self.window.show_read_only()
             return None
         return self.run_with_progress(
             QCoreApplication.translate("MainWindow", "Merging {file}…").format(
                 file=Path(path).name
             ),
             operations.merge_op(path),
-            lambda report: self.show_info(
+            lambda report: self.window.show_info(
                 QCoreApplication.translate("MainWindow", "Merged"),
                 _with_details(
                     QCoreApplication.translate(
@@ -243,7 +247,7 @@ class FileCommands:
 
     def export_dialog(self) -> None:
         if importlib.util.find_spec("desktop.report") is None:
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate("MainWindow", "Export report"),
                 QCoreApplication.translate(
                     "MainWindow",
@@ -253,7 +257,7 @@ class FileCommands:
             return
         start = self.dialog_folder()
         path, _ = QFileDialog.getSaveFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "Export report"),
             str(Path(start) / "recall-report.xlsx"),
             "*.xlsx",
@@ -267,9 +271,9 @@ class FileCommands:
 
     def start_export(self, path, ks=None):
         try:
-            work = operations.export_report_op(path, ks or self.session.window_ks())
+            work = operations.export_report_op(path, ks or self.window.session.window_ks())
         except ImportError as error:
-            self.show_error(
+            self.window.show_error(
                 QCoreApplication.translate("MainWindow", "Export report"),
                 QCoreApplication.translate(
                     "MainWindow", "The Excel report is not available: {error}"
@@ -281,7 +285,7 @@ class FileCommands:
                 file=Path(path).name
             ),
             work,
-            lambda result: self.show_info(
+            lambda result: self.window.show_info(
                 QCoreApplication.translate("MainWindow", "Report written"),
                 QCoreApplication.translate("MainWindow", "The report is saved:\n{file}").format(
                     file=str(result or path)
@@ -291,12 +295,12 @@ class FileCommands:
         )
 
     def export_judgements_dialog(self) -> None:
-        reviewer = self.session.reviewer
+        reviewer = self.window.session.reviewer
         path, _ = QFileDialog.getSaveFileName(
-            self,
+            self.window,
             QCoreApplication.translate("MainWindow", "Export my judgements"),
             # The name may hold `../` or `/`: made safe, the suggestion stays in this folder.
-            str(self.db_path.parent / f"judgements-{paths.safe_file_name(reviewer)}.jsonl"),
+            str(self.window.db_path.parent / f"judgements-{paths.safe_file_name(reviewer)}.jsonl"),
             "*.jsonl",
         )
         if not path:
@@ -304,7 +308,7 @@ class FileCommands:
         self.run_with_progress(
             QCoreApplication.translate("MainWindow", "Exporting…"),
             operations.export_judgements_op(path, reviewer),
-            lambda n: self.show_info(
+            lambda n: self.window.show_info(
                 QCoreApplication.translate("MainWindow", "Exported"),
                 QCoreApplication.translate("MainWindow", "Wrote {n} judgements to {path}").format(
                     n=n, path=path

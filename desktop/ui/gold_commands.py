@@ -1,7 +1,7 @@
 """Building the gold in the window (issue 13): a passage added as a core or supporting
 evidence item (from the pool, a ranking, the corpus search or the reader's neighbours), an
 item dropped with its reason, and moving on to the next question whose pool has unjudged
-passages. A part of MainWindow."""
+passages. An object MainWindow owns."""
 
 from __future__ import annotations
 
@@ -14,13 +14,17 @@ from desktop.ui.dialogs import NoteDialog
 
 
 class GoldCommands:
-    """Mixed into MainWindow: uses its session, panels and ReviewCommands.judge_lines."""
+    """Owned by MainWindow (one object per concern): uses the window's session, panels and
+    its ReviewCommands (judge_lines)."""
+
+    def __init__(self, window):
+        self.window = window
 
     def add_evidence(self, role: str) -> None:
         """E / R: the passage the reviewer is looking at becomes a core / supporting item."""
-        passage = self.selected_passage()
+        passage = self.window.selected_passage()
         if passage is None:
-            self._say(
+            self.window.commands.say(
                 QCoreApplication.translate(
                     "MainWindow", "Pick a passage first: in the pool, a ranking or the reader"
                 )
@@ -31,44 +35,46 @@ class GoldCommands:
     def add_passage(self, passage_id: str, role: str) -> bool:
         """Add a passage as an evidence item with its role: the evidence line and the role
         line together (one undo step). On an item already there, this marks its role."""
-        view = self.session.view
+        view = self.window.session.view
         if view is None:
             return False
         if any(i.primary_id == passage_id for i in view.items):
-            if self.session.mine("role", passage_id) == role:
-                self._say(
+            if self.window.session.mine("role", passage_id) == role:
+                self.window.commands.say(
                     QCoreApplication.translate(
                         "MainWindow", "You already marked {passage} {role}"
                     ).format(passage=passage_id, role=terms.role(role))
                 )
                 return False
-            return self.judge("role", role, passage_id=passage_id) is not None
+            return self.window.commands.judge("role", role, passage_id=passage_id) is not None
         lines = [
             {"kind": "evidence", "value": True, "passage_id": passage_id},
             {"kind": "role", "value": role, "passage_id": passage_id},
         ]
-        return bool(self.judge_lines(lines))
+        return bool(self.window.commands.judge_lines(lines))
 
     def drop_item(self) -> None:
         """D: drop the selected evidence item (too broad, not needed), with the reason as a
         note; D on an item you dropped withdraws the drop."""
-        item, view = self.selected_item(), self.session.view
+        item, view = self.window.selected_item(), self.window.session.view
         if item is None or view is None:
-            self._say(QCoreApplication.translate("MainWindow", "Select an evidence item first"))
+            self.window.commands.say(
+                QCoreApplication.translate("MainWindow", "Select an evidence item first")
+            )
             return
-        if self.session.mine("drop", item.primary_id):
-            self.judge("drop", None, passage_id=item.primary_id)
+        if self.window.session.mine("drop", item.primary_id):
+            self.window.commands.judge("drop", None, passage_id=item.primary_id)
             return
         dialog = NoteDialog(
             QCoreApplication.translate(
                 "MainWindow", "Why drop {passage} from {question}? The reason is kept as a note."
             ).format(passage=item.primary_id, question=view.id),
             "",
-            self,
+            self.window,
         )
-        self.drop_dialog = dialog
+        self.window.drop_dialog = dialog
         dialog.accepted.connect(
-            partial(self._save_drop, dialog, self.session.question(), item.primary_id)
+            partial(self._save_drop, dialog, self.window.session.question(), item.primary_id)
         )
         dialog.open()
 
@@ -76,25 +82,25 @@ class GoldCommands:
         lines = [{"kind": "drop", "value": True, "passage_id": passage_id}]
         if dialog.text():
             lines.append({"kind": "note", "value": dialog.text(), "passage_id": passage_id})
-        self.judge_lines(lines, question)
+        self.window.commands.judge_lines(lines, question)
 
     def show_pool(self) -> None:
         """P: bring the pool queue forward (and back to the rankings)."""
-        tabs = self.middle_tabs
-        tabs.setCurrentIndex(0 if tabs.currentWidget() is self.pool_panel else 1)
+        tabs = self.window.middle_tabs
+        tabs.setCurrentIndex(0 if tabs.currentWidget() is self.window.pool_panel else 1)
 
     def next_pool_question(self) -> None:
         """U: the next question, in list order, whose pool has unjudged passages."""
-        session = self.session
+        session = self.window.session
         summaries = session.overview.summaries if session.overview else {}
-        for pk in self.questions_after():
+        for pk in self.window.commands.questions_after():
             summary = summaries.get(pk)
             known = summary.unjudged if summary is not None else -1
             if known > 0 or (known < 0 and session.pool_of(session.by_pk[pk])):
-                self.middle_tabs.setCurrentWidget(self.pool_panel)
-                self.show_question(session.by_pk[pk]["id"])
+                self.window.middle_tabs.setCurrentWidget(self.window.pool_panel)
+                self.window.show_question(session.by_pk[pk]["id"])
                 return
-        self._say(
+        self.window.commands.say(
             QCoreApplication.translate(
                 "MainWindow", "No other question has unjudged passages at depth {depth}"
             ).format(depth=session.pool_depth)
@@ -102,7 +108,7 @@ class GoldCommands:
 
     def pool_done(self) -> None:
         """The current question's pool has just been judged to the end: say so."""
-        self._say(
+        self.window.commands.say(
             QCoreApplication.translate(
                 "MainWindow",
                 "This question's pool is judged. U: next question with unjudged passages",

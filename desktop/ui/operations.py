@@ -353,26 +353,30 @@ def pool_counts_op(reviewer: str, blind: bool, depth: int) -> Callable:
     )
 
 
-def rescore_op(
+def judged_op(
     question: dict,
+    shown: Sequence[dict],
+    k: int,
     reviewer: str,
     blind: bool,
-    ks: Sequence[int],
     reviewers: Sequence[str],
-    agreement: bool,
+    ks: Sequence[int],
     pool_depth: int = DEFAULT_DEPTH,
-    k: int | None = None,
+    agreement: bool = False,
+    systems: Sequence[dict] = (),
 ) -> Callable:
-    """One question scored again after a judgement on it (its pool counted again too); the
+    """A question after a judgement on it, built once (review.judged_question): the view the
+    window shows (its pool too), its question-list line and every system's scores; the
     agreement (which reads the whole log) only when it is shown."""
-    ks, reviewers = list(ks), list(reviewers)
+    shown, ks, reviewers, systems = list(shown), list(ks), list(reviewers), list(systems)
 
     def work(project, _progress) -> Done:
-        summary, entries = review.refresh_question(
-            project, question, reviewer, blind, ks, reviewers, pool_depth, k
+        judged = review.judged_question(
+            project, question, shown, k, reviewer, blind, reviewers, ks, pool_depth, systems
         )
-        shared = project.agreement() if agreement and not blind else None
-        return Done((summary, entries, shared), Changes("judgement", question=question["pk"]))
+        if agreement and not blind:
+            judged.agreement = project.agreement()
+        return Done(judged, Changes("judgement", question=question["pk"]))
 
     return work
 

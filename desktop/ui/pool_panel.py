@@ -163,13 +163,18 @@ class PoolPanel(QWidget):
         pools = [(view.pk, view.id, view.pool)]
         if self.across.isChecked():
             pools += self._next_pools(view.pk)
-        pks = [e.passage_pk for _, _, entries in pools for e in entries]
-        excerpts = self.session.project.reads.passage_excerpts(pks, EXCERPT_CHARS) if pks else {}
+        # The current question's excerpts come in its view; the next questions' (the
+        # "across" option) are read here.
+        others = [e.passage_pk for _, _, entries in pools[1:] for e in entries]
+        excerpts = dict(view.excerpts)
+        if others:
+            excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
         rows = []
         for pk, qid, entries in pools:
             for e in self.session.pool_order(qid, entries):
                 title, text = excerpts.get(e.passage_pk, ("", ""))
-                rows.append(PoolRow(pk, qid, e, title or "", (text or "").replace("\n", " ")))
+                text = (text or "")[:EXCERPT_CHARS].replace("\n", " ")
+                rows.append(PoolRow(pk, qid, e, title or "", text))
         return rows
 
     def _next_pools(self, current: int) -> list[tuple[int, str, list]]:

@@ -4,7 +4,7 @@ All of it runs in the metrics worker, in order; results of a superseded pass are
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from desktop.ui import operations
 from desktop.ui.comparison import ComparisonRunner
@@ -25,6 +25,11 @@ class MetricsRunner(QObject):
         # Every question's pool counted (seconds at a million passages) on a thread of its
         # own, so that a judgement's rescore never waits behind it.
         self.counter = Worker(db_path, self, "pool")
+        # A judged question is built (view, pool, scores) on a thread of its own too: the
+        # key's effect never waits behind a full pass.
+        self.builder = Worker(db_path, self, "judged")
+        self.builder.changed.connect(self._state)
+        self._judged: dict[int, object] = {}  # pk -> Judged applied since the pass started
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         dock.agreementWanted.connect(self.refresh_agreement)
@@ -36,7 +41,7 @@ class MetricsRunner(QObject):
 
     def busy(self) -> bool:
         """Scores still coming (the comparison, which the scores never wait for, aside)."""
-        return self.worker.busy() or self._pending > 0
+        return self.worker.busy() or self.builder.busy() or self._pending > 0
 
     def _later(self, apply) -> None:
         """Apply a result from a zero timer: after the frame that shows the judgement has
@@ -62,18 +67,32 @@ class MetricsRunner(QObject):
             return
         self.generation += 1
         generation = self.generation
+        self._judged = {}
         self.worker.cancel("full")
         self.worker.start(
             "full",
             operations.overview_op(session.reviewer, session.blind, session.window_ks(), session.k),
-            on_done=lambda done: self._current(generation) and session.set_overview(done.result),
+            on_done=lambda done: self._overview_ready(generation, done.result),
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
         )
         self.count_pool(generation)
+        # The builder opens its Project now, not at the first judgement (which would wait
+        # for it: the first judgement is shown as fast as the next).
+        self.builder.start("open", lambda _project, _progress: None)
 
-    def workers(self) -> tuple[Worker, Worker, Worker]:
-        return self.worker, self.counter, self.comparison.worker
+    def _overview_ready(self, generation: int, result) -> None:
+        if not self._current(generation):
+            return
+        self.session.set_overview(result)
+        # Questions judged while the pass ran: their own build is the fresher.
+        for judged in self._judged.values():
+            self.session.set_question_scores(
+                judged.view.pk, judged.summary, judged.entries, judged.agreement
+            )
+
+    def workers(self) -> tuple[Worker, ...]:
+        return self.worker, self.counter, self.builder, self.comparison.worker
 
     def counting(self) -> bool:
         """Every question's pool is being counted (not scores: the dock does not say so)."""
@@ -92,35 +111,51 @@ class MetricsRunner(QObject):
             on_failed=lambda error: self._failed(generation, error),
         )
 
-    def rescore(self, question: dict) -> None:
-        """One question again after a judgement on it."""
-        generation = self.generation
-        session = self.session
+    def after_judgement(self, question: dict, new_reviewer: bool) -> None:
+        """Build the judged question once, on the builder: the window shows its view, then
+        takes its scores. A new reviewer changes what counts on every question (single →
+        pending): that full pass starts after the key's effect is shown."""
+        generation, session = self.generation, self.session
+        shown = session.shown_systems()
+        serial = session.serial
         ks = list(session.board.ks) if session.board else session.window_ks()
-        self.worker.start(
-            "question",
-            operations.rescore_op(
+        self.builder.start(
+            "judged",
+            operations.judged_op(
                 question,
+                shown,
+                session.k,
                 session.reviewer,
                 session.blind,
-                ks,
                 session.reviewers,
-                self.dock.agreement_shown(),
+                ks,
                 session.pool_depth,
-                session.k,
+                self.dock.agreement_shown(),
+                session.systems,
             ),
-            on_done=lambda done: self._later(
-                lambda: self._question_ready(generation, question["pk"], done.result)
-            ),
+            on_done=lambda done: self._judged_ready(generation, serial, done.result, new_reviewer),
             on_failed=lambda error: self._failed(generation, error),
         )
 
-    def after_judgement(self, question: dict, new_reviewer: bool) -> None:
+    def settle(self, msecs: int = 5000) -> None:
+        """Show a judged question's build still coming, now (waiting for it when needed)."""
+        if self.builder.busy("judged"):
+            self.builder.wait(msecs)
+            # Its result is a queued signal from the builder's thread: deliver it.
+            QCoreApplication.sendPostedEvents()
+
+    def _judged_ready(self, generation: int, serial: int, judged, new_reviewer: bool) -> None:
+        if not self._current(generation):
+            return
+        self.session.take_view(judged.view, serial)
+        self._judged[judged.view.pk] = judged
+        self._later(lambda: self._question_ready(generation, judged))
         if new_reviewer or self.session.board is None:
-            # A second reviewer appearing changes what counts everywhere (single → pending).
-            self.full_pass()
-        else:
-            self.rescore(question)
+            self._later(lambda: self._full_pass_after(judged))
+
+    def _full_pass_after(self, judged) -> None:
+        self.full_pass()
+        self._judged[judged.view.pk] = judged
 
     def refresh_agreement(self) -> None:
         """The agreement reads the whole log: only when its tab is shown or asked for."""
@@ -141,10 +176,11 @@ class MetricsRunner(QObject):
     def _current(self, generation: int) -> bool:
         return generation == self.generation
 
-    def _question_ready(self, generation: int, pk: int, result) -> None:
-        summary, entries, agreement = result
+    def _question_ready(self, generation: int, judged) -> None:
         if self._current(generation):
-            self.session.set_question_scores(pk, summary, entries, agreement)
+            self.session.set_question_scores(
+                judged.view.pk, judged.summary, judged.entries, judged.agreement
+            )
 
     def _failed(self, generation: int, error) -> None:
         if self._current(generation):

@@ -4,6 +4,8 @@ of them by hand; the view of the current question is built here, once per change
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from desktop import review
@@ -44,6 +46,7 @@ class ReviewSession(QObject):
         self.history = UndoHistory()
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
+        self.serial = 0  # counts the views shown: a judged question's build comes later
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
         self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
@@ -107,6 +110,7 @@ class ReviewSession(QObject):
             return False
         same = pk == self.current_pk
         self.current_pk = pk
+        self.serial += 1
         self.view = self.view_of(question, self.shown_systems())
         self.terms = review.question_terms(question["text"])
         if not same:
@@ -240,10 +244,23 @@ class ReviewSession(QObject):
         new_reviewer = self.reviewer not in self.reviewers
         if new_reviewer:
             self.reviewers = sorted({*self.reviewers, self.reviewer})
-        if question["pk"] == self.current_pk:
-            self.refresh()
+        if question["pk"] == self.current_pk and self.view is not None:
+            # Until the question's build comes back (take_view), the keys that toggle read
+            # the reviewer's own latest values from here.
+            for row in rows:
+                if row["kind"] != "note":
+                    self.view.mine[(row["kind"], row["passage_id"])] = json.loads(row["value"])
         self.judgementsChanged.emit(question["pk"])
         return rows, new_reviewer
+
+    def take_view(self, view: QuestionView, serial: int) -> bool:
+        """A judged question's view, built on a worker once its line was written: shown
+        unless another view was shown since the judgement (another question, K, system)."""
+        if serial != self.serial or view.pk != self.current_pk:
+            return False
+        self.view = view
+        self.viewChanged.emit(view, True)
+        return True
 
     def mine(self, kind: str, passage_id: str):
         return self.view.mine.get((kind, passage_id)) if self.view else None

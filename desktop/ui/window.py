@@ -9,59 +9,44 @@ long-lived worker (desktop.ui.operations)."""
 from __future__ import annotations
 
 import hashlib
-import html
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
-    QScrollArea,
-    QSplitter,
-    QStackedWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 from db import StoreError
 from desktop.project import Project
 from desktop.terminal import printable
-from desktop.ui import actions, settings_store, terms
+from desktop.ui import actions, settings_store
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
+from desktop.ui.central import build_central, show_header
 from desktop.ui.commands import ReviewCommands
-from desktop.ui.common import shrinkable
-from desktop.ui.dialogs import ShortcutSheet
-from desktop.ui.evidence import EvidencePanel
 from desktop.ui.files import FileCommands
 from desktop.ui.folder_warning import warn_shared_folder
 from desktop.ui.gold_commands import GoldCommands
 from desktop.ui.guard import DatabaseGuard
 from desktop.ui.journal_warning import JournalWarning
 from desktop.ui.layout_memory import LayoutMemory
+from desktop.ui.menus import Menus
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
-from desktop.ui.picking import PassageTabs
-from desktop.ui.pool_panel import PoolPanel
-from desktop.ui.question_list import QuestionListPanel
-from desktop.ui.ranking import RankingsArea
-from desktop.ui.reader import PassageReader
 from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
-from desktop.ui.welcome import WelcomePanel
-from desktop.ui.widgets import highlighted_html, text_lines_height
 
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
 
 
-class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
+class MainWindow(QMainWindow):
     PAGE_EMPTY, PAGE_REVIEW = 0, 1
 
     def __init__(self, db_path, reviewer: str | None = None, parent=None):
@@ -79,14 +64,25 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.guard = DatabaseGuard(self)
         self.guard.paused = self.tasks.busy  # our own import's commits are not "elsewhere"
         self.guard.changedElsewhere.connect(self._changed_elsewhere)
-        self.actions_ = actions.build(self)
+        # One object per concern, as Vorta composes one class per tab: the reviewer's commands,
+        # building the gold, files and operations. The actions call into them.
+        self.commands = ReviewCommands(self)
+        self.gold = GoldCommands(self)
+        self.files = FileCommands(self)
+        # A key acts on what the previous key left: a judged question's build still coming
+        # is shown first (a reviewer faster than the build never judges a stale view).
+        self.menus = Menus(
+            self, (self, self.commands, self.gold, self.files), lambda: self.metrics.settle()
+        )
+        self.actions_ = self.menus.actions
         for key, action in self.actions_.items():
             setattr(self, f"act_{key}", action)
         self.act_blind.setChecked(self.session.blind)
-        self._build_menus()
+        self.menus.build()
+        self.view_menu = self.menus.view_menu
         self.toolbar = SystemsToolbar(self.session, self.act_reviewer, self)
         self.addToolBar(self.toolbar)
-        self._build_central()
+        build_central(self)
         self.metrics_dock = MetricsDock(self.session, self)
         self.metrics = MetricsRunner(self.session, self.metrics_dock, self.db_path, self)
         self.metrics.busyChanged.connect(self._metrics_state)
@@ -102,97 +98,6 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.open_database(self.db_path)
 
     # -- building --------------------------------------------------------------------------
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        for title, names in actions.MENUS:
-            menu = bar.addMenu(actions.tr(title))
-            for name in names:
-                if name == "-":
-                    menu.addSeparator()
-                else:
-                    menu.addAction(self.actions_[name])
-            if names[0] == "compare":
-                self.view_menu = menu
-                language = menu.addMenu(self.tr("&Language"))
-                self.act_language_items = {}
-                current = settings_store.language(self.settings)
-                for code, label in (("ko", "한국어"), ("en", "English")):
-                    action = language.addAction(label)
-                    action.setCheckable(True)
-                    action.setChecked(code == current)
-                    action.triggered.connect(lambda _=False, code=code: self.set_language(code))
-                    self.act_language_items[code] = action
-
-    def _build_central(self) -> None:
-        session = self.session
-        self.pages = QStackedWidget()
-        self.empty = WelcomePanel(self.load_sample, self.import_dialog, self.open_database_dialog)
-        self.empty.reviewerNamed.connect(self.set_reviewer)
-        self.pages.addWidget(self.empty)
-        self.question_panel = QuestionListPanel(session)
-        self.question_panel.chosen.connect(lambda pk: self.session.show(pk))
-        self.question_panel.countsChanged.connect(self.toolbar.show_progress)
-        self.evidence_panel = EvidencePanel(
-            session, actions.buttons(self.actions_), self.adjudicate
-        )
-        self.rankings = RankingsArea(session)
-        self.reader = PassageReader(session)
-        self.pool_panel = PoolPanel(session, lambda: self.question_panel.order())
-        self.middle_tabs = PassageTabs(self.rankings, self.pool_panel, self.reader)
-        self.rankings.nothingChosen.connect(self._reader_fallback)
-        self.pool_panel.questionWanted.connect(
-            lambda pk: self.show_question(session.by_pk[pk]["id"])
-        )
-        self.pool_panel.nextQuestionWanted.connect(self.next_pool_question)
-        # Said after the judgement's own "Saved" message, not under it.
-        self.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, self.pool_done))
-        self.evidence_panel.itemChosen.connect(self.reader.show_passage)
-        middle = QWidget()
-        layout = QVBoxLayout(middle)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.question_header = shrinkable(QLabel())
-        self.question_header.setWordWrap(True)
-        self.question_header.setTextFormat(Qt.TextFormat.RichText)
-        self.question_header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Two lines, always: a question switch then repaints the header, not the whole layout.
-        big = self.question_header.font()
-        big.setPointSizeF(big.pointSizeF() * 1.25)
-        self.question_header.setFixedHeight(text_lines_height(big, 2))
-        self.question_header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.question_header)
-        self.middle_split = QSplitter(Qt.Orientation.Vertical)
-        self.middle_split.setObjectName("middle-split")
-        self.middle_split.addWidget(self.middle_tabs)
-        self.middle_split.addWidget(self.reader)
-        self.middle_split.setStretchFactor(0, 1)
-        self.middle_split.setStretchFactor(1, 1)
-        layout.addWidget(self.middle_split, 1)
-        page = QWidget()
-        row = QHBoxLayout(page)
-        row.setContentsMargins(4, 4, 4, 4)
-        self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        self.main_split.setObjectName("main-split")
-        # The evidence column scrolls rather than make the window taller than the screen (many
-        # items, notes and disagreements at 768 px).
-        right = QScrollArea()
-        right.setWidget(self.evidence_panel)
-        right.setWidgetResizable(True)
-        right.setFrameShape(QScrollArea.Shape.NoFrame)
-        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # In compare mode the reader moves under the evidence (LayoutMemory.mode_changed), so
-        # that both rankings get the middle's height.
-        self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.setObjectName("right-split")
-        self.right_split.addWidget(right)
-        for i, (widget, stretch) in enumerate(
-            ((self.question_panel, 2), (middle, 6), (self.right_split, 3))
-        ):
-            self.main_split.addWidget(widget)
-            self.main_split.setStretchFactor(i, stretch)
-        row.addWidget(self.main_split)
-        self.pages.addWidget(page)
-        self.setCentralWidget(self.pages)
 
     def _connect_session(self) -> None:
         session = self.session
@@ -383,7 +288,7 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.act_compare.setEnabled(len(self.session.systems) >= 2)
         self.act_compare.setChecked(self.session.compare_name is not None)
         self.metrics_dock.tabs.setTabEnabled(1, not self.session.blind)
-        self.update_undo_actions()
+        self.commands.update_undo_actions()
 
     def _update_title(self) -> None:
         reviewer = self.session.reviewer or self.tr("no reviewer named")
@@ -420,36 +325,16 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         return True
 
     def _view_shown(self, view, keep: bool) -> None:
-        self._show_header(view)
+        show_header(self.question_header, view)
         if not keep:
             self.middle_tabs.show_picked()
 
-    def _reader_fallback(self) -> None:
+    def reader_fallback(self) -> None:
         item = self.selected_item()
         if item is not None:
             self.reader.show_passage(item.primary_pk)
         else:
             self.reader.clear()
-
-    def _show_header(self, view) -> None:
-        badge = self.tr("answerable") if view.answerable else self.tr("to abstain on")
-        if view.answerable_status:
-            badge += f" ({terms.decision(view.answerable_status, short=True)})"
-        if view.answerable != view.imported_answerable:
-            badge += " ← " + (
-                self.tr("imported: answerable")
-                if view.imported_answerable
-                else self.tr("imported: abstain")
-            )
-        colour = "#007a4d" if view.answerable else "#b36b00"
-        # A zero-width space after each character of the id lets a long id wrap, never widen.
-        shown_id = "\u200b".join(html.escape(view.id[:400]))
-        self.question_header.setText(
-            f"<span style='font-size:large'><b>{shown_id}</b> "
-            f"{highlighted_html(view.text, [])}</span> "
-            f"&nbsp;<span style='color:{colour}'>[{html.escape(badge)}]</span>"
-        )
-        self.question_header.setToolTip(f"{view.id}\n{view.text}")
 
     def selected_item(self):
         return self.evidence_panel.selected() if self.session.view else None
@@ -516,35 +401,6 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         self.empty.set_reviewer(name)
         self._apply_states()
         self.start_full_pass()
-
-    def set_language(self, code: str) -> None:
-        self.settings.setValue("language", code)
-        self.show_info(
-            self.tr("Language"),
-            self.tr("The language changes the next time the window opens.")
-            + "\n"
-            + (
-                "다음에 창을 열 때 한국어로 바뀝니다."
-                if code == "ko"
-                else "The window will be in English the next time it opens."
-            ),
-        )
-
-    def show_shortcuts(self) -> None:
-        self.shortcut_sheet = ShortcutSheet(actions.sheet(self.actions_), self)
-        self.shortcut_sheet.open()
-
-    def show_about(self) -> None:
-        from desktop import __version__
-
-        QMessageBox.about(
-            self,
-            self.tr("About Recall Reviewer"),
-            self.tr(
-                "Recall Reviewer {version}: review retrieval runs against gold evidence "
-                "and report Recall@K."
-            ).format(version=__version__),
-        )
 
     # -- metrics ---------------------------------------------------------------------------
 

@@ -126,6 +126,7 @@ def test_the_comparison_tab_follows_compare_mode_and_judgements(sample_db, open_
     window = open_window(sample_db)
     window.show_question("q05")
     qtbot.keyClick(window, Qt.Key.Key_C)
+    idle(qtbot, window)
     show_comparison(window, qtbot)
     panel = window.metrics_dock.comparison
     assert panel.scope() == ["BM25-Kiwi", "BM25-Bigram"]
@@ -138,7 +139,8 @@ def test_the_comparison_tab_follows_compare_mode_and_judgements(sample_db, open_
     check_pairs(panel.pairs_model, reference, panel.scope())
     # A judgement: the window shows it at once; the comparison follows after a pause.
     before = panel.comparison
-    window.judge("role", "supporting", passage_id="art-084")
+    window.commands.judge("role", "supporting", passage_id="art-084")
+    idle(qtbot, window)
     assert window.view.items[0].role == "supporting"
     assert window.metrics.comparison.stale
     idle(qtbot, window)
@@ -171,7 +173,8 @@ def test_a_judgement_is_rescored_while_a_comparison_runs(sample_db, open_window,
     runner.worker.start("compare", lambda project, progress: release.wait(30))
     try:
         window.show_question("q05")
-        window.judge("role", "supporting", passage_id="art-084")
+        window.commands.judge("role", "supporting", passage_id="art-084")
+        idle(qtbot, window)
         qtbot.waitUntil(lambda: not window.metrics.busy(), timeout=10000)
         assert runner.worker.busy("compare") and not release.is_set()
         reference = cli_json(sample_db, "metrics", "--k", "5,10")
@@ -261,10 +264,10 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
     assert "B (" not in note.text()
     # Judging the pool moves the numbers one question at a time; the note goes when done.
     q1, q2 = (window.session.by_id[q] for q in ("q1", "q2"))
-    window.judge("not_evidence", True, passage_id="p3", question=q1)
+    window.commands.judge("not_evidence", True, passage_id="p3", question=q1)
     idle(qtbot, window)
     assert "A (" not in note.text() and "C (Judged@5 0.50" in note.text()
-    window.judge("not_evidence", True, passage_id="p1", question=q2)
+    window.commands.judge("not_evidence", True, passage_id="p1", question=q2)
     idle(qtbot, window)
     assert not note.isVisible()
     after = cli_json(three_runs, "metrics", "--k", "5,10")
@@ -278,6 +281,7 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
 def toggle_compare(window, qtbot) -> None:
     """The C key, then lay out and paint what it changed."""
     qtbot.keyClick(window, Qt.Key.Key_C)
+    idle(qtbot, window)
     window.repaint_now()
 
 
@@ -298,6 +302,7 @@ def test_compare_mode_shows_both_top_k_lists(sample_db, open_window, qtbot, size
     window.repaint_now()
     single = window.middle_split.sizes()
     qtbot.keyClick(window, Qt.Key.Key_C)
+    idle(qtbot, window)
     for _ in range(3):
         window.repaint_now()
     shown = [rows_shown(p.table) for p in window.ranking_panels]

@@ -108,7 +108,7 @@ def test_a_failed_import_shows_its_file_and_line(db_path, open_window, qtbot, tm
         encoding="utf-8",
     )
     before = snapshot(db_path)
-    window.start_import("corpus", bad)
+    window.files.start_import("corpus", bad)
     qtbot.waitUntil(lambda: window.message_box is not None and window.message_box.isVisible())
     assert f"{bad}:2: not valid JSON" in window.last_message
     assert window.message_box.text() == window.last_message
@@ -125,11 +125,11 @@ def test_a_cp949_file_is_refused_with_a_hint(db_path, open_window, qtbot, tmp_pa
     dialog = ImportDialog("corpus", path, False, window)
     assert dialog.options()["encoding"] == "cp949"  # detected and chosen for the reviewer
     assert "CP949" in dialog.hint.text()
-    window.start_import("corpus", path)  # without the encoding: refused, naming it
+    window.files.start_import("corpus", path)  # without the encoding: refused, naming it
     qtbot.waitUntil(lambda: window.message_box is not None and window.message_box.isVisible())
     assert f"{path}:1: not UTF-8 (looks like CP949/EUC-KR)" in window.last_message
     window.message_box.close()
-    window.start_import("corpus", path, **dialog.options())
+    window.files.start_import("corpus", path, **dialog.options())
     qtbot.waitUntil(lambda: "imported 1 passages" in window.last_message, timeout=10000)
 
 
@@ -148,7 +148,7 @@ def test_imports_in_order_reach_the_review_page(db_path, open_window, qtbot, tmp
         ("gold", "g.jsonl", {}),
         ("run", "r.trec", {"system": "BM25"}),
     ):
-        window.start_import(kind, tmp_path / name, **extra)
+        window.files.start_import(kind, tmp_path / name, **extra)
         qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
         window.message_box.close()
     idle(qtbot, window)
@@ -165,7 +165,7 @@ def test_cancelling_an_import_leaves_the_database_as_it_was(db_path, open_window
         for i in range(40_000):
             handle.write(json.dumps({"id": f"p{i}", "text": "대한민국 " * 10}) + "\n")
     before = snapshot(db_path)
-    task = window.start_import("corpus", path)
+    task = window.files.start_import("corpus", path)
     window.progress_dialog.findChild(QPushButton).click()  # the reviewer presses Cancel
     assert task.is_cancelled
     qtbot.waitUntil(lambda: window.last_message == "cancelled", timeout=20000)
@@ -180,7 +180,7 @@ def test_cancelling_an_import_leaves_the_database_as_it_was(db_path, open_window
 def test_export_report_runs_in_a_worker(sample_db, open_window, qtbot, tmp_path):
     window = open_window(sample_db)
     target = tmp_path / "report.xlsx"
-    task = window.start_export(target, [5, 10])
+    task = window.files.start_export(target, [5, 10])
     assert task is not None
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=120000)
     assert target.exists() and target.stat().st_size > 0
@@ -195,7 +195,7 @@ def test_cancelling_mid_import_rolls_back(db_path, open_window, qtbot, tmp_path)
         for i in range(150_000):
             handle.write(json.dumps({"id": f"p{i}", "text": "대한민국 헌법 " * 8}) + "\n")
     before = snapshot(db_path)
-    window.start_import("corpus", path)
+    window.files.start_import("corpus", path)
     dialog = window.progress_dialog
     qtbot.waitUntil(lambda: dialog.value() > 0, timeout=20000)  # rows are being read
     dialog.findChild(QPushButton).click()

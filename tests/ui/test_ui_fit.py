@@ -230,18 +230,26 @@ def test_file_dialogs_open_in_the_last_folder_chosen_or_home(
     monkeypatch.setenv("HOME", str(home))
     window = open_window(sample_db)
     # Nothing chosen yet: home, not the (hidden) folder the database is in.
-    for dialog in (window.merge_dialog, window.export_dialog, window.open_database_dialog):
+    for dialog in (
+        window.files.merge_dialog,
+        window.files.export_dialog,
+        window.files.open_database_dialog,
+    ):
         assert Path(_dialog_opens_in(qtbot, dialog)) == home
     chosen = tmp_path / "work"
     chosen.mkdir()
-    window.remember_folder(chosen / "run.trec")  # as a dialog does with the file chosen
-    for dialog in (window.merge_dialog, window.export_dialog, lambda: window.import_dialog("run")):
+    window.files.remember_folder(chosen / "run.trec")  # as a dialog does with the file chosen
+    for dialog in (
+        window.files.merge_dialog,
+        window.files.export_dialog,
+        lambda: window.files.import_dialog("run"),
+    ):
         assert Path(_dialog_opens_in(qtbot, dialog)) == chosen
     window.close()
     again = open_window(sample_db)  # kept in the settings
-    assert Path(_dialog_opens_in(qtbot, again.merge_dialog)) == chosen
+    assert Path(_dialog_opens_in(qtbot, again.files.merge_dialog)) == chosen
     chosen.rmdir()  # gone: home again
-    assert Path(_dialog_opens_in(qtbot, again.merge_dialog)) == home
+    assert Path(_dialog_opens_in(qtbot, again.files.merge_dialog)) == home
 
 
 def test_the_import_finished_message_speaks_the_ui_language(
@@ -254,7 +262,7 @@ def test_the_import_finished_message_speaks_the_ui_language(
         window = open_window(sample_db)
         path = tmp_path / "more.jsonl"
         path.write_text(json.dumps({"id": "q99", "text": "새 질문"}, ensure_ascii=False) + "\n")
-        window.start_import("questions", path)
+        window.files.start_import("questions", path)
         qtbot.waitUntil(lambda: "more.jsonl" in window.last_message, timeout=10000)
         headline = window.last_message.splitlines()[0]
         assert headline.startswith("가져오기 완료: 질문"), headline

@@ -17,7 +17,7 @@ def test_the_progress_dialog_names_each_phase(db_path, open_window, qtbot, tmp_p
         with open(folder / f"v{v}.jsonl", "w", encoding="utf-8") as handle:
             for i in range(30_000):
                 handle.write(json.dumps({"id": f"p{v}-{i}", "text": "대한민국 헌법"}) + "\n")
-    task = window.start_import("corpus", folder)
+    task = window.files.start_import("corpus", folder)
     dialog = window.progress_dialog
     labels: list[str] = []
     shown = task.on_progress

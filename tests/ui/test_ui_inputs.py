@@ -23,7 +23,7 @@ def test_a_fifo_chosen_in_the_window_is_refused(db_path, open_window, qtbot, tmp
     dialog = ImportDialog("corpus", fifo, False, window)  # sniffing the encoding: no wait
     assert dialog.options()["encoding"] in (None, "utf-8")
     before = snapshot(db_path)
-    window.start_import("corpus", fifo)
+    window.files.start_import("corpus", fifo)
     qtbot.waitUntil(lambda: window.message_box is not None and window.message_box.isVisible())
     assert f"{fifo}: is a named pipe (FIFO), not a file" in window.last_message
     assert snapshot(db_path) == before

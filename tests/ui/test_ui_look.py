@@ -166,11 +166,11 @@ def test_the_first_run_asks_the_reviewer_name_in_the_welcome_panel(db_path, qtbo
 def test_question_mark_opens_the_shortcut_sheet(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     for modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
-        window.shortcut_sheet = None
+        window.menus.shortcut_sheet = None
         qtbot.keyClick(window, Qt.Key.Key_Question, modifiers)
-        qtbot.waitUntil(lambda: window.shortcut_sheet is not None)
-        assert window.shortcut_sheet.isVisible()
-        window.shortcut_sheet.close()
+        qtbot.waitUntil(lambda: window.menus.shortcut_sheet is not None)
+        assert window.menus.shortcut_sheet.isVisible()
+        window.menus.shortcut_sheet.close()
         window.activateWindow()
         qtbot.waitUntil(window.isActiveWindow)
 

@@ -35,6 +35,7 @@ def to_pool(window, qtbot, qid: str):
     window.show_question(qid)
     if window.middle_tabs.currentWidget() is not window.pool_panel:
         qtbot.keyClick(window, Qt.Key.Key_P)
+        idle(qtbot, window)
     assert window.middle_tabs.currentWidget() is window.pool_panel
     return window.pool_panel
 
@@ -72,6 +73,7 @@ def test_the_queue_reads_the_first_passage_and_each_key_writes_its_lines(
     assert window.middle_tabs.tabText(1).endswith(f"({len(entries)})")
 
     qtbot.keyClick(window, Qt.Key.Key_E)  # add as core: two lines, one time
+    idle(qtbot, window)
     lines = logged(sample_db)
     assert kinds(sample_db) == [
         ("evidence", first.passage_id, True),
@@ -86,17 +88,20 @@ def test_the_queue_reads_the_first_passage_and_each_key_writes_its_lines(
     assert panel.left() == len(entries) - 1
 
     qtbot.keyClick(window, Qt.Key.Key_R)  # add as supporting
+    idle(qtbot, window)
     assert kinds(sample_db)[-2:] == [
         ("evidence", second.passage_id, True),
         ("role", second.passage_id, "supporting"),
     ]
     assert panel.current().passage_id == third.passage_id
     qtbot.keyClick(window, Qt.Key.Key_X)  # not evidence
+    idle(qtbot, window)
     assert kinds(sample_db)[-1] == ("not_evidence", third.passage_id, True)
     assert panel.current().passage_id == fourth.passage_id
     # A: an alternative of the item selected in the evidence panel.
     window.select_item([i.primary_id for i in window.view.items].index(first.passage_id))
     qtbot.keyClick(window, Qt.Key.Key_A)
+    idle(qtbot, window)
     assert kinds(sample_db)[-1] == ("alternative", fourth.passage_id, first.passage_id)
     assert panel.current().passage_id == fifth.passage_id
     judged = {first, second, third, fourth}
@@ -105,8 +110,10 @@ def test_the_queue_reads_the_first_passage_and_each_key_writes_its_lines(
     # D: drop the selected item, the reason kept as a note; both lines at one time.
     window.select_item([i.primary_id for i in window.view.items].index(second.passage_id))
     qtbot.keyClick(window, Qt.Key.Key_D)
+    idle(qtbot, window)
     window.drop_dialog.editor.setPlainText("너무 넓은 근거")
     window.drop_dialog.accept()
+    idle(qtbot, window)
     drop, note = logged(sample_db)[-2:]
     assert (drop["kind"], drop["passage_id"], drop["value"]) == ("drop", second.passage_id, True)
     assert (note["kind"], note["value"]) == ("note", "너무 넓은 근거")
@@ -123,8 +130,10 @@ def test_undo_takes_back_the_whole_add(sample_db, open_window, qtbot):
     first = pool_of(sample_db, "q05")[0]
     panel = to_pool(window, qtbot, "q05")
     qtbot.keyClick(window, Qt.Key.Key_E)
+    idle(qtbot, window)
     assert panel.current().passage_id != first.passage_id
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, window)
     assert kinds(sample_db) == [
         ("evidence", first.passage_id, True),
         ("role", first.passage_id, "core"),
@@ -142,6 +151,7 @@ def test_undo_takes_back_the_whole_add(sample_db, open_window, qtbot):
         assert first.passage_id not in [i.primary_id for i in items]  # nothing half-added
     # Redo adds both again; a second undo after a restart still takes both.
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.ShiftModifier)
+    idle(qtbot, window)
     assert kinds(sample_db)[-2:] == [
         ("evidence", first.passage_id, True),
         ("role", first.passage_id, "core"),
@@ -150,6 +160,7 @@ def test_undo_takes_back_the_whole_add(sample_db, open_window, qtbot):
     again = open_window(sample_db)
     again.show_question("q05")
     qtbot.keyClick(again, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, again)
     assert kinds(sample_db)[-2:] == [
         ("role", first.passage_id, None),
         ("evidence", first.passage_id, None),
@@ -165,12 +176,14 @@ def test_an_empty_pool_says_so_and_u_goes_to_the_next_one(sample_db, open_window
     assert 0 < len(entries) == panel.left()
     for _ in entries:
         qtbot.keyClick(window, Qt.Key.Key_X)
+        idle(qtbot, window)
     assert panel.left() == 0 and panel.current() is None
     assert "is judged" in panel.empty.text()
     assert panel.next_button.isVisible()
     qtbot.waitUntil(lambda: "U:" in window.statusBar().currentMessage(), timeout=2000)
     idle(qtbot, window)
     qtbot.keyClick(window, Qt.Key.Key_U)
+    idle(qtbot, window)
     order = [window.session.by_pk[pk]["id"] for pk in window.question_panel.order()]
     after = order[order.index("q05") + 1 :]
     expected = next(q for q in after if pool_of(sample_db, q, depth=1))
@@ -226,6 +239,7 @@ def test_evidence_from_the_corpus_search(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     window.show_question("q03")
     qtbot.keyClick(window, Qt.Key.Key_S)
+    idle(qtbot, window)
     dialog = window.search
     dialog.box.setText("국무총리")
     dialog.box.flush()
@@ -235,6 +249,7 @@ def test_evidence_from_the_corpus_search(sample_db, open_window, qtbot):
     found = next(i for i in ids if i not in items)
     dialog.table.selectRow(ids.index(found))
     assert dialog.add_selected_as("supporting") is True
+    idle(qtbot, window)
     assert kinds(sample_db) == [("evidence", found, True), ("role", found, "supporting")]
     assert found in [i.primary_id for i in window.view.items]
     assert dialog.target.count() == len(items) + 1  # the new item takes alternatives too
@@ -253,6 +268,7 @@ def test_evidence_from_the_readers_neighbours(sample_db, open_window, qtbot):
         neighbour_id = project.reads.passages_by_pk([neighbour])[neighbour]["id"]
     assert window.selected_passage().passage_id == neighbour_id
     qtbot.keyClick(window, Qt.Key.Key_E)
+    idle(qtbot, window)
     assert kinds(sample_db) == [("evidence", neighbour_id, True), ("role", neighbour_id, "core")]
     assert neighbour_id in [i.primary_id for i in window.view.items]
     assert panel.current().passage_pk == shown_pk  # the queue did not move on its own
@@ -261,6 +277,7 @@ def test_evidence_from_the_readers_neighbours(sample_db, open_window, qtbot):
     window.select_passage(0)
     ranked = window.selected_passage()
     qtbot.keyClick(window, Qt.Key.Key_R)
+    idle(qtbot, window)
     if ranked.items:  # already an item: R marks its role
         assert kinds(sample_db)[-1] == ("role", ranked.passage_id, "supporting")
     else:
@@ -319,7 +336,7 @@ def import_without_gold(window, qtbot) -> None:
     files = [("corpus", spec["corpus_file"], {}), ("questions", spec["questions"], {})]
     files += [("run", s["file"], {"system": s["name"]}) for s in spec["systems"]]
     for kind, name, options in files:
-        window.start_import(kind, base / name, **options)
+        window.files.start_import(kind, base / name, **options)
         qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=20000)
         window.message_box.close()
     idle(qtbot, window)
@@ -334,12 +351,13 @@ def judge_pool(window, qtbot, qid: str, keys) -> list[str]:
     for key in keys:
         judged.append(panel.current().passage_id)
         qtbot.keyClick(window, key)
+        idle(qtbot, window)
     return judged
 
 
 def search_and_add(window, qtbot, text: str, judged: list[str]) -> str:
     """Search the corpus for text and add its first hit not judged yet as supporting."""
-    window.search_dialog()
+    window.commands.search_dialog()
     dialog = window.search
     dialog.box.setText(text)
     dialog.box.flush()
@@ -348,6 +366,7 @@ def search_and_add(window, qtbot, text: str, judged: list[str]) -> str:
     found = next(i for i in ids if i not in judged)
     dialog.table.selectRow(ids.index(found))
     assert dialog.add_selected_as("supporting")
+    idle(qtbot, window)
     dialog.close()
     return found
 
@@ -381,7 +400,7 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
 
     # Merged in kim's window: the disagreements are listed.
     window = open_window(kim_db, reviewer="kim")
-    window.start_merge(lee_db)
+    window.files.start_merge(lee_db)
     qtbot.waitUntil(lambda: "merged" in window.last_message, timeout=10000)
     window.message_box.close()
     window.activateWindow()
@@ -398,10 +417,12 @@ def test_done_when_two_reviewers_build_the_gold_from_the_pool_alone(tmp_path, op
     # Adjudicated: lee's value (an item) for q05, kim's (also an item) on q02.
     window.evidence_panel.dispute_table.selectRow(0)
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, window)
     window.show_question("q02")
     (dispute,) = window.view.disputes
     assert dispute.values == {"kim": True, "lee": False}
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, window)
     assert window.view.disputes == []
     idle(qtbot, window)
     window.close()
@@ -458,8 +479,27 @@ def test_across_questions_the_queue_moves_on_when_a_question_is_judged(
     nxt = next(r for r in panel.model.rows if r.question_id != "q05")
     for _ in mine:
         qtbot.keyClick(window, Qt.Key.Key_X)
+        idle(qtbot, window)
     # The last one judged, the next question's first passage comes up by itself.
     qtbot.waitUntil(lambda: window.current_question_id() == nxt.question_id, timeout=2000)
     assert panel.current() == nxt
     assert window.reader.passage_pk == nxt.passage_pk
     assert window.selected_passage().passage_id == nxt.passage_id
+
+
+def test_keys_faster_than_the_build_act_on_what_the_previous_key_left(
+    sample_db, open_window, qtbot
+):
+    """The judged question is built on a worker: a second key pressed before that build is
+    shown still acts on the passage the first key moved on to, not again on the first."""
+    window = open_window(sample_db)
+    entries = pool_of(sample_db, "q05")
+    to_pool(window, qtbot, "q05")
+    first, second = entries[:2]
+    qtbot.keyClick(window, Qt.Key.Key_X)
+    qtbot.keyClick(window, Qt.Key.Key_X)  # at once: no wait for the first key's build
+    idle(qtbot, window)
+    assert kinds(sample_db) == [
+        ("not_evidence", first.passage_id, True),
+        ("not_evidence", second.passage_id, True),
+    ]

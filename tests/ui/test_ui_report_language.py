@@ -13,7 +13,7 @@ def test_the_window_exports_in_its_own_language(sample_db, open_window, qtbot, t
     store.sync()
     window = open_window(sample_db)
     target = tmp_path / "report.xlsx"
-    assert window.start_export(target, [5]) is not None
+    assert window.files.start_export(target, [5]) is not None
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=120000)
     assert load_workbook(target, read_only=True).sheetnames == [
         "Summary",

@@ -41,7 +41,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     kim, lee = two_reviewers(sample_template, tmp_path)
     window = open_window(kim, reviewer="kim")
     assert window.evidence_panel.dispute_box.isHidden()
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 3 judgements" in window.last_message, timeout=10000)
     window.message_box.close()  # the report box is window-modal, as a reviewer sees it
     window.activateWindow()  # a window manager gives focus back; offscreen, we do
@@ -78,6 +78,7 @@ def test_merge_disagreement_filter_and_adjudication_by_key(
     # The agreement reads the whole log: it follows the judgements while its tab is shown.
     window.metrics_dock.tabs.setCurrentIndex(1)
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # take kim's
+    idle(qtbot, window)
     (line,) = logged(kim, kind="adjudication")
     assert (line["reviewer"], line["settles"], line["passage_id"], line["value"]) == (
         "kim",
@@ -104,10 +105,10 @@ def test_merging_twice_adds_nothing_and_a_different_evaluation_is_refused(
 ):
     kim, lee = two_reviewers(sample_template, tmp_path)
     window = open_window(kim)
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 3" in window.last_message, timeout=10000)
     window.message_box.close()
-    window.start_merge(lee)
+    window.files.start_merge(lee)
     qtbot.waitUntil(lambda: "merged 0" in window.last_message, timeout=10000)
     window.message_box.close()
     other = tmp_path / "other.db"
@@ -115,7 +116,7 @@ def test_merging_twice_adds_nothing_and_a_different_evaluation_is_refused(
         from tests.helpers import small_project
 
         small_project(project, tmp_path)
-    window.start_merge(other)
+    window.files.start_merge(other)
     qtbot.waitUntil(lambda: "not the same evaluation" in window.last_message, timeout=10000)
     assert str(other) in window.last_message
     assert len(logged(kim)) == 5
@@ -146,6 +147,7 @@ def test_blind_mode_hides_the_other_reviewers(sample_template, tmp_path, open_wi
     assert window.question_model.summary(window.session.by_id["q01"]["pk"]).disputed == 0
     # Adjudication is not possible blind.
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, window)
     assert logged(kim, kind="adjudication") == []
     # The setting is kept.
     window.close()
@@ -166,6 +168,7 @@ def test_a_second_reviewer_turns_single_into_pending(sample_db, open_window, qtb
     row = [i.primary_id for i in window.view.items].index("art-128")
     window.select_item(row)
     qtbot.keyClick(window, Qt.Key.Key_1)
+    idle(qtbot, window)
     assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == "core (single)"
     idle(qtbot, window)
     with Project(sample_db) as project:

@@ -92,7 +92,7 @@ def test_a_second_window_on_the_same_database_is_read_only(sample_db, open_windo
     assert logged(sample_db) == []  # nothing written through the read-only window
     # a search result's "add as core" in the read-only window says why nothing happens
     second.statusBar().clearMessage()
-    assert not second.add_passage("art-001", "core")
+    assert not second.gold.add_passage("art-001", "core")
     assert "Read-only" in second.statusBar().currentMessage()
     assert logged(sample_db) == []
     assert not second.act_core.isEnabled() and not second.act_undo.isEnabled()
@@ -144,7 +144,7 @@ def test_an_import_that_committed_is_never_reported_as_nothing_changed(
         raise OSError("the disk went away after the commit")
 
     monkeypatch.setattr(operations, "import_file", commits_then_fails)
-    window.start_import("corpus", tmp_path / "c.jsonl")
+    window.files.start_import("corpus", tmp_path / "c.jsonl")
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
     assert "nothing was changed" not in window.message_box.windowTitle().lower()
     assert "saved" in window.message_box.windowTitle().lower()
@@ -155,7 +155,7 @@ def test_an_import_that_committed_is_never_reported_as_nothing_changed(
 def test_a_failed_import_that_wrote_nothing_says_so(db_path, open_window, qtbot, tmp_path):
     window = open_window(db_path)
     (tmp_path / "bad.jsonl").write_text('{"id": "p1"}\n', encoding="utf-8")
-    window.start_import("corpus", tmp_path / "bad.jsonl")
+    window.files.start_import("corpus", tmp_path / "bad.jsonl")
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
     assert window.message_box.windowTitle() == "Nothing was changed"
     assert "bad.jsonl:1" in window.last_message
@@ -177,7 +177,7 @@ def test_closing_during_an_operation_asks_whether_to_cancel(
     monkeypatch.setattr(
         QMessageBox, "question", staticmethod(lambda *args, **kw: asked.append(args) or answer)
     )
-    op = window.run_with_progress("slow", slow, lambda _result: None, name="import")
+    op = window.files.run_with_progress("slow", slow, lambda _result: None, name="import")
     window.close()
     assert len(asked) == 1
     if answer == QMessageBox.StandardButton.No:
@@ -198,7 +198,9 @@ def test_the_progress_dialog_names_the_phase(sample_db, open_window, qtbot):
         release.wait(10)
         return operations.Done(None, operations.Changes("import"))
 
-    window.run_with_progress("Importing c.jsonl…", phased, lambda _result: None, name="import")
+    window.files.run_with_progress(
+        "Importing c.jsonl…", phased, lambda _result: None, name="import"
+    )
     dialog = window.progress_dialog
     qtbot.waitUntil(lambda: "building the search index" in dialog.labelText())
     assert dialog.labelText().startswith("Importing c.jsonl…")

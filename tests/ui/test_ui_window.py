@@ -39,20 +39,25 @@ def test_navigation_keys(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     assert window.current_question_id() == "q01"
     qtbot.keyClick(window, Qt.Key.Key_J)
+    idle(qtbot, window)
     assert window.current_question_id() == "q02"
     qtbot.keyClick(window, Qt.Key.Key_J)
+    idle(qtbot, window)
     qtbot.keyClick(window, Qt.Key.Key_K)
+    idle(qtbot, window)
     assert window.current_question_id() == "q02"
     # The list follows the shown question.
     current = window.question_panel.table.currentIndex()
     assert window.question_model.pk_at(current.row()) == window.session.by_id["q02"]["pk"]
     # q02 has no miss at K = 5 for BM25-Kiwi: M goes to q03, whose first item is missed.
     qtbot.keyClick(window, Qt.Key.Key_M)
+    idle(qtbot, window)
     assert window.current_question_id() == "q03"
     assert window.selected_item().primary_id == "art-071"
     # M again: q03's other item is found at rank 4, so on to the next question with a miss
     # (q04: art-111 is found only at rank 13), selecting that miss.
     qtbot.keyClick(window, Qt.Key.Key_M)
+    idle(qtbot, window)
     assert window.current_question_id() == "q04"
     assert window.selected_item().primary_id == "art-111"
 
@@ -62,6 +67,7 @@ def test_triage_keys_write_committed_lines(sample_db, open_window, qtbot):
     window.show_question("q03")
     window.select_item(item_row(window, "art-071"))
     qtbot.keyClick(window, Qt.Key.Key_2)
+    idle(qtbot, window)
     lines = logged(sample_db, kind="role")
     assert [(r["reviewer"], r["question_id"], r["passage_id"], r["value"]) for r in lines] == [
         ("kim", "q03", "art-071", "supporting")
@@ -77,6 +83,7 @@ def test_triage_keys_write_committed_lines(sample_db, open_window, qtbot):
     passage = window.selected_passage()
     assert not passage.items  # not evidence before
     qtbot.keyClick(window, Qt.Key.Key_A)
+    idle(qtbot, window)
     (alt,) = logged(sample_db, kind="alternative")
     assert (alt["passage_id"], alt["value"]) == (passage.passage_id, "art-071")
     assert window.ranking_panels[0].model.mark(window.ranking_panels[0].model.row(0)) == "◐"
@@ -85,8 +92,11 @@ def test_triage_keys_write_committed_lines(sample_db, open_window, qtbot):
     window.select_passage(1)
     other = window.selected_passage()
     qtbot.keyClick(window, Qt.Key.Key_X)
+    idle(qtbot, window)
     qtbot.keyClick(window, Qt.Key.Key_Y)
+    idle(qtbot, window)
     qtbot.keyClick(window, Qt.Key.Key_B)
+    idle(qtbot, window)
     kinds = [(r["kind"], r["passage_id"], r["value"]) for r in logged(sample_db)]
     assert kinds[-3:] == [
         ("not_evidence", other.passage_id, True),
@@ -123,6 +133,7 @@ def test_undo_and_redo_survive_a_restart(sample_db, open_window, qtbot):
     window.show_question("q01")
     window.select_item(item_row(window, "art-128"))
     qtbot.keyClick(window, Qt.Key.Key_1)
+    idle(qtbot, window)
     assert window.view.items[item_row(window, "art-128")].role == "core"
     window.show_question("q05")
     window.close()
@@ -130,6 +141,7 @@ def test_undo_and_redo_survive_a_restart(sample_db, open_window, qtbot):
     again = open_window(sample_db)
     assert again.current_question_id() == "q05"  # the last question is restored
     qtbot.keyClick(again, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, again)
     assert again.current_question_id() == "q01"  # undo goes to where the change was
     lines = logged(sample_db, kind="role", passage_id="art-128")
     assert [r["value"] for r in lines] == ["core", None]  # appended, nothing deleted
@@ -139,11 +151,13 @@ def test_undo_and_redo_survive_a_restart(sample_db, open_window, qtbot):
         Qt.Key.Key_Z,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
+    idle(qtbot, again)
     lines = logged(sample_db, kind="role", passage_id="art-128")
     assert [r["value"] for r in lines] == ["core", None, "core"]
     assert again.view.items[item_row(again, "art-128")].role == "core"
     # Undo twice across the restart: the redo put core back; undoing it withdraws again.
     qtbot.keyClick(again, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    idle(qtbot, again)
     assert [r["value"] for r in logged(sample_db, kind="role")] == ["core", None, "core", None]
     assert not again.session.history.can_undo()
 
@@ -152,6 +166,7 @@ def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open
     window = open_window(sample_db)
     window.show_question("q05")
     qtbot.keyClick(window, Qt.Key.Key_C)
+    idle(qtbot, window)
     assert window.session.compare_name == "BM25-Bigram"
     assert window.ranking_panels[1].isVisible()
     assert window.ranking_panels[1].model.rowCount() == 5
@@ -170,6 +185,7 @@ def test_compare_mode_shows_both_systems_and_what_only_one_finds(sample_db, open
     window.show_question("q02")
     assert window.evidence_model.index(0, 3).data(EvidenceModel.ContrastRole) is False
     qtbot.keyClick(window, Qt.Key.Key_C)
+    idle(qtbot, window)
     assert window.session.compare_name is None
     assert not window.ranking_panels[1].isVisible()
 
@@ -217,6 +233,7 @@ def test_corpus_search_adds_an_alternative(sample_db, open_window, qtbot):
     window.show_question("q03")
     window.select_item(item_row(window, "art-071"))
     qtbot.keyClick(window, Qt.Key.Key_S)
+    idle(qtbot, window)
     dialog = window.search
     assert dialog.isVisible()
     dialog.box.setText("국무총리")  # four syllables: the full-text index
@@ -242,6 +259,7 @@ def test_corpus_search_adds_an_alternative(sample_db, open_window, qtbot):
     ids = [dialog.model.passage(r)["id"] for r in range(dialog.model.rowCount())]
     dialog.table.selectRow(ids.index(other))
     assert dialog.add_selected() is True
+    idle(qtbot, window)
     (line,) = logged(sample_db, kind="alternative")
     assert (line["passage_id"], line["value"]) == (other, "art-071")
     assert other in window.evidence_model.index(item_row(window, "art-071"), 4).data()
@@ -251,7 +269,8 @@ def test_corpus_search_adds_an_alternative(sample_db, open_window, qtbot):
 def test_shortcut_sheet_lists_the_keys(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     qtbot.keyClick(window, Qt.Key.Key_F1)
-    sheet = window.shortcut_sheet
+    idle(qtbot, window)
+    sheet = window.menus.shortcut_sheet
     assert sheet.isVisible()
     keys = [sheet.table.item(r, 0).text() for r in range(sheet.table.rowCount())]
     assert "1" in keys and "2" in keys and "A" in keys and "M" in keys
@@ -283,6 +302,7 @@ def test_judgement_counts_even_if_the_window_dies_right_after(sample_db, open_wi
     window.show_question("q01")
     window.select_item(item_row(window, "art-128"))
     qtbot.keyClick(window, Qt.Key.Key_1)
+    idle(qtbot, window)
     with Project(sample_db) as other:
         assert [j["value"] for j in other.store.judgements()] == ['"core"']
     QApplication.processEvents()
@@ -293,10 +313,12 @@ def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
     window.show_question("q01")
     window.select_item(item_row(window, "art-128"))  # missed at K = 5: a miss note
     qtbot.keyClick(window, Qt.Key.Key_N)
+    idle(qtbot, window)
     dialog = window.note_dialog
     assert dialog.isVisible()
     dialog.editor.setPlainText("8위에 있음: K = 10이면 찾음")
     dialog.accept()
+    idle(qtbot, window)
     (note,) = logged(sample_db, kind="note")
     assert (note["passage_id"], note["system"], note["value"]) == (
         "art-128",
@@ -310,17 +332,21 @@ def test_notes_on_a_miss_and_on_the_question(sample_db, open_window, qtbot):
     window.select_item(item_row(window, "art-070"))
     window.ranking_panels[0].table.setFocus()
     qtbot.keyClick(window, Qt.Key.Key_N)
+    idle(qtbot, window)
     window.note_dialog.editor.setPlainText("다시 볼 것")
     window.note_dialog.accept()
+    idle(qtbot, window)
     notes = logged(sample_db, kind="note")
     assert (notes[-1]["passage_id"], notes[-1]["value"]) == ("", "다시 볼 것")
     # Emptying your note withdraws it (a null line; nothing deleted).
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_N)
+    idle(qtbot, window)
     assert window.note_dialog.editor.toPlainText() == "다시 볼 것"
     window.note_dialog.editor.setPlainText("")
     window.note_dialog.accept()
+    idle(qtbot, window)
     assert [n["value"] for n in logged(sample_db, kind="note")][-1] is None
     assert "다시 볼 것" not in window.evidence_panel.notes_view.text()
 
@@ -360,6 +386,7 @@ def test_corpus_search_waits_for_the_hangul_commit_and_says_the_total(
     window = open_window(sample_db)
     window.show_question("q03")
     qtbot.keyClick(window, Qt.Key.Key_S)
+    idle(qtbot, window)
     dialog = window.search
     dialog.box.setFocus()
     started = []

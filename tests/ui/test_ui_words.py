@@ -98,7 +98,7 @@ def test_an_unsafe_reviewer_name_is_made_safe_in_the_suggested_file_name(
         return default, filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", pick)
-    window.export_judgements_dialog()
+    window.files.export_judgements_dialog()
     qtbot.waitUntil(lambda: window.last_message.startswith("Wrote"), timeout=20000)
     (path,) = suggested
     assert os.path.dirname(path) == str(sample_db.parent)
@@ -138,7 +138,7 @@ def test_ids_that_look_like_markup_are_shown_as_text(tmp_path, open_window, qtbo
     window.show_question("<b>q1</b>")
     qtbot.keyClick(window, Qt.Key.Key_P)
     assert "of &lt;b&gt;q1&lt;/b&gt;:" in window.pool_panel.title.text()
-    window.search_dialog()
+    window.commands.search_dialog()
     dialog = window.search
     dialog.box.setText("헌법")
     dialog.box.flush()

@@ -1,0 +1,49 @@
+"""What a judgement key costs the GUI thread: the SQL statements it runs there, counted with
+the connection's trace callback so that the count cannot silently grow back (issue 24: a
+judgement builds its question once, on the worker; the panels never query the project)."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Qt
+
+from tests.ui.uihelpers import idle, logged
+
+GUI_STATEMENTS = 8  # the most key `1` may run on the GUI thread
+
+
+def gui_statements(window, qtbot, press) -> list[str]:
+    """The statements the window's own connection runs on the GUI thread from press() until
+    the metrics are up to date again."""
+    gui = threading.main_thread()
+    seen: list[str] = []
+
+    def count(sql: str) -> None:
+        if threading.current_thread() is gui:
+            seen.append(sql)
+
+    window.project.store.trace(count)
+    try:
+        press()
+        idle(qtbot, window)
+        qtbot.wait(50)  # results applied from zero timers, after the frame
+    finally:
+        window.project.store.trace(None)
+    return seen
+
+
+def test_key_1_runs_at_most_eight_statements_on_the_gui_thread(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    window.show_question("q03")
+    window.select_item([i.primary_id for i in window.view.items].index("art-071"))
+    idle(qtbot, window)
+    statements = gui_statements(window, qtbot, lambda: qtbot.keyClick(window, Qt.Key.Key_1))
+    print(f"\nkey 1 on the sample: {len(statements)} statements on the GUI thread")
+    for sql in statements:
+        print("  ", " ".join(sql.split())[:120])
+    assert [r["value"] for r in logged(sample_db, kind="role")] == ["core"]
+    assert len(statements) <= GUI_STATEMENTS, statements
+    # The key's effect is shown: the item's role in force, marked single-reviewed.
+    row = [i.primary_id for i in window.view.items].index("art-071")
+    assert window.view.items[row].role == "core"
