@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 from desktop import review
 from desktop.ui.common import shrinkable
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import highlighted_html
+from desktop.ui.widgets import LayoutSlot, highlighted_html
 
 NEIGHBOUR_CHARS = 600
 
@@ -33,7 +33,7 @@ class PassageReader(QWidget):
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
-        layout.addWidget(self.title)
+        layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)

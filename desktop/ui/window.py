@@ -56,7 +56,7 @@ from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
 from desktop.ui.welcome import WelcomePanel
-from desktop.ui.widgets import highlighted_html, text_lines_height
+from desktop.ui.widgets import LayoutSlot, highlighted_html, text_lines_height
 
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
 
@@ -160,10 +160,10 @@ class MainWindow(ReviewCommands, GoldCommands, FileCommands, QMainWindow):
         big.setPointSizeF(big.pointSizeF() * 1.25)
         self.question_header.setFixedHeight(text_lines_height(big, 2))
         self.question_header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.question_header)
+        layout.addWidget(LayoutSlot(self.question_header))
         self.middle_split = QSplitter(Qt.Orientation.Vertical)
         self.middle_split.setObjectName("middle-split")
-        self.middle_split.addWidget(self.middle_tabs)
+        self.middle_split.addWidget(LayoutSlot(self.middle_tabs))  # the pool count: no relayout
         self.middle_split.addWidget(self.reader)
         self.middle_split.setStretchFactor(0, 1)
         self.middle_split.setStretchFactor(1, 1)

@@ -1,0 +1,127 @@
+"""What a question switch repaints (issue 23): the selection of two question-list rows, the
+ranking(s), the evidence table and the reader, and nothing else. Every widget's paint events
+are counted with an event filter and their regions kept, so that a repaint of the whole list,
+or of a panel whose content did not change, fails here instead of silently costing frames."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtGui import QRegion
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+class PaintCounter(QObject):
+    """Paint events per widget, with the region each asked for."""
+
+    def __init__(self, root: QWidget):
+        super().__init__()
+        self.regions: dict[QWidget, QRegion] = {}
+        self.counts: dict[QWidget, int] = {}
+        self.widgets = [root, *root.findChildren(QWidget)]
+        for widget in self.widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint:
+            self.counts[watched] = self.counts.get(watched, 0) + 1
+            self.regions[watched] = self.regions.get(watched, QRegion()) | event.region()
+        return False
+
+    def reset(self) -> None:
+        self.regions.clear()
+        self.counts.clear()
+
+    def painted(self) -> set[QWidget]:
+        return set(self.counts)
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+
+
+def _on_window(window: QWidget, widget: QWidget, region: QRegion) -> QRegion:
+    return region.translated(widget.mapTo(window, QPoint(0, 0)))
+
+
+def _rows_region(table, rows) -> QRegion:
+    """The rows of a table, with the grid line under each, on its viewport."""
+    region = QRegion()
+    width = table.viewport().width()
+    for row in rows:
+        top = table.rowViewportPosition(row)
+        region |= QRegion(QRect(0, top, width, table.rowHeight(row) + 1))
+    return region
+
+
+def _allowed(window, table, rows) -> QRegion:
+    """Where a switch may paint: the two question rows, the panels that show the question
+    (rankings with their tab's count, evidence, reader) and the question's header."""
+    region = _on_window(window, table.viewport(), _rows_region(table, rows))
+    for widget in (
+        window.middle_tabs,  # the rankings, and the tab that counts the question's pool
+        window.evidence_panel.parentWidget(),  # the evidence column's scroll area
+        window.reader,
+        window.question_header,
+    ):
+        region |= _on_window(window, widget, QRegion(widget.rect()))
+    return region
+
+
+def test_a_switch_repaints_two_question_rows_and_the_changed_panels(open_window, sample_db):
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    _settle()
+    counter = PaintCounter(window)
+    table = window.question_panel.table
+    for qid in ids[1:6]:
+        before = table.currentIndex().row()
+        counter.reset()
+        window.show_question(qid)
+        _settle()
+        after = table.currentIndex().row()
+        assert after != before
+        allowed = _allowed(window, table, (before, after))
+        # The window's own pixels are the gaps between its docks: Qt repaints that edge
+        # whenever a panel's size hints really change (the reader's title takes a second
+        # line), which is a layout change, not a repaint of unchanged content.
+        extra = {
+            f"{type(w).__name__}:{w.objectName()}": (_on_window(window, w, r) - allowed)
+            for w, r in counter.regions.items()
+            if w is not window
+        }
+        extra = {name: r.boundingRect().getRect() for name, r in extra.items() if not r.isEmpty()}
+        assert not extra, f"painted beyond what changed ({before} -> {after}): {extra}"
+
+
+class LayoutCounter(QObject):
+    """Layout requests that reach a widget (each one lays out everything under it)."""
+
+    def __init__(self, widgets: list[QWidget]):
+        super().__init__()
+        self.count = 0
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def test_a_switch_does_not_lay_the_window_out_again(open_window, sample_db):
+    """A new question header, ranking titles and pool count (a tab's text) repaint
+    themselves; none of them makes the window lay out every panel again. The two questions
+    keep the panels' sizes (one title line, as many evidence rows), so that nothing has a
+    reason to move."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    _settle()
+    counter = LayoutCounter([window, window.main_split, window.middle_split])
+    for qid in (ids[1], ids[0], ids[1], ids[0]):
+        window.show_question(qid)
+        _settle()
+    assert counter.count == 0
