@@ -7,6 +7,7 @@ import html
 import json
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from desktop import review
@@ -67,13 +68,29 @@ class PassageReader(QWidget):
         parts = [self._neighbour(p) for p in before]
         parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
         parts += [self._neighbour(p) for p in after]
-        # Open on the passage itself, with the end of the neighbour above it in view.
+        # Open on the passage itself, with the end of the neighbour above it in view: the
+        # document is laid out whole before it is shown, so the view is scrolled before its
+        # first paint (not painted at the top and then again).
         self._scroll_pending = bool(before)
-        self.viewer.setHtml("".join(parts))
+        self._show_document("".join(parts))
         if before:
-            QTimer.singleShot(0, self._scroll)
+            self._scroll()
+            QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
+
+    def _show_document(self, markup: str) -> None:
+        """Put in a document built and laid out here, off the paint path, in the viewer's
+        font and at its width, in place of the one shown."""
+        shown = self.viewer.document()
+        doc = QTextDocument(self.viewer)
+        doc.setDefaultFont(self.viewer.font())
+        doc.setDocumentMargin(shown.documentMargin())
+        doc.setDefaultStyleSheet(shown.defaultStyleSheet())
+        doc.setHtml(markup)
+        doc.setTextWidth(self.viewer.viewport().width())
+        doc.size()  # lays the whole document out now
+        self.viewer.setDocument(doc)  # the one shown was the viewer's child: Qt deletes it
 
     @staticmethod
     def _neighbour(p: dict) -> str:

@@ -180,6 +180,11 @@ class LayoutSlot(QWidget):
                 self._hints = hints
                 self.updateGeometry()
             return True
+        if event.type() == QEvent.Type.Show:
+            # A hidden slot is not told when its widget changes (Qt posts no request to a
+            # hidden parent), and the layout kept the hints it read before: read again.
+            self._hints = self._measure()
+            self.updateGeometry()
         return super().event(event)
 
 

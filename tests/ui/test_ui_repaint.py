@@ -125,3 +125,20 @@ def test_a_switch_does_not_lay_the_window_out_again(open_window, sample_db):
         window.show_question(qid)
         _settle()
     assert counter.count == 0
+
+
+def test_the_reader_paints_a_passage_once_already_scrolled_to_it(open_window, sample_db):
+    """The reader's document is laid out before it is shown: the view is on the passage
+    (article 13, after article 12's long text) at its first paint, not painted at the top
+    and then again once scrolled."""
+    window = open_window(sample_db)
+    reader = window.reader
+    reader.show_passage(window.project.store.passage_pks(["art-070"])["art-070"])
+    _settle()
+    counter = PaintCounter(reader)
+    reader.show_passage(window.project.store.passage_pks(["art-013"])["art-013"])
+    scrolled = reader.viewer.verticalScrollBar().value()
+    _settle()
+    assert scrolled > 0
+    assert reader.viewer.verticalScrollBar().value() == scrolled
+    assert counter.counts.get(reader.viewer.viewport()) == 1
