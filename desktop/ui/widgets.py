@@ -216,12 +216,15 @@ class SoftSelectionDelegate(QStyledItemDelegate):
     """Selected rows keep their backgrounds and text colours, tinted by the highlight."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        opt, selected = _soft_selected(option)
-        if selected:
-            _clear(painter, option)
+        if not option.state & QStyle.StateFlag.State_Selected:
+            # Most cells: drawn as they are, without copying the option (a switch paints a
+            # screenful of these).
+            super().paint(painter, option, index)
+            return
+        opt, _selected = _soft_selected(option)
+        _clear(painter, option)
         super().paint(painter, opt, index)
-        if selected:
-            _tint(painter, option)
+        _tint(painter, option)
 
 
 def text_lines_height(font: QFont, lines: int) -> int:
