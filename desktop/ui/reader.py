@@ -29,6 +29,7 @@ class PassageReader(QWidget):
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
+        self._document: QTextDocument | None = None  # the one shown, once a passage was
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
@@ -90,7 +91,11 @@ class PassageReader(QWidget):
         doc.setHtml(markup)
         doc.setTextWidth(self.viewer.viewport().width())
         doc.size()  # lays the whole document out now
-        self.viewer.setDocument(doc)  # the one shown was the viewer's child: Qt deletes it
+        previous = self._document
+        self.viewer.setDocument(doc)  # Qt deletes only the viewer's first, its own
+        if previous is not None:
+            previous.deleteLater()
+        self._document = doc
 
     @staticmethod
     def _neighbour(p: dict) -> str:

@@ -142,3 +142,17 @@ def test_the_reader_paints_a_passage_once_already_scrolled_to_it(open_window, sa
     assert scrolled > 0
     assert reader.viewer.verticalScrollBar().value() == scrolled
     assert counter.counts.get(reader.viewer.viewport()) == 1
+
+
+def test_the_reader_keeps_one_document(open_window, sample_db):
+    """Each passage gets a new document: the one it replaces goes."""
+    from PySide6.QtGui import QTextDocument
+
+    window = open_window(sample_db)
+    reader = window.reader
+    pks = list(window.project.store.passage_pks(["art-013", "art-070"]).values())
+    for i in range(10):
+        reader.show_passage(pks[i % 2])
+        _settle()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert len(reader.viewer.findChildren(QTextDocument)) == 1
