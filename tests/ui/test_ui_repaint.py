@@ -76,6 +76,10 @@ def test_a_switch_repaints_two_question_rows_and_the_changed_panels(open_window,
     _settle()
     counter = PaintCounter(window)
     table = window.question_panel.table
+    changed: list[str] = []  # the list's model is not touched: only the selection moves
+    table.model().modelReset.connect(lambda: changed.append("reset"))
+    table.model().dataChanged.connect(lambda *_: changed.append("dataChanged"))
+    table.model().layoutChanged.connect(lambda *_: changed.append("layoutChanged"))
     for qid in ids[1:6]:
         before = table.currentIndex().row()
         counter.reset()
@@ -94,6 +98,7 @@ def test_a_switch_repaints_two_question_rows_and_the_changed_panels(open_window,
         }
         extra = {name: r.boundingRect().getRect() for name, r in extra.items() if not r.isEmpty()}
         assert not extra, f"painted beyond what changed ({before} -> {after}): {extra}"
+    assert changed == []
 
 
 class LayoutCounter(QObject):
