@@ -238,8 +238,8 @@ def drive(db: Path, bare_db: Path, switches: int) -> dict:
     out["pool_judgement"] = _pool_judgements(window, qapp, min(100, switches))
 
     now, peak = _rss_mb()
-    out["rss_mb"] = now
-    out["peak_rss_mb"] = peak
+    out["rss_with_bare_mb"] = now
+    out["peak_rss_with_bare_mb"] = peak  # this process holds the bare window too
     window.close()
     bare.close()
     return out
@@ -446,9 +446,13 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database built for reuse")
     parser.add_argument("--cache", default=str(CACHE))
     parser.add_argument("--child-open", help=argparse.SUPPRESS)
+    parser.add_argument("--child-memory", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_open:
         child_open(Path(args.child_open))
+        return
+    if args.child_memory:
+        child_memory(Path(args.child_memory), args.switches)
         return
     import shutil
     import tempfile
@@ -496,9 +500,62 @@ def measure(args, db: Path, base: Path) -> dict:
     out["cold_start"] = cold_open(work, base)
     out["cold_open_s"] = out["cold_start"]["spawn_to_first_question_s"]
     out["bare_peak_rss_mb"] = bare_peak_rss(bare)
-    out.update(drive(work, bare, args.switches))
+    out.update(app_memory(work, base, args.switches))
     out["peak_rss_ratio"] = round(out["peak_rss_mb"] / out["bare_peak_rss_mb"], 2)
+    out.update(drive(work, bare, args.switches))
     return out
+
+
+def app_memory(db: Path, base: Path, switches: int) -> dict:
+    """The app's memory alone, in a process of its own (the timing process holds the bare
+    window too): opened, its metrics pass done, `switches` question switches, a judgement."""
+    import subprocess
+
+    home = base / "memory-home"
+    home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, RECALL_REVIEWER_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    child = subprocess.run(
+        [sys.executable, __file__, "--child-memory", str(db), "--switches", str(switches)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=ROOT,
+    )
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def child_memory(db: Path, switches: int) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.ui import app as ui_app
+    from desktop.ui.window import MainWindow
+
+    qapp = QApplication(["bench"])
+    ui_app.configure(qapp)
+    ui_app.settings().setValue("reviewer", f"bench-memory-{os.getpid()}")
+    watch = PaintWatch(qapp)
+    window = MainWindow(db)
+    window.resize(1366, 768)
+    window.show()
+    _settle_metrics(window, watch)
+    ids = window.question_ids()
+    rng = random.Random(5)
+    for _ in range(switches):
+        qid = rng.choice(ids)
+        watch.timed(lambda q=qid: window.show_question(q))
+    # And a judgement, as the timing run makes (a write may load what reading did not).
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    while not window.session.view.items:
+        QTest.keyClick(window, Qt.Key.Key_J)
+    window.select_item(0)
+    QTest.keyClick(window, Qt.Key.Key_1)
+    _settle_metrics(window, watch)
+    now, peak = _rss_mb()
+    print(json.dumps({"rss_mb": now, "peak_rss_mb": peak}))
+    os._exit(0)  # as child_open: the worker is not what this measures
 
 
 def bare_peak_rss(db: Path) -> float:
