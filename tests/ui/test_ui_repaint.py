@@ -161,3 +161,36 @@ def test_the_reader_keeps_one_document(open_window, sample_db):
         _settle()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert len(reader.viewer.findChildren(QTextDocument)) == 1
+
+
+def test_a_layout_slot_passes_on_only_a_change_of_size(qtbot):
+    """A label's new text of the same size stays inside its slot; one that needs more lines
+    gets them, also when the window is resized before the slot hears of the change."""
+    from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout
+
+    from desktop.ui.common import shrinkable
+    from desktop.ui.widgets import LayoutSlot
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = QVBoxLayout(box)
+    label = shrinkable(QLabel("first title"))
+    label.setWordWrap(True)
+    slot = LayoutSlot(label)
+    layout.addWidget(slot)
+    layout.addWidget(QTextEdit())
+    box.resize(300, 300)
+    box.show()
+    _settle()
+    counter = LayoutCounter([box])
+    label.setText("other title")
+    _settle()
+    assert counter.count == 0
+    label.setText(" ".join(["a longer title that takes more lines"] * 4))
+    _settle()
+    assert counter.count > 0
+    assert slot.height() >= label.heightForWidth(slot.width()) > 2 * label.fontMetrics().height()
+    label.setText(" ".join(["an even longer title, cut into yet more lines"] * 6))
+    box.resize(280, 300)  # before the slot's request is handled
+    _settle()
+    assert slot.height() == label.heightForWidth(slot.width())
