@@ -94,7 +94,9 @@ class PassageReader(QWidget):
         previous = self._document
         self.viewer.setDocument(doc)  # Qt deletes only the viewer's first, its own
         if previous is not None:
-            previous.deleteLater()
+            # Python's now: freed as this function returns, with or without an event loop
+            # to run a deleteLater (the bench has none).
+            previous.setParent(None)
         self._document = doc
 
     @staticmethod
