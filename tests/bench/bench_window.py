@@ -4,6 +4,14 @@ object: open-to-first-question time, question-switch latency (p50/p95/max, idle 
 metrics worker runs), the full metrics pass, judging a pool passage until the next one is
 shown, and resident memory.
 
+Beside the app, in the same run, the same screen made plainly with PySide6 and sqlite3
+(bare_window.py) on a copy of the same database: each timed run of the app is followed by the
+same run of the bare window, and each figure carries the bare one ("bare") and the ratio at
+p95. Every clock stops only once a pass of the event loop delivered no paint, update request
+or layout request (PaintWatch), so that no painting a switch causes is left out. Memory is
+measured per process: the app alone in a child (peak_rss_mb), the bare window alone in
+another (bare_peak_rss_mb); the timing process holds both (peak_rss_with_bare_mb).
+
     python tests/bench/bench_window.py [--passages 1000000] [--questions 5000] [--systems 10]
                                        [--depth 100] [--switches 300] [--build-only] [--keep]
 
