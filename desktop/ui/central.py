@@ -25,7 +25,7 @@ from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
 from desktop.ui.welcome import WelcomePanel
-from desktop.ui.widgets import highlighted_html, text_lines_height
+from desktop.ui.widgets import LayoutSlot, highlighted_html, text_lines_height
 
 
 def _tr(text: str) -> str:
@@ -79,10 +79,10 @@ def _middle(window) -> QWidget:
     big.setPointSizeF(big.pointSizeF() * 1.25)
     window.question_header.setFixedHeight(text_lines_height(big, 2))
     window.question_header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-    layout.addWidget(window.question_header)
+    layout.addWidget(LayoutSlot(window.question_header))
     window.middle_split = QSplitter(Qt.Orientation.Vertical)
     window.middle_split.setObjectName("middle-split")
-    window.middle_split.addWidget(window.middle_tabs)
+    window.middle_split.addWidget(LayoutSlot(window.middle_tabs))  # the pool count: no relayout
     window.middle_split.addWidget(window.reader)
     window.middle_split.setStretchFactor(0, 1)
     window.middle_split.setStretchFactor(1, 1)

@@ -13,7 +13,7 @@ from desktop.review import QuestionView
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import HtmlDelegate, system_colour, text_lines_height
+from desktop.ui.widgets import HtmlDelegate, LayoutSlot, system_colour, text_lines_height
 
 TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
 COMPACT_LINES = 1  # in compare mode, where two rankings share the height
@@ -29,7 +29,7 @@ class RankingPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.title)
+        layout.addWidget(LayoutSlot(self.title))  # a new title repaints the title alone
         self.model = RankingModel(self)
         # The mark keeps its colour (a hit's green) when its row is selected.
         self.table = review_table(self, coloured=(RankingModel.COL_MARK,))

@@ -7,12 +7,13 @@ import html
 import json
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from desktop import review
 from desktop.ui.common import shrinkable
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import highlighted_html
+from desktop.ui.widgets import LayoutSlot, highlighted_html
 
 NEIGHBOUR_CHARS = 600
 
@@ -28,12 +29,13 @@ class PassageReader(QWidget):
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
+        self._document: QTextDocument | None = None  # the one shown, once a passage was
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
-        layout.addWidget(self.title)
+        layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
@@ -67,13 +69,35 @@ class PassageReader(QWidget):
         parts = [self._neighbour(p) for p in before]
         parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
         parts += [self._neighbour(p) for p in after]
-        # Open on the passage itself, with the end of the neighbour above it in view.
+        # Open on the passage itself, with the end of the neighbour above it in view: the
+        # document is laid out whole before it is shown, so the view is scrolled before its
+        # first paint (not painted at the top and then again).
         self._scroll_pending = bool(before)
-        self.viewer.setHtml("".join(parts))
+        self._show_document("".join(parts))
         if before:
-            QTimer.singleShot(0, self._scroll)
+            self._scroll()
+            QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
+
+    def _show_document(self, markup: str) -> None:
+        """Put in a document built and laid out here, off the paint path, in the viewer's
+        font and at its width, in place of the one shown."""
+        shown = self.viewer.document()
+        doc = QTextDocument(self.viewer)
+        doc.setDefaultFont(self.viewer.font())
+        doc.setDocumentMargin(shown.documentMargin())
+        doc.setDefaultStyleSheet(shown.defaultStyleSheet())
+        doc.setHtml(markup)
+        doc.setTextWidth(self.viewer.viewport().width())
+        doc.size()  # lays the whole document out now
+        previous = self._document
+        self.viewer.setDocument(doc)  # Qt deletes only the viewer's first, its own
+        if previous is not None:
+            # Python's now: freed as this function returns, with or without an event loop
+            # to run a deleteLater (the bench has none).
+            previous.setParent(None)
+        self._document = doc
 
     @staticmethod
     def _neighbour(p: dict) -> str:

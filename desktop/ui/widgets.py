@@ -24,6 +24,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QLineEdit,
+    QSizePolicy,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -116,6 +117,77 @@ class CommittedLineEdit(QLineEdit):
         return self._timer.isActive()
 
 
+class LayoutSlot(QWidget):
+    """Holds one widget whose content changes on every question switch (a title, the
+    question's header, the tab that counts the pool). A new text makes a widget ask its
+    parent for a new layout; in a layout that request climbs to the window, which is laid
+    out again and repaints its splitters' edges. The slot has no layout of its own: it takes
+    the request, and passes it on only when the held widget's size hints really changed, so
+    that a switch repaints what changed and nothing around it."""
+
+    def __init__(self, held: QWidget, parent=None):
+        super().__init__(parent)
+        self.held = held
+        held.setParent(self)
+        self.setSizePolicy(held.sizePolicy())
+        self.setMinimumSize(held.minimumSize())
+        self.setMaximumSize(held.maximumSize())
+        self._hints = self._measure()
+
+    def _measure(self) -> tuple:
+        """The hints a layout reads: none in a direction that is fixed or ignored (a
+        shrinkable label's width, a header's two lines)."""
+        held = self.held
+        ignored = QSizePolicy.Policy.Ignored
+        wide = held.minimumWidth() != held.maximumWidth()
+        tall = held.minimumHeight() != held.maximumHeight()
+        read_w = wide and held.sizePolicy().horizontalPolicy() != ignored
+        read_h = tall and held.sizePolicy().verticalPolicy() != ignored
+
+        def hint(size: QSize) -> tuple[int, int]:
+            return (size.width() if read_w else -1, size.height() if read_h else -1)
+
+        wraps = held.hasHeightForWidth() and read_h
+        return (
+            hint(held.sizeHint()),
+            hint(held.minimumSizeHint()),
+            held.minimumSize(),
+            held.maximumSize(),
+            held.heightForWidth(self.width()) if wraps else -1,
+        )
+
+    def sizeHint(self) -> QSize:
+        return self.held.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        return self.held.minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        return self.held.hasHeightForWidth()
+
+    def heightForWidth(self, width: int) -> int:
+        return self.held.heightForWidth(width)
+
+    def resizeEvent(self, event) -> None:
+        self.held.setGeometry(self.rect())
+        self._hints = self._measure()
+        super().resizeEvent(event)
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            hints = self._measure()
+            if hints != self._hints:
+                self._hints = hints
+                self.updateGeometry()
+            return True
+        if event.type() == QEvent.Type.Show:
+            # A hidden slot is not told when its widget changes (Qt posts no request to a
+            # hidden parent), and the layout kept the hints it read before: read again.
+            self._hints = self._measure()
+            self.updateGeometry()
+        return super().event(event)
+
+
 def _soft_selected(option: QStyleOptionViewItem) -> tuple[QStyleOptionViewItem, bool]:
     """The option without the selected state, and whether it was selected: the cell is then
     drawn with its own colours (a hit's green, a miss's red) under a light highlight, instead
@@ -144,12 +216,15 @@ class SoftSelectionDelegate(QStyledItemDelegate):
     """Selected rows keep their backgrounds and text colours, tinted by the highlight."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        opt, selected = _soft_selected(option)
-        if selected:
-            _clear(painter, option)
+        if not option.state & QStyle.StateFlag.State_Selected:
+            # Most cells: drawn as they are, without copying the option (a switch paints a
+            # screenful of these).
+            super().paint(painter, option, index)
+            return
+        opt, _selected = _soft_selected(option)
+        _clear(painter, option)
         super().paint(painter, opt, index)
-        if selected:
-            _tint(painter, option)
+        _tint(painter, option)
 
 
 def text_lines_height(font: QFont, lines: int) -> int:

@@ -4,6 +4,14 @@ object: open-to-first-question time, question-switch latency (p50/p95/max, idle 
 metrics worker runs), the full metrics pass, judging a pool passage until the next one is
 shown, and resident memory.
 
+Beside the app, in the same run, the same screen made plainly with PySide6 and sqlite3
+(bare_window.py) on a copy of the same database: each timed run of the app is followed by the
+same run of the bare window, and each figure carries the bare one ("bare") and the ratio at
+p95. Every clock stops only once a pass of the event loop delivered no paint, update request
+or layout request (PaintWatch), so that no painting a switch causes is left out. Memory is
+measured per process: the app alone in a child (peak_rss_mb), the bare window alone in
+another (bare_peak_rss_mb); the timing process holds both (peak_rss_with_bare_mb).
+
     python tests/bench/bench_window.py [--passages 1000000] [--questions 5000] [--systems 10]
                                        [--depth 100] [--switches 300] [--build-only] [--keep]
 
@@ -138,14 +146,71 @@ def _percentiles(samples: list[float]) -> dict:
     }
 
 
-def drive(db: Path, switches: int) -> dict:
-    """Open the real window on `db` offscreen and time what a reviewer waits for."""
+class PaintWatch:
+    """Counts the events that are painting still to come (an update request posted to a
+    window, a paint, a layout request): a run's clock stops only after a pass of the event
+    loop in which none was delivered, so that no paint a switch causes is left uncounted."""
+
+    def __init__(self, qapp):
+        from PySide6.QtCore import QEvent, QObject
+
+        kinds = {
+            QEvent.Type.Paint,
+            QEvent.Type.UpdateRequest,
+            QEvent.Type.UpdateLater,
+            QEvent.Type.LayoutRequest,
+        }
+
+        class Filter(QObject):
+            seen = 0
+
+            def eventFilter(self, _obj, event):  # noqa: N802 (Qt's name)
+                if event.type() in kinds:
+                    Filter.seen += 1
+                return False
+
+        self.qapp = qapp
+        self.filter = Filter()
+        qapp.installEventFilter(self.filter)
+
+    def settle(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        while True:
+            before = self.filter.seen
+            QApplication.sendPostedEvents()
+            self.qapp.processEvents()
+            if self.filter.seen == before:
+                return
+
+    def timed(self, action) -> float:
+        """Milliseconds from `action` until painting has settled."""
+        t = time.perf_counter()
+        action()
+        self.settle()
+        return (time.perf_counter() - t) * 1000
+
+
+def _beside(app: list[float], bare: list[float]) -> dict:
+    """The app's percentiles, the bare reference's, and their ratio at p95."""
+    out = _percentiles(app)
+    if bare:
+        out["bare"] = _percentiles(bare)
+        out["ratio_p95"] = round(out["p95_ms"] / max(out["bare"]["p95_ms"], 1e-6), 2)
+    return out
+
+
+def drive(db: Path, bare_db: Path, switches: int) -> dict:
+    """Open the real window on `db` offscreen, and the bare reference on its copy `bare_db`,
+    and time what a reviewer waits for: each run of the app followed by the same run of the
+    reference, every clock stopped only once no paint is pending."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     t_import = time.perf_counter()
     from PySide6.QtWidgets import QApplication
 
     from desktop.ui import app as ui_app  # first: desktop.ui guards a PySide6 6.12.0 bug
     from desktop.ui.window import MainWindow
+    from tests.bench.bare_window import BareWindow
 
     qt_import_s = time.perf_counter() - t_import
     qapp = QApplication.instance() or QApplication(["bench"])
@@ -156,43 +221,63 @@ def drive(db: Path, switches: int) -> dict:
     reviewer = f"bench-{os.getpid()}"
     settings.setValue("reviewer", reviewer)
     out: dict = {"qt_import_s": round(qt_import_s, 3)}
+    watch = PaintWatch(qapp)
 
     t0 = time.perf_counter()
     window = MainWindow(db)
     window.resize(1366, 768)
     window.show()
-    window.repaint_now()  # the first question's top-K and gold are on screen
-    first = window.current_question_id()
+    watch.settle()  # the first question's top-K and gold are on screen
     out["open_to_first_question_s"] = round(time.perf_counter() - t0, 3)
-    out["first_question"] = first
+    out["first_question"] = window.current_question_id()
+    t = time.perf_counter()
+    bare = BareWindow(str(bare_db))
+    bare.resize(1366, 768)
+    bare.show()
+    bare.show_question(out["first_question"])
+    watch.settle()
+    window.activateWindow()  # the keys go to the app's window, as a reviewer's would
+    watch.settle()
+    out["bare_open_to_first_question_s"] = round(time.perf_counter() - t, 3)
 
-    # The full metrics pass starts at open in a worker; time switching while it runs.
-    ids = window.question_ids()
     rng = random.Random(5)
+    _switching(out, window, bare, watch, rng, switches, t0)
+    _keys_and_judgements(out, window, bare, watch, reviewer, min(100, switches))
+    out["pool_judgement"] = _pool_judgements(window, qapp, min(100, switches))
+
+    now, peak = _rss_mb()
+    out["rss_with_bare_mb"] = now
+    out["peak_rss_with_bare_mb"] = peak  # this process holds the bare window too
+    window.close()
+    bare.close()
+    return out
+
+
+def _settle_metrics(window, watch: PaintWatch) -> None:
+    while window.metrics_busy():
+        watch.settle()
+        time.sleep(0.005)
+    watch.settle()
+
+
+def _switching(out: dict, window, bare, watch: PaintWatch, rng, switches: int, t0) -> None:
+    """Question switches: while the metrics pass runs, idle, and at K = 100 in compare mode."""
+    ids = window.question_ids()
     busy: list[float] = []
     while window.metrics_busy() and len(busy) < switches:
         qid = rng.choice(ids)
-        t = time.perf_counter()
-        window.show_question(qid)
-        window.repaint_now()
-        busy.append((time.perf_counter() - t) * 1000)
-        qapp.processEvents()
-    t = time.perf_counter()
-    while window.metrics_busy():
-        qapp.processEvents()
-        time.sleep(0.005)
+        busy.append(watch.timed(lambda q=qid: window.show_question(q)))
+    _settle_metrics(window, watch)
     out["metrics_full_pass_s"] = round(time.perf_counter() - t0, 3)
     out["metrics_full_pass_note"] = "from opening; runs in a worker while the window is usable"
 
     idle: list[float] = []
+    ref: list[float] = []
     for _ in range(switches):
         qid = rng.choice(ids)
-        t = time.perf_counter()
-        window.show_question(qid)
-        window.repaint_now()
-        idle.append((time.perf_counter() - t) * 1000)
-        qapp.processEvents()
-    out["switch_idle"] = _percentiles(idle)
+        idle.append(watch.timed(lambda q=qid: window.show_question(q)))
+        ref.append(watch.timed(lambda q=qid: bare.show_question(q)))
+    out["switch_idle"] = _beside(idle, ref)
     if busy:
         out["switch_while_metrics_run"] = _percentiles(busy)
         out["switch_while_metrics_run"]["first_ms"] = [round(b, 1) for b in busy[:3]]
@@ -200,62 +285,66 @@ def drive(db: Path, switches: int) -> dict:
     # K = 100 in compare mode: the most rows a switch fills (two full lists).
     window.set_k(100)
     window.set_compare(window.session.systems[1]["name"])
-    while window.metrics_busy():
-        qapp.processEvents()
-        time.sleep(0.005)
+    bare.set_mode(100, True)
+    _settle_metrics(window, watch)
     wide: list[float] = []
+    ref = []
     for _ in range(min(100, switches)):
         qid = rng.choice(ids)
-        t = time.perf_counter()
-        window.show_question(qid)
-        window.repaint_now()
-        wide.append((time.perf_counter() - t) * 1000)
-        qapp.processEvents()
-    out["switch_k100_compare"] = _percentiles(wide)
+        wide.append(watch.timed(lambda q=qid: window.show_question(q)))
+        ref.append(watch.timed(lambda q=qid: bare.show_question(q)))
+    out["switch_k100_compare"] = _beside(wide, ref)
     window.set_compare(None)
     window.set_k(5)
-    while window.metrics_busy():
-        qapp.processEvents()
-        time.sleep(0.005)
+    bare.set_mode(5, False)
+    _settle_metrics(window, watch)
 
-    # Keyboard navigation through the real shortcut, as a reviewer presses it.
+
+def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) -> None:
+    """Keyboard navigation through the real shortcut, as a reviewer presses it; then
+    judgements: written, shown, and the metrics brought up to date by the worker. The first
+    one by a new reviewer changes what counts everywhere (a full pass); later ones rescore
+    their question only."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
     keyed: list[float] = []
-    for _ in range(min(100, switches)):
-        t = time.perf_counter()
-        QTest.keyClick(window, Qt.Key.Key_J)
-        window.repaint_now()
-        keyed.append((time.perf_counter() - t) * 1000)
-    out["next_question_key"] = _percentiles(keyed)
+    ref: list[float] = []
+    for _ in range(n):
+        keyed.append(watch.timed(lambda: QTest.keyClick(window, Qt.Key.Key_J)))
+        ref.append(watch.timed(bare.next_question))
+    out["next_question_key"] = _beside(keyed, ref)
 
-    # Judgements: written, shown, and the metrics brought up to date by the worker. The
-    # first one by a new reviewer changes what counts everywhere (a full pass); later ones
-    # rescore their question only.
     for name in ("first_judgement", "next_judgement"):
         QTest.keyClick(window, Qt.Key.Key_J)
+        while not window.session.view.items:  # a question with evidence to judge
+            QTest.keyClick(window, Qt.Key.Key_J)
+        watch.settle()
         t = time.perf_counter()
         window.select_item(0)
         QTest.keyClick(window, Qt.Key.Key_1)
-        window.repaint_now()
+        watch.settle()
         shown = (time.perf_counter() - t) * 1000
-        while window.metrics_busy():
-            qapp.processEvents()
-            time.sleep(0.002)
+        _settle_metrics(window, watch)
+        updated = (time.perf_counter() - t) * 1000
+        bare.next_question()
+        watch.settle()
+        t = time.perf_counter()
+        bare.judge()
+        watch.settle()
+        bare_shown = (time.perf_counter() - t) * 1000
+        bare.update_metrics(bare.questions[bare.current][0])
+        watch.settle()
+        bare_updated = (time.perf_counter() - t) * 1000
         out[name] = {
             "lines_by_reviewer": len(window.project.store.judgements(reviewer=reviewer)),
             "shown_ms": round(shown, 2),
-            "metrics_updated_ms": round((time.perf_counter() - t) * 1000, 2),
+            "metrics_updated_ms": round(updated, 2),
+            "bare_shown_ms": round(bare_shown, 2),
+            "bare_metrics_updated_ms": round(bare_updated, 2),
+            "ratio_shown": round(shown / max(bare_shown, 1e-6), 2),
+            "ratio_metrics_updated": round(updated / max(bare_updated, 1e-6), 2),
         }
-
-    out["pool_judgement"] = _pool_judgements(window, qapp, min(100, switches))
-
-    now, peak = _rss_mb()
-    out["rss_mb"] = now
-    out["peak_rss_mb"] = peak
-    window.close()
-    return out
 
 
 def _pool_judgements(window, qapp, n: int) -> dict:
@@ -365,9 +454,13 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database built for reuse")
     parser.add_argument("--cache", default=str(CACHE))
     parser.add_argument("--child-open", help=argparse.SUPPRESS)
+    parser.add_argument("--child-memory", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_open:
         child_open(Path(args.child_open))
+        return
+    if args.child_memory:
+        child_memory(Path(args.child_memory), args.switches)
         return
     import shutil
     import tempfile
@@ -410,10 +503,79 @@ def measure(args, db: Path, base: Path) -> dict:
 
     work = base / "run.db"
     shutil.copyfile(db, work)
+    bare = base / "bare.db"  # the reference writes its own judgements on its own copy
+    shutil.copyfile(db, bare)
     out["cold_start"] = cold_open(work, base)
     out["cold_open_s"] = out["cold_start"]["spawn_to_first_question_s"]
-    out.update(drive(work, args.switches))
+    out["bare_peak_rss_mb"] = bare_peak_rss(bare)
+    out.update(app_memory(work, base, args.switches))
+    out["peak_rss_ratio"] = round(out["peak_rss_mb"] / out["bare_peak_rss_mb"], 2)
+    out.update(drive(work, bare, args.switches))
     return out
+
+
+def app_memory(db: Path, base: Path, switches: int) -> dict:
+    """The app's memory alone, in a process of its own (the timing process holds the bare
+    window too): opened, its metrics pass done, `switches` question switches, a judgement."""
+    import subprocess
+
+    home = base / "memory-home"
+    home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, RECALL_REVIEWER_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    child = subprocess.run(
+        [sys.executable, __file__, "--child-memory", str(db), "--switches", str(switches)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=ROOT,
+    )
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def child_memory(db: Path, switches: int) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.ui import app as ui_app
+    from desktop.ui.window import MainWindow
+
+    qapp = QApplication(["bench"])
+    ui_app.configure(qapp)
+    ui_app.settings().setValue("reviewer", f"bench-memory-{os.getpid()}")
+    watch = PaintWatch(qapp)
+    window = MainWindow(db)
+    window.resize(1366, 768)
+    window.show()
+    _settle_metrics(window, watch)
+    ids = window.question_ids()
+    rng = random.Random(5)
+    for _ in range(switches):
+        qid = rng.choice(ids)
+        watch.timed(lambda q=qid: window.show_question(q))
+    # And a judgement, as the timing run makes (a write may load what reading did not).
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    while not window.session.view.items:
+        QTest.keyClick(window, Qt.Key.Key_J)
+    window.select_item(0)
+    QTest.keyClick(window, Qt.Key.Key_1)
+    _settle_metrics(window, watch)
+    now, peak = _rss_mb()
+    print(json.dumps({"rss_mb": now, "peak_rss_mb": peak}))
+    os._exit(0)  # as child_open: the worker is not what this measures
+
+
+def bare_peak_rss(db: Path) -> float:
+    """The bare reference's peak memory, in a process of its own (the bench's holds both)."""
+    import subprocess
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    script = Path(__file__).with_name("bare_window.py")
+    child = subprocess.run(
+        [sys.executable, str(script), str(db)], capture_output=True, text=True, env=env, check=True
+    )
+    return json.loads(child.stdout.strip().splitlines()[-1])["peak_rss_mb"]
 
 
 def _cpu_name() -> str:

@@ -33,6 +33,18 @@ class EvidenceModel(QAbstractTableModel):
     COL_MARK, COL_ROLE, COL_PASSAGE, COL_FIRST_SYSTEM = range(4)
     ItemRole = USER
     ContrastRole = USER + 1  # True when the shown systems disagree on finding the item at K
+    ROLES = frozenset(  # the roles served; a paint asks for many more
+        (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.ForegroundRole,
+            Qt.ItemDataRole.BackgroundRole,
+            Qt.ItemDataRole.FontRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            ItemRole,
+            ContrastRole,
+        )
+    )
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -145,7 +157,7 @@ class EvidenceModel(QAbstractTableModel):
         return "\n".join(lines)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.items):
+        if role not in self.ROLES or not index.isValid() or index.row() >= len(self.items):
             return None
         item = self.items[index.row()]
         column = index.column()

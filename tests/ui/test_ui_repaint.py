@@ -1,0 +1,198 @@
+"""What a question switch repaints (issue 23): the selection of two question-list rows, the
+ranking(s), the evidence table and the reader, and nothing else. Every widget's paint events
+are counted with an event filter and their regions kept, so that a repaint of the whole list,
+or of a panel whose content did not change, fails here instead of silently costing frames."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtGui import QRegion
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+class PaintCounter(QObject):
+    """Paint events per widget, with the region each asked for."""
+
+    def __init__(self, root: QWidget):
+        super().__init__()
+        self.regions: dict[QWidget, QRegion] = {}
+        self.counts: dict[QWidget, int] = {}
+        self.widgets = [root, *root.findChildren(QWidget)]
+        for widget in self.widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint:
+            self.counts[watched] = self.counts.get(watched, 0) + 1
+            self.regions[watched] = self.regions.get(watched, QRegion()) | event.region()
+        return False
+
+    def reset(self) -> None:
+        self.regions.clear()
+        self.counts.clear()
+
+    def painted(self) -> set[QWidget]:
+        return set(self.counts)
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+
+
+def _on_window(window: QWidget, widget: QWidget, region: QRegion) -> QRegion:
+    return region.translated(widget.mapTo(window, QPoint(0, 0)))
+
+
+def _rows_region(table, rows) -> QRegion:
+    """The rows of a table, with the grid line under each, on its viewport."""
+    region = QRegion()
+    width = table.viewport().width()
+    for row in rows:
+        top = table.rowViewportPosition(row)
+        region |= QRegion(QRect(0, top, width, table.rowHeight(row) + 1))
+    return region
+
+
+def _allowed(window, table, rows) -> QRegion:
+    """Where a switch may paint: the two question rows, the panels that show the question
+    (rankings with their tab's count, evidence, reader) and the question's header."""
+    region = _on_window(window, table.viewport(), _rows_region(table, rows))
+    for widget in (
+        window.middle_tabs,  # the rankings, and the tab that counts the question's pool
+        window.evidence_panel.parentWidget(),  # the evidence column's scroll area
+        window.reader,
+        window.question_header,
+    ):
+        region |= _on_window(window, widget, QRegion(widget.rect()))
+    return region
+
+
+def test_a_switch_repaints_two_question_rows_and_the_changed_panels(open_window, sample_db):
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    _settle()
+    counter = PaintCounter(window)
+    table = window.question_panel.table
+    changed: list[str] = []  # the list's model is not touched: only the selection moves
+    table.model().modelReset.connect(lambda: changed.append("reset"))
+    table.model().dataChanged.connect(lambda *_: changed.append("dataChanged"))
+    table.model().layoutChanged.connect(lambda *_: changed.append("layoutChanged"))
+    for qid in ids[1:6]:
+        before = table.currentIndex().row()
+        counter.reset()
+        window.show_question(qid)
+        _settle()
+        after = table.currentIndex().row()
+        assert after != before
+        allowed = _allowed(window, table, (before, after))
+        # The window's own pixels are the gaps between its docks: Qt repaints that edge
+        # whenever a panel's size hints really change (the reader's title takes a second
+        # line), which is a layout change, not a repaint of unchanged content.
+        extra = {
+            f"{type(w).__name__}:{w.objectName()}": (_on_window(window, w, r) - allowed)
+            for w, r in counter.regions.items()
+            if w is not window
+        }
+        extra = {name: r.boundingRect().getRect() for name, r in extra.items() if not r.isEmpty()}
+        assert not extra, f"painted beyond what changed ({before} -> {after}): {extra}"
+    assert changed == []
+
+
+class LayoutCounter(QObject):
+    """Layout requests that reach a widget (each one lays out everything under it)."""
+
+    def __init__(self, widgets: list[QWidget]):
+        super().__init__()
+        self.count = 0
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def test_a_switch_does_not_lay_the_window_out_again(open_window, sample_db):
+    """A new question header, ranking titles and pool count (a tab's text) repaint
+    themselves; none of them makes the window lay out every panel again. The two questions
+    keep the panels' sizes (one title line, as many evidence rows), so that nothing has a
+    reason to move."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    _settle()
+    counter = LayoutCounter([window, window.main_split, window.middle_split])
+    for qid in (ids[1], ids[0], ids[1], ids[0]):
+        window.show_question(qid)
+        _settle()
+    assert counter.count == 0
+
+
+def test_the_reader_paints_a_passage_once_already_scrolled_to_it(open_window, sample_db):
+    """The reader's document is laid out before it is shown: the view is on the passage
+    (article 13, after article 12's long text) at its first paint, not painted at the top
+    and then again once scrolled."""
+    window = open_window(sample_db)
+    reader = window.reader
+    reader.show_passage(window.project.store.passage_pks(["art-070"])["art-070"])
+    _settle()
+    counter = PaintCounter(reader)
+    reader.show_passage(window.project.store.passage_pks(["art-013"])["art-013"])
+    scrolled = reader.viewer.verticalScrollBar().value()
+    _settle()
+    assert scrolled > 0
+    assert reader.viewer.verticalScrollBar().value() == scrolled
+    assert counter.counts.get(reader.viewer.viewport()) == 1
+
+
+def test_the_reader_keeps_one_document(open_window, sample_db):
+    """Each passage gets a new document: the one it replaces is freed at once (no event
+    loop needed to run a deferred delete)."""
+    from PySide6.QtGui import QTextDocument
+
+    window = open_window(sample_db)
+    reader = window.reader
+    pks = list(window.project.store.passage_pks(["art-013", "art-070"]).values())
+    freed: list[int] = []
+    for i in range(10):
+        reader.show_passage(pks[i % 2])
+        reader.viewer.document().destroyed.connect(lambda *_: freed.append(1))
+    assert len(freed) == 9
+    assert len(reader.viewer.findChildren(QTextDocument)) == 1
+
+
+def test_a_layout_slot_passes_on_only_a_change_of_size(qtbot):
+    """A label's new text of the same size stays inside its slot; one that needs more lines
+    gets them, also when the window is resized before the slot hears of the change."""
+    from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout
+
+    from desktop.ui.common import shrinkable
+    from desktop.ui.widgets import LayoutSlot
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = QVBoxLayout(box)
+    label = shrinkable(QLabel("first title"))
+    label.setWordWrap(True)
+    slot = LayoutSlot(label)
+    layout.addWidget(slot)
+    layout.addWidget(QTextEdit())
+    box.resize(300, 300)
+    box.show()
+    _settle()
+    counter = LayoutCounter([box])
+    label.setText("other title")
+    _settle()
+    assert counter.count == 0
+    label.setText(" ".join(["a longer title that takes more lines"] * 4))
+    _settle()
+    assert counter.count > 0
+    assert slot.height() >= label.heightForWidth(slot.width()) > 2 * label.fontMetrics().height()
+    label.setText(" ".join(["an even longer title, cut into yet more lines"] * 6))
+    box.resize(280, 300)  # before the slot's request is handled
+    _settle()
+    assert slot.height() == label.heightForWidth(slot.width())
