@@ -217,7 +217,7 @@ def _chunks(rows: Iterable[tuple], size: int = BATCH) -> Iterator[list[tuple]]:
         yield batch
 
 
-# -- whole files, for backups (desktop/backup.py): read without migrating or creating -------
+# -- whole files, for backups (desktop/app/backup.py): read without migrating or creating -------
 
 
 def _open_existing(path: str | Path) -> sqlite3.Connection | None:

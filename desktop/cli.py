@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from desktop import __version__
-from desktop.terminal import printable
+from desktop.app.terminal import printable
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
 IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
@@ -152,11 +152,11 @@ def fail(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from desktop import paths
+    from desktop.app import paths
 
     db_path = Path(args.db) if args.db else paths.default_db()
     if args.command is None:
-        from desktop.launch import window_problem  # no Qt: says why Qt would abort, if it would
+        from desktop.app.launch import window_problem  # no Qt: says why Qt would abort, if it would
 
         problem = window_problem()
         if problem:
@@ -164,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
-    from desktop import interrupt
-    from desktop.terminal import SafeStream
+    from desktop.app import interrupt
+    from desktop.app.terminal import SafeStream
 
     sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
@@ -184,7 +184,7 @@ def _run(args, db_path: Path) -> int:
     import sqlite3
 
     from db import StoreError
-    from desktop import errors, interrupt
+    from desktop.app import errors, interrupt
     from desktop.formats import InputError
 
     _wait["seconds"] = max(0.0, args.wait)
@@ -236,7 +236,7 @@ def _check_database(command: str, db_path: Path) -> None:
     """A data folder that cannot be used is said first, in its own words (not "File exists").
     Every command but init and demo refuses a database path that does not exist: a mistyped
     --db must not create an empty database and then report, export or import into it."""
-    from desktop import paths
+    from desktop.app import paths
 
     problem = paths.home_problem()
     if problem:
@@ -249,7 +249,7 @@ def _check_database(command: str, db_path: Path) -> None:
 
 def _cancelled() -> int:
     """Ctrl-C: one line saying whether a commit happened before it, and 130 (128 + SIGINT)."""
-    from desktop import interrupt
+    from desktop.app import interrupt
 
     saved = any(project.store.commits for project in _opened)
     print(f"recall-reviewer: {interrupt.message(saved)}", file=sys.stderr)
@@ -275,7 +275,7 @@ def _broken_pipe() -> int:
 def _unexpected(error: Exception) -> int:
     import logging
 
-    from desktop import logs
+    from desktop.app import logs
 
     where = "the log"
     with contextlib.suppress(Exception):
@@ -293,7 +293,7 @@ _opened: list = []  # the projects this command opened, to tell what a Ctrl-C le
 
 
 def _open(db_path: Path):
-    from desktop import interrupt
+    from desktop.app import interrupt
     from desktop.project import Project
 
     def waiting(path) -> None:
@@ -341,7 +341,7 @@ def cmd_import(args, db_path) -> int:
 
 def format_table(headers: list[str], rows: list[list[str]]) -> str:
     """Columns aligned by terminal width (Hangul takes two), every cell made printable."""
-    from desktop.terminal import printable, width
+    from desktop.app.terminal import printable, width
 
     cells = [[printable(c) for c in row] for row in [headers, *rows]]
     widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
@@ -362,7 +362,7 @@ class UsageError(Exception):
 
 
 def _ks(text: str) -> list[int]:
-    from desktop.metrics import parse_ks
+    from desktop.evaluation.metrics import parse_ks
 
     try:
         return parse_ks(text)
@@ -484,7 +484,7 @@ def _cell(value) -> str:
 
 
 def cmd_compare(args, db_path) -> int:
-    from desktop.compare import compare
+    from desktop.evaluation.compare import compare
 
     ks = _ks(args.k)
     with _open(db_path) as project:
@@ -514,7 +514,7 @@ def cmd_export(args, db_path) -> int:
     if target[0] == "gold":
         if len(target) != 2:
             return fail("usage: export gold FILE [--format jsonl|qrels|beir]")
-        from desktop.gold_export import QRELS_CAVEAT
+        from desktop.gold.export import QRELS_CAVEAT
 
         with _open(db_path) as project:
             n = project.export_gold(target[1], args.format, args.force)
@@ -530,7 +530,7 @@ def cmd_export(args, db_path) -> int:
     from desktop.report import default_language, write_report
 
     with _open(db_path) as project:
-        from desktop import targets
+        from desktop.app import targets
 
         # A report of a database without questions is empty, whatever else it holds.
         targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
@@ -540,7 +540,7 @@ def cmd_export(args, db_path) -> int:
 
 
 def cmd_pool(args, db_path) -> int:
-    from desktop import pool
+    from desktop.gold import pool
 
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
@@ -567,7 +567,7 @@ def cmd_pool(args, db_path) -> int:
 
 
 def cmd_info(args, db_path) -> int:
-    from desktop.terminal import printable
+    from desktop.app.terminal import printable
 
     with _open(db_path) as project:
         info = project.info()
@@ -589,8 +589,8 @@ def cmd_info(args, db_path) -> int:
 
 
 def cmd_search(args, db_path) -> int:
+    from desktop.app.terminal import printable
     from desktop.search import check_page
-    from desktop.terminal import printable
 
     problem = check_page(args.limit, args.offset)
     if problem:
@@ -638,7 +638,7 @@ def cmd_agreement(args, db_path) -> int:
 
 
 def cmd_demo(args, db_path) -> int:
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     with _open(db_path) as project:
         for line in load_sample(project):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from desktop.terminal import printable
+from desktop.app.terminal import printable
 
 # progress(done, total, phase=None): bytes read of all the files while reading, then whatever
 # the named phase counts ("checking ids", "building the search index").

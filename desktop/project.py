@@ -16,9 +16,13 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import backup, formats, gold, gold_export, locks, metrics, scratch, search, targets
-from desktop import pool as pool_module
+from desktop import formats, search
+from desktop.app import backup, locks, scratch, targets
+from desktop.evaluation import metrics
 from desktop.formats import InputError, Progress
+from desktop.gold import effective as gold
+from desktop.gold import export as gold_export
+from desktop.gold import pool as pool_module
 from desktop.reads import Reads
 
 

@@ -18,7 +18,7 @@ with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
-- **Comparison** — desktop.compare: union Recall@K of all systems and of each pair, the
+- **Comparison** — desktop.evaluation.compare: union Recall@K of all systems and of each pair, the
   evidence items only one system finds and those A finds and B misses, the range of every
   measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and
   win/tie/loss with p and Holm-adjusted p for every ordered pair, measure and K.
@@ -78,16 +78,10 @@ from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import (
-    __version__,
-    compare,
-    formats,
-    gold,
-    metrics,
-    scored,
-    scratch,
-    stats,
-)
+from desktop import __version__, formats
+from desktop.app import scratch
+from desktop.evaluation import compare, metrics, scored, stats
+from desktop.gold import effective as gold
 from desktop.report_gold import (  # noqa: F401 (the report's words, also read by tests)
     CHANGE_WORDS,
     DONE,

@@ -13,7 +13,7 @@ import pytest
 
 from db import SCHEMA_VERSION
 from db.store import backup_file, file_has_rows, file_schema_version
-from desktop import backup, logs, paths
+from desktop.app import backup, logs, paths
 from desktop.project import Project
 from tests.helpers import small_project, snapshot, write_jsonl
 

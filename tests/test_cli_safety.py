@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from desktop import cli as cli_module
-from desktop import paths, scratch
-from desktop.terminal import SafeStream, printable
+from desktop.app import paths, scratch
+from desktop.app.terminal import SafeStream, printable
 from tests.helpers import cli, snapshot
 
 
@@ -113,7 +113,7 @@ def test_an_unexpected_error_is_one_line_with_the_log_and_exit_1(
         assert cli_module.main(["--db", str(demo_db), "info"]) == 1
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        from desktop import logs
+        from desktop.app import logs
 
         logs.shutdown()
     err = capsys.readouterr().err

@@ -302,7 +302,7 @@ def test_a_read_only_data_folder_is_named_in_words(read_only_folder, tmp_path):
 
 
 def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
-    from desktop import interrupt
+    from desktop.app import interrupt
 
     conn = sqlite3.connect(":memory:")
     interrupt.watch(conn)
@@ -392,7 +392,7 @@ def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path)
     for command in (["import", "questions", str(questions)], ["info"]):
         line = one_line(run_cli(db, *command))
         assert line == f"recall-reviewer: {db}: the disk is full; free some space and try again"
-    from desktop import errors
+    from desktop.app import errors
 
     said = errors.describe_sqlite_error(sqlite3.OperationalError("disk I/O error"), db)
     assert said.startswith(f"{db}: the disk is full")

@@ -1,4 +1,4 @@
-"""Numbers kept for every question in a file, not in memory (issue 12): desktop.scratch.Columns
+"""Numbers kept for every question in a file, not in memory (issue 12): desktop.app.scratch.Columns
 gives back what was put; scored.Found keeps masks of more than 64 items; and the statistics,
 packing their columns in turns under a small budget, give exactly the numbers of one turn."""
 
@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from desktop import compact, metrics, scored, scratch, stats
 from desktop import report as rp
+from desktop.app import compact, scratch
+from desktop.evaluation import metrics, scored, stats
 from tests.test_report_stream import many_questions
 
 
@@ -131,7 +132,7 @@ def test_turns_change_no_number(case, seed):
 
 
 def test_the_report_and_compare_give_the_same_numbers_in_turns(project, tmp_path, monkeypatch):
-    from desktop import compare
+    from desktop.evaluation import compare
 
     many_questions(project, tmp_path)
     whole = compare.compare(project, [3, 10], permutations=100).as_json()

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from desktop import compare as cp
-from desktop import metrics
-from desktop.metrics import Item
+from desktop.evaluation import compare as cp
+from desktop.evaluation import metrics
+from desktop.evaluation.metrics import Item
 from tests.helpers import cli, corpus_of, snapshot, write_jsonl, write_text
 
 # -- pure pieces by hand ----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from db import StoreError, journal, undo
-from desktop import backup, paths
+from desktop.app import backup, paths
 from desktop.project import Project
 from tests.helpers import cli, small_project, snapshot, write_jsonl
 
@@ -209,7 +209,7 @@ def test_a_part_left_by_a_killed_copy_is_removed_on_the_next_open(project, tmp_p
     project.close()
     script = (
         "import sys, time\n"
-        "from desktop import backup\n"
+        "from desktop.app import backup\n"
         "def slow(done, total, phase=None):\n"
         "    print('copying', flush=True)\n"
         "    time.sleep(60)\n"

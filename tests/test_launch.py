@@ -1,4 +1,4 @@
-"""The launch check (desktop/launch.py): before Qt starts, the window's command says in one line
+"""The launch check (desktop/app/launch.py): before Qt starts, the window's command says in one line
 why Qt's X11 plugin could not load (no display, a missing library) instead of letting Qt abort
 with a core dump. The missing libraries are real ones: a genuine Qt plugin or library copied
 with one DT_NEEDED name changed to a library that does not exist, so the check runs its real
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop import launch
+from desktop.app import launch
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "packaging" / "system-libraries.sh"

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from desktop.metrics import Item, evaluate, match, parse_ks, recall_curves, score_question
+from desktop.evaluation.metrics import (
+    Item,
+    evaluate,
+    match,
+    parse_ks,
+    recall_curves,
+    score_question,
+)
 from tests.helpers import write_jsonl, write_text
 
 
@@ -228,7 +235,7 @@ question_strategy = st.tuples(
 @settings(max_examples=80, deadline=None)
 @given(questions=st.lists(question_strategy, min_size=1, max_size=8), data=st.data())
 def test_means_take_a_question_out_as_if_it_never_came(questions, data):
-    from desktop.metrics import Means
+    from desktop.evaluation.metrics import Means
 
     ks = [5, 10]
     both = Means(ks, 10)
@@ -251,7 +258,7 @@ def test_means_take_a_question_out_as_if_it_never_came(questions, data):
 
 
 def test_means_leave_a_measure_none_out_and_step_the_curve_per_item():
-    from desktop.metrics import Means
+    from desktop.evaluation.metrics import Means
 
     means = Means([1], 3)
     # Recall, CoreRecall, Hit, MRR, nDCG at K = 1; the second question has no core item.

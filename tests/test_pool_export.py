@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from desktop import pool
-from desktop.pool import reviewer_seed
+from desktop.gold import pool
+from desktop.gold.pool import reviewer_seed
 from desktop.project import Project
 from tests.helpers import cli, small_project, write_text
 

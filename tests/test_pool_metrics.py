@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from desktop.metrics import Item, Prepared
+from desktop.evaluation.metrics import Item, Prepared
 from tests.test_metrics import PASSAGES, QUESTIONS, qrels_strategy, run_strategy, scored
 
 FAST = settings(

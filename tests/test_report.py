@@ -21,7 +21,7 @@ from openpyxl import load_workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from desktop import report as rp
-from desktop import stats
+from desktop.evaluation import stats
 from desktop.formats import Cancelled
 from desktop.project import Project
 from desktop.report import write_report
@@ -275,7 +275,7 @@ def test_charts_sheet_holds_bars_per_k_and_the_curve(project, tmp_path):
 
 @pytest.fixture
 def sample(project):
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     list(load_sample(project))
     return project
@@ -825,7 +825,7 @@ def test_randomization_test_approaches_the_exact_p_value():
 
 
 def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tmp_path):
-    from desktop import compare
+    from desktop.evaluation import compare
 
     wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     expected = compare.compare(sample, [5, 10], permutations=200, seed=rp.SEED)

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from desktop import gold, scratch
+from desktop.app import scratch
+from desktop.gold import effective as gold
 from desktop.project import Project
 from desktop.report_gold import QuestionPass
 from tests.helpers import write_jsonl

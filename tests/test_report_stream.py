@@ -13,8 +13,8 @@ import zipfile
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from desktop import compare, scored
 from desktop import report as rp
+from desktop.evaluation import compare, scored
 from tests.helpers import write_jsonl, write_text
 from tests.test_report import FAST, ROOT
 

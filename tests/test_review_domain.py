@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from desktop import review
-from desktop.gold import instant
+from desktop.gold.effective import instant
 from desktop.project import Project
 
 JUDGEMENTS = [
@@ -188,7 +188,7 @@ def test_review_and_the_command_line_do_not_import_qt():
 
 @pytest.mark.parametrize("blind", [False, True])
 def test_the_keypress_path_builds_the_question_gold_once(judged, blind, monkeypatch):
-    from desktop import gold
+    from desktop.gold import effective as gold
 
     builds = []
     real_build = gold.build

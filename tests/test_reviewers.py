@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from desktop.gold import cohen_kappa
+from desktop.gold.effective import cohen_kappa
 from desktop.project import Project
 from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
 

@@ -20,7 +20,7 @@ def test_demo_command_loads_the_sample(tmp_path):
 
 
 def test_demo_twice_is_harmless(project):
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     list(load_sample(project))
     before = project.info()

@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from desktop import logs
+from desktop.app import logs
+from desktop.app.paths import shared_folder
+from desktop.app.terminal import SafeStream
 from desktop.formats import InputError
-from desktop.paths import shared_folder
-from desktop.terminal import SafeStream
 from tests.helpers import cli, write_text
 
 EXCEL_CSV = (

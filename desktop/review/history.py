@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 
-from desktop.gold import instant
+from desktop.gold.effective import instant
 from desktop.project import now
 
 

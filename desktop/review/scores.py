@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from desktop import compare
-from desktop.metrics import ALL_MEASURES, Item, Means, Prepared, labels, unsettled
+from desktop.evaluation import compare
+from desktop.evaluation.metrics import ALL_MEASURES, Item, Means, Prepared, labels, unsettled
 
 WINDOW_KS = (5, 10)  # the seed reports Recall@5 and Recall@10 side by side
 
@@ -105,7 +105,7 @@ class Scoreboard:
 
     def only_found(self, question_pk: int, k: int) -> dict[str, set[int]]:
         """Per system, the evidence items (by index) of the question that it alone finds in
-        its top k among all systems: the rule of desktop.compare, from the board's ranks."""
+        its top k among all systems: the rule of evaluation.compare, from the board's ranks."""
         entries = [self.entries[s].get(question_pk) for s in self.systems]
         masks = [
             sum(1 << i for i, r in enumerate(e.first) if r is not None and r <= k) if e else 0

@@ -7,8 +7,8 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from desktop import gold
-from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.gold import effective as gold
+from desktop.gold.effective import DISPUTED, Decision, EffectiveGold, instant
 from desktop.review.scores import Entry
 
 UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in_progress", "done"

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from desktop import metrics
-from desktop.gold import Decision, EffectiveGold, instant
-from desktop.metrics import Item
-from desktop.pool import PoolEntry
+from desktop.evaluation import metrics
+from desktop.evaluation.metrics import Item
+from desktop.gold.effective import Decision, EffectiveGold, instant
+from desktop.gold.pool import PoolEntry
 from desktop.review.seen import question_gold
 from desktop.review.unjudged import question_pool
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.review import QuestionView
-from desktop.session_state import item_texts
+from desktop.review.session_state import item_texts
 from desktop.ui import terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel

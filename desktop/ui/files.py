@@ -10,7 +10,8 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QProgressDialog
 
 from db import StoreError
-from desktop import paths, review
+from desktop import review
+from desktop.app import paths
 from desktop.formats import InputError
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name

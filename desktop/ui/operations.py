@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop import review
 from desktop.formats import Cancelled
-from desktop.pool import DEFAULT_DEPTH
+from desktop.gold.pool import DEFAULT_DEPTH
 
 IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
 
@@ -297,7 +297,7 @@ def import_op(kind: str, path, options: dict) -> Callable:
 
 
 def sample_op() -> Callable:
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     return _changing(
         Changes("import", what="sample", data=True),
@@ -378,8 +378,8 @@ def rescore_op(
 
 
 def compare_op(ks: Sequence[int]) -> Callable:
-    """desktop.compare.compare, the `compare` command's function, at the window's K values."""
-    from desktop import compare
+    """evaluation.compare.compare, the `compare` command's function, at the window's K values."""
+    from desktop.evaluation import compare
 
     ks = list(ks)
     return lambda project, progress: Done(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from desktop import review
-from desktop.pool import DEFAULT_DEPTH, ordered
+from desktop.gold.pool import DEFAULT_DEPTH, ordered
 from desktop.review import QuestionView, UndoHistory
 
 

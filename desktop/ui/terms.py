@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from desktop import gold, review
+from desktop import review
+from desktop.gold import effective as gold
 
 ROLES = {
     "core": QT_TRANSLATE_NOOP("terms", "core"),
@@ -69,7 +70,7 @@ PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
     "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
     "saving": QT_TRANSLATE_NOOP("terms", "saving"),
     "backing up": QT_TRANSLATE_NOOP("terms", "backing up"),
-    # desktop.compare.compare
+    # desktop.evaluation.compare.compare
     "scoring": QT_TRANSLATE_NOOP("terms", "scoring"),
     "testing": QT_TRANSLATE_NOOP("terms", "testing"),
     "comparing hits": QT_TRANSLATE_NOOP("terms", "comparing hits"),

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from db import StoreError
+from desktop.app.terminal import printable
 from desktop.project import Project
-from desktop.terminal import printable
 from desktop.ui import actions, settings_store, terms
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
 from desktop.ui.commands import ReviewCommands

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from db import SCHEMA_VERSION, StoreError
 from db.store import backup_file, file_has_rows, file_schema_version
-from desktop import paths
+from desktop.app import paths
 
 KEEP = 10
 log = logging.getLogger("recall_reviewer.backup")

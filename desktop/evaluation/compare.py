@@ -1,10 +1,10 @@
 """Comparisons between systems that say why (issue 10), for the `compare` command, the report's
-Comparison sheet and the window. Qt-free; the per-question values come from desktop.metrics
-(through Project.evaluate) and the tests from desktop.stats, so no measure is computed twice.
+Comparison sheet and the window. Qt-free; the per-question values come from evaluation.metrics
+(through Project.evaluate) and the tests from evaluation.stats, so no measure is computed twice.
 
 - **win/tie/loss** per ordered pair of systems, measure and K, over the evaluated questions (a
   tie is an equal per-question value; CoreRecall over the questions with a core item);
-- **significance**: the paired randomization test of desktop.stats for every pair, measure and
+- **significance**: the paired randomization test of evaluation.stats for every pair, measure and
   K, with Holm–Bonferroni adjusted p-values over that whole family;
 - **what one system alone finds**: per K the evidence items each system finds that no other
   does, per ordered pair the items A finds and B misses, and the union Recall@K of all systems
@@ -25,14 +25,15 @@ from functools import partial
 from itertools import combinations, groupby, permutations, product
 from operator import gt, itemgetter, lt
 
-from desktop import compact, metrics, scored, stats
+from desktop.app import compact
+from desktop.evaluation import metrics, scored, stats
 
 PERMUTATIONS = 1000
 ALPHA = 0.05  # ★ where the Holm-adjusted p is under this (the report and the window)
 SEED = 42
 # Per-question values that are not a fraction with a small denominator (MRR at large K, nDCG)
 # are tested in units of 2**-24: far finer than any difference a report shows, and the
-# narrower the units, the faster the packed sums of desktop.stats.
+# narrower the units, the faster the packed sums of desktop.evaluation.stats.
 FIXED_POINT = 1 << 24
 # Beyond this many orders of the tied relevant passages of one list, only the orders that
 # pack them by gain are tried, and the question is counted as inexact.

@@ -15,7 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from desktop import __version__, paths
+from desktop import __version__
+from desktop.app import paths
 
 LOG_NAME = "recall-reviewer.log"
 FAULTS_NAME = "faults.log"

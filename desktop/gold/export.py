@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from desktop import gold
+from desktop.gold import effective as gold
 
 FORMATS = ("jsonl", "qrels", "beir")
 LEVEL = {"core": 2, "supporting": 1, None: 1}

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from desktop.metrics import Item
+from desktop.evaluation.metrics import Item
 
 DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable", "evidence", "drop")
 # The order decisions are applied in: an added item exists before its role or alternatives

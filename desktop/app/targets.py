@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from db import journal
-from desktop import paths
+from desktop.app import paths
 from desktop.formats import InputError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"

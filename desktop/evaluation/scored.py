@@ -1,4 +1,4 @@
-"""Per-question scores kept compactly for desktop.compare, filled in one pass over the runs.
+"""Per-question scores kept compactly for evaluation.compare, filled in one pass over the runs.
 
 The report scores every system on every question once, as it writes its Per question and
 Misses rows; the `compare` command scores the first K of every list. Both fill a ``Scores``
@@ -6,7 +6,7 @@ question by question (``Scores.add``) and hand it to ``compare.compare_scores``,
 comparison has one entry point and nothing is scored twice. What is kept per system is a
 column of doubles per measure and K over the evaluated questions (NaN where a measure has no
 value: CoreRecall of a question without a core item) and a column per K of found-item masks,
-written to a temporary file as they come (desktop.scratch.Columns) and read back a column at a
+written to a temporary file as they come (desktop.app.scratch.Columns) and read back a column at a
 time: the memory they take does not grow with the questions.
 """
 
@@ -17,7 +17,8 @@ from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 
-from desktop import compact, metrics, scratch
+from desktop.app import compact, scratch
+from desktop.evaluation import metrics
 
 
 class PerQuestion:

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from desktop import paths
+from desktop.app import paths
 
 log = logging.getLogger("recall_reviewer.scratch")
 STALE_SECONDS = 24 * 3600  # where a process cannot be asked whether it lives (Windows)
