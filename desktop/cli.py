@@ -11,9 +11,7 @@ from pathlib import Path
 
 from desktop import __version__
 from desktop.app.terminal import printable
-
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
-IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
+from desktop.readers.kinds import FORMATS, IMPORT_KINDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         "file", nargs="+", help="the file (a corpus: files or a folder of them; beir: a folder)"
     )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument("--format", choices=IMPORT_FORMATS)
+    imp.add_argument("--format", choices=FORMATS)
     _graded_options(imp)
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
     imp.add_argument(
@@ -185,7 +183,7 @@ def _run(args, db_path: Path) -> int:
 
     from db import StoreError
     from desktop.app import errors, interrupt
-    from desktop.formats import InputError
+    from desktop.readers import InputError
 
     _wait["seconds"] = max(0.0, args.wait)
     _opened.clear()
@@ -313,7 +311,7 @@ def cmd_init(args, db_path) -> int:
 
 
 def cmd_import(args, db_path) -> int:
-    from desktop.formats import parse_levels
+    from desktop.readers import parse_levels
 
     try:
         levels = parse_levels(args.levels) if args.levels is not None else None

@@ -16,13 +16,13 @@ from pathlib import Path
 from db import DuplicateRow, Store, StoreError, UnknownIds
 from db import journal as journal_file
 from db.store import WAIT
-from desktop import formats, search
+from desktop import readers, search
 from desktop.app import backup, locks, scratch, targets
 from desktop.evaluation import metrics
-from desktop.formats import InputError, Progress
 from desktop.gold import effective as gold
 from desktop.gold import export as gold_export
 from desktop.gold import pool as pool_module
+from desktop.readers import InputError, Progress
 from desktop.reads import Reads
 
 
@@ -242,7 +242,7 @@ class Project(Reads):
         """The one way in for a file, used by the command line and the window. kind is
         corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
         and gold); paths is a path or a list of them (several, or a folder, only for a
-        corpus). levels: what graded qrels levels mean (formats.parse_levels)."""
+        corpus). levels: what graded qrels levels mean (readers.parse_levels)."""
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
@@ -260,7 +260,7 @@ class Project(Reads):
         hint = _beir_hint(path)
         if hint:
             raise InputError(path, None, f"is a folder, not a file{hint}")
-        formats.regular_file(path)  # before the extension: a FIFO's name says nothing
+        readers.regular_file(path)  # before the extension: a FIFO's name says nothing
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":
@@ -288,7 +288,7 @@ class Project(Reads):
         file's name as source_file."""
         given = _path_list(paths)
         skipped: list[str] = []
-        files = formats.corpus_files(given, skipped)
+        files = readers.corpus_files(given, skipped)
         several = len(files) > 1 or any(os.path.isdir(p) for p in given)
         source, default_name = _corpus_source(given, files)
         shown = str(given[0]) if len(given) == 1 else source
@@ -302,7 +302,7 @@ class Project(Reads):
                 f"{existing['source_file']}); use --replace to replace it (this removes the "
                 "imported gold and runs, which point at its passages; judgements stay)",
             )
-        corpus = formats.CorpusFiles(files, fmt, encoding, tag=several)
+        corpus = readers.CorpusFiles(files, fmt, encoding, tag=several)
         with self.store.atomic():
             if existing:
                 removed = self.store.clear_corpus(source)
@@ -337,7 +337,7 @@ class Project(Reads):
         """only: the question ids to take in (the others are left out), or None for all."""
         path = str(path)
         report = ImportReport("questions", path, 0)
-        records = self._not_the_corpus(path, formats.read_questions(path, fmt, encoding, progress))
+        records = self._not_the_corpus(path, readers.read_questions(path, fmt, encoding, progress))
         left_out: list[str] = []
         if only is not None:
             records = _only(records, only, left_out)
@@ -391,7 +391,7 @@ class Project(Reads):
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("gold", path, 0)
-        records = list(formats.read_gold(path, fmt, encoding, progress, levels))
+        records = list(readers.read_gold(path, fmt, encoding, progress, levels))
         if not records:
             raise InputError(path, None, "no gold in the file")
         questions = [(r.line, r.question_id) for r in records]
@@ -428,7 +428,7 @@ class Project(Reads):
             + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
         )
         report.messages += _undo_note(counts["undo"])
-        graded = formats.pick_format(path, "gold", fmt) != "jsonl"
+        graded = readers.pick_format(path, "gold", fmt) != "jsonl"
         if graded and items and not levels and all(role != "core" for *_, role in items):
             report.messages.append(_NO_CORE_LEVELS)
         self._gold_cache = None
@@ -441,8 +441,8 @@ class Project(Reads):
         (each may be .gz). Only the questions the split's qrels name come in: BEIR's
         queries.jsonl holds every split's, and the others would count as questions to be
         abstained on."""
-        files = formats.beir_files(folder, split)
-        named = {r.question_id for r in formats.read_gold(files["gold"], "beir", None, None)}
+        files = readers.beir_files(folder, split)
+        named = {r.question_id for r in readers.read_gold(files["gold"], "beir", None, None)}
         report = ImportReport("beir", str(folder), 0)
         with self.store.atomic():
             corpus = self.import_corpus(files["corpus"], "jsonl", None, replace, progress=progress)
@@ -466,7 +466,7 @@ class Project(Reads):
         system = (system or Path(path).stem).strip()
         if not system:
             raise InputError(path, None, "the system needs a name (--system NAME)")
-        fmt, lists = formats.read_run(path, fmt, encoding, progress)
+        fmt, lists = readers.read_run(path, fmt, encoding, progress)
         report = ImportReport("run", path, 0)
         if not lists:
             raise InputError(path, None, "no results in the file")
@@ -639,7 +639,7 @@ class Project(Reads):
         primaries = self.store.evidence_primaries(question_id)
         added = self.added_evidence(question_id)
         problem = (
-            formats.check_judgement_value(checked, value)
+            readers.check_judgement_value(checked, value)
             or _alternative_problem(checked, question_id, value, primaries, added)
             or _item_problem(checked, question_id, passage_id, primaries, added)
         )
@@ -664,7 +664,7 @@ class Project(Reads):
     ) -> list[dict]:
         """Add a passage as a new evidence item with its role (the window's "add as core" /
         "add as supporting"): the evidence line and the role line in one transaction."""
-        if formats.check_judgement_value("role", role) or role is None:
+        if readers.check_judgement_value("role", role) or role is None:
             raise ValueError("a role must be core or supporting")
         line = {"question_id": question_id, "passage_id": passage_id}
         return self.add_judgement_lines(
@@ -717,7 +717,7 @@ class Project(Reads):
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = []
-        for rec in formats.read_judgements(path, fmt, encoding, progress):
+        for rec in readers.read_judgements(path, fmt, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
@@ -886,7 +886,7 @@ class Project(Reads):
         taken (nothing is lost) and counted in a warning."""
         path = Path(path) if path else self.store.journal_path
         if os.path.lexists(path):  # a missing journal: journal_file.read says so
-            formats.regular_file(path)
+            readers.regular_file(path)
         try:
             header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:

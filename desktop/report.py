@@ -78,7 +78,7 @@ from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import __version__, formats
+from desktop import __version__, readers
 from desktop.app import scratch
 from desktop.evaluation import compare, metrics, scored, stats
 from desktop.gold import effective as gold
@@ -476,7 +476,7 @@ def write_report(
     """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
 
     ``progress(done, total)`` is called as the work goes; it may raise (for instance
-    ``desktop.formats.Cancelled``), and then no file is left behind: the workbook goes to a
+    ``desktop.readers.Cancelled``), and then no file is left behind: the workbook goes to a
     temporary file beside ``path`` that replaces it only once complete. Safe to call from a
     worker thread with its own Project. ``lang`` ('ko' or 'en') names the sheets; a sheet
     goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests)."""
@@ -1018,7 +1018,7 @@ def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
 def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
     """Lines per reviewer and kind, agreement, the open and waiting decisions and every
     decision, from the pass over the questions."""
-    kinds = formats.KINDS  # every kind of line, evidence and drop included
+    kinds = readers.KINDS  # every kind of line, evidence and drop included
     lines = passed.by_reviewer
     names = sorted(name for name, these in lines.items() if these.lines)
     sheet.append(

@@ -281,7 +281,7 @@ def _interrupt():
 
 
 def test_the_backup_reports_progress_and_can_be_cancelled(project, tmp_path):
-    from desktop.formats import Cancelled
+    from desktop.readers import Cancelled
 
     rows = [{"id": f"x{i}", "text": "말씀 " * 200} for i in range(9000)]
     project.import_corpus(write_jsonl(tmp_path / "big.jsonl", rows))

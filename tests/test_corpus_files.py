@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from desktop import formats
+from desktop import readers
 from tests.helpers import cli, snapshot, write_jsonl, write_text
 
 
@@ -105,7 +105,7 @@ def test_other_kinds_take_exactly_one_file(project, tmp_path):
     files = volumes(tmp_path / "vols", n=2)
     result = cli(project.path, "import", "questions", *map(str, files))
     assert result.returncode == 2 and "one file" in result.stderr
-    with pytest.raises(formats.InputError):
+    with pytest.raises(readers.InputError):
         project.import_file("run", files, system="x")
 
 
@@ -140,8 +140,8 @@ def test_a_cancel_while_the_index_is_built_leaves_nothing(project, tmp_path):
 
     def cancel_in_index(done, total, phase=None):
         if phase == "building the search index":
-            raise formats.Cancelled
+            raise readers.Cancelled
 
-    with pytest.raises(formats.Cancelled):
+    with pytest.raises(readers.Cancelled):
         project.import_file("corpus", files, progress=cancel_in_index)
     assert snapshot(project.path) == before

@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from desktop.formats import InputError
+from desktop.readers import InputError
 from tests.helpers import snapshot, write_jsonl, write_text
 
 
@@ -265,10 +265,10 @@ def test_json_dict_refusals_name_the_question_line(project, tmp_path):
 
 
 def test_json_dict_size_limit(project, tmp_path, monkeypatch):
-    from desktop import formats
+    from desktop import readers
 
     small(project, tmp_path)
-    monkeypatch.setattr(formats, "JSON_DICT_LIMIT", 10)
+    monkeypatch.setattr(readers.json_dict, "JSON_DICT_LIMIT", 10)
     path = write_text(tmp_path / "big.json", '{"q1": {"d1": 1.0}}')
     error = refused(project, project.import_run, path, "x")
     assert "over 0 MB of JSON" in error.message and "convert it to TREC" in error.message
@@ -309,7 +309,7 @@ def test_msmarco_run_in_rank_order(project, tmp_path):
 
 
 def test_levels_say_what_a_graded_level_means(project, tmp_path):
-    from desktop.formats import parse_levels
+    from desktop.readers import parse_levels
 
     small(project, tmp_path)
     qrels = write_text(tmp_path / "g.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from desktop.formats import InputError
+from desktop.readers import InputError
 from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
 
 

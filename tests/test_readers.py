@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from desktop import formats
+from desktop import readers
 from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
 
 RUN_LINE = {"question_id": "q1", "results": [{"passage_id": "p2", "score": 3.5}]}
@@ -98,28 +98,28 @@ def test_sniffing_the_encoding_of_a_fifo_does_not_wait(tmp_path):
         pytest.skip("named pipes are POSIX")
     fifo = tmp_path / "w.jsonl"
     os.mkfifo(fifo)
-    assert formats.sniff_encoding(fifo) is None  # the window's import dialog asks this first
+    assert readers.sniff_encoding(fifo) is None  # the window's import dialog asks this first
 
 
 def test_a_line_over_the_limit_is_refused_at_its_line_without_reading_it_all(
     loaded, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(formats, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(readers.opening, "MAX_LINE_BYTES", 1000)
     path = tmp_path / "q.jsonl"
     good = json.dumps({"id": "q9", "text": "짧은 질문"}, ensure_ascii=False) + "\n"
     path.write_text(good + "x" * 100_000, encoding="utf-8")  # no line ending: no end at all
     with open(path, "rb") as handle:
-        lines = formats._bounded(path, handle)
+        lines = readers.opening._bounded(path, handle)
         assert next(lines)[0] == 1
-        with pytest.raises(formats.InputError, match=r"q\.jsonl:2: line longer than"):
+        with pytest.raises(readers.InputError, match=r"q\.jsonl:2: line longer than"):
             next(lines)
         assert handle.tell() < len(good) + 2 * 1000 + 8192  # read up to the limit, not on
-    with pytest.raises(formats.InputError, match=r":2: line longer than"):
+    with pytest.raises(readers.InputError, match=r":2: line longer than"):
         loaded.import_questions(path)
 
 
 def test_a_passage_over_one_megabyte_is_refused(loaded, tmp_path):
-    text = "가" * (formats.MAX_LINE_BYTES // 3 + 1)  # three bytes each in UTF-8
+    text = "가" * (readers.MAX_LINE_BYTES // 3 + 1)  # three bytes each in UTF-8
     path = write_jsonl(
         tmp_path / "c.jsonl", [{"id": "a", "text": "짧다"}, {"id": "b", "text": text}]
     )
@@ -128,17 +128,17 @@ def test_a_passage_over_one_megabyte_is_refused(loaded, tmp_path):
 
 
 def test_a_quoted_csv_field_cannot_gather_lines_without_bound(project, tmp_path, monkeypatch):
-    monkeypatch.setattr(formats, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(readers.opening, "MAX_LINE_BYTES", 1000)
     path = write_text(tmp_path / "c.csv", 'id,text\np1,ok\np2,"open\n' + "more\n" * 500)
-    with pytest.raises(formats.InputError, match=r"c\.csv:3: line longer than"):
-        list(formats.read_corpus(path))
+    with pytest.raises(readers.InputError, match=r"c\.csv:3: line longer than"):
+        list(readers.read_corpus(path))
 
 
 def test_a_utf16_line_over_the_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(formats, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(readers.opening, "MAX_LINE_BYTES", 1000)
     path = write_text(tmp_path / "q.tsv", "q1\t질문\nq2\t" + "가" * 5000, "utf-16")
-    with pytest.raises(formats.InputError, match=r"q\.tsv:2: line longer than"):
-        list(formats.read_questions(path, encoding="utf-16"))
+    with pytest.raises(readers.InputError, match=r"q\.tsv:2: line longer than"):
+        list(readers.read_questions(path, encoding="utf-16"))
 
 
 def test_a_corpus_folder_names_what_it_skipped_and_refuses_what_it_cannot_read(
@@ -237,7 +237,7 @@ def test_numbers_are_ascii_digits_only(loaded, tmp_path, number):
 
 def test_ascii_numbers_still_read(tmp_path):
     path = write_text(tmp_path / "r.trec", "q1 Q0 p2 1 -1.5e3 bm25\nq1 Q0 p3 2 +7 bm25\n")
-    _, lists = formats.read_run(path)
+    _, lists = readers.read_run(path)
     assert [score for _, score, _ in lists[0].results] == [7.0, -1500.0]
 
 

@@ -22,8 +22,8 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from desktop import report as rp
 from desktop.evaluation import stats
-from desktop.formats import Cancelled
 from desktop.project import Project
+from desktop.readers import Cancelled
 from desktop.report import write_report
 from tests.helpers import write_jsonl, write_text
 

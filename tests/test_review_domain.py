@@ -230,9 +230,9 @@ def test_agreement_is_read_on_demand(judged):
 
 
 def test_sniff_encoding_lives_in_formats():
-    from desktop import formats
+    from desktop import readers
 
-    assert review.sniff_encoding is formats.sniff_encoding
+    assert review.sniff_encoding is readers.sniff_encoding
 
 
 def test_imported_level_0_counts_as_judged_in_the_window(project, tmp_path):

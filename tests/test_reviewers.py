@@ -178,7 +178,7 @@ def test_merge_refuses_a_different_evaluation_and_changes_nothing(tmp_path):
     write_jsonl(tmp_path / "more.jsonl", [{"id": "q9", "text": "새 질문"}])
     lee.import_questions(tmp_path / "more.jsonl")
     before = snapshot(kim.path)
-    from desktop.formats import InputError
+    from desktop.readers import InputError
 
     with pytest.raises(InputError, match="questions differ"):
         kim.merge(lee.path)
@@ -197,7 +197,7 @@ def test_export_import_judgements_round_trip(tmp_path):
     assert lee.import_judgements(out).rows == 0
     bad = write_jsonl(tmp_path / "bad.jsonl", [{**lines[0], "question_id": "nope"}])
     before = snapshot(lee.path)
-    from desktop.formats import InputError
+    from desktop.readers import InputError
 
     with pytest.raises(InputError, match=r"bad\.jsonl:1: unknown question"):
         lee.import_judgements(bad)

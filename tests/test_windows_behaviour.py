@@ -17,7 +17,7 @@ import pytest
 from desktop.app import logs
 from desktop.app.paths import shared_folder
 from desktop.app.terminal import SafeStream
-from desktop.formats import InputError
+from desktop.readers import InputError
 from tests.helpers import cli, write_text
 
 EXCEL_CSV = (

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from db import journal
 from desktop.app import paths
-from desktop.formats import InputError
+from desktop.readers import InputError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # Not regular files, by what stat says; a folder keeps its own message below.

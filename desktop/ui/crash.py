@@ -68,7 +68,7 @@ def describe(exc: BaseException) -> str | None:
     """The command line's one line for a problem with a file, or None for anything else."""
     from db import StoreError
     from desktop.app import errors
-    from desktop.formats import InputError
+    from desktop.readers import InputError
 
     if isinstance(exc, StoreError | InputError):
         return str(exc)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QProgressDialog
 from db import StoreError
 from desktop import review
 from desktop.app import paths
-from desktop.formats import InputError
+from desktop.readers import InputError
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name
 from desktop.ui.operations import CommittedError

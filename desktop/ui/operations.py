@@ -24,10 +24,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop import review
-from desktop.formats import Cancelled
 from desktop.gold.pool import DEFAULT_DEPTH
-
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
+from desktop.readers import Cancelled
 
 
 @dataclass(frozen=True)

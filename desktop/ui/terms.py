@@ -64,7 +64,7 @@ MEASURE_NAMES = {
     ),
 }
 
-PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
+PHASES = {  # the phase names progress callbacks pass (desktop.readers.Progress)
     "reading": QT_TRANSLATE_NOOP("terms", "reading"),
     "checking ids": QT_TRANSLATE_NOOP("terms", "checking ids"),
     "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
