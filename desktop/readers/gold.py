@@ -36,60 +36,72 @@ def read_gold(path, fmt=None, encoding=None, progress=None, levels=None) -> Iter
     _check_levels(path, fmt, levels)
     if fmt == "json-dict":
         yield from _json_dict_gold(path, encoding, progress, levels)
-        return
-    if fmt == "jsonl":
-        seen: set[str] = set()
-        for number, obj in json_lines(path, encoding, progress):
-            check_kind(path, number, obj, "gold")
-            qid = text_id(path, number, obj.get("question_id"), "question_id")
-            if qid in seen:
-                raise InputError(path, number, f"gold for question '{qid}' given twice")
-            seen.add(qid)
-            evidence = obj.get("evidence")
-            if not isinstance(evidence, list):
-                raise InputError(
-                    path, number, "a gold line needs 'evidence', a list (empty: no evidence)"
-                )
-            items: list[EvidenceRecord] = []
-            primaries: set[str] = set()
-            for item in evidence:
-                if not isinstance(item, dict):
-                    raise InputError(path, number, "each evidence item must be an object")
-                pid = text_id(path, number, item.get("passage_id"), "passage_id")
-                if pid in primaries:
-                    raise InputError(path, number, f"passage '{pid}' is evidence twice")
-                primaries.add(pid)
-                role = item.get("role")
-                if role not in (None, *ROLES):
-                    raise InputError(
-                        path,
-                        number,
-                        f"role must be core or supporting (or missing), not {shown(repr(role))}",
-                    )
-                alts = item.get("alternatives", [])
-                if not isinstance(alts, list):
-                    raise InputError(path, number, "'alternatives' must be a list of passage ids")
-                alt_ids = []
-                for alt in alts:
-                    alt = text_id(path, number, alt, "alternatives")
-                    if alt != pid and alt not in alt_ids:
-                        alt_ids.append(alt)
-                items.append(EvidenceRecord(number, pid, role, alt_ids))
-            judged_not = obj.get("not_evidence", [])
-            if not isinstance(judged_not, list):
-                raise InputError(path, number, "'not_evidence' must be a list of passage ids")
-            not_ids: list[tuple[int, str]] = []
-            for pid in judged_not:
-                pid = text_id(path, number, pid, "not_evidence")
-                if pid in primaries:
-                    raise InputError(
-                        path, number, f"passage '{pid}' is both evidence and not evidence"
-                    )
-                not_ids.append((number, pid))
-            yield GoldRecord(number, qid, items, not_ids)
-        return
+    elif fmt == "jsonl":
+        yield from _jsonl_gold(path, encoding, progress)
+    else:
+        yield from _qrels_gold(path, fmt, encoding, progress, levels)
 
-    # TREC and BEIR qrels: a line per (question, passage); group by question keeping file order.
+
+def _jsonl_gold(path, encoding, progress) -> Iterator[GoldRecord]:
+    seen: set[str] = set()
+    for number, obj in json_lines(path, encoding, progress):
+        check_kind(path, number, obj, "gold")
+        qid = text_id(path, number, obj.get("question_id"), "question_id")
+        if qid in seen:
+            raise InputError(path, number, f"gold for question '{qid}' given twice")
+        seen.add(qid)
+        evidence = obj.get("evidence")
+        if not isinstance(evidence, list):
+            raise InputError(
+                path, number, "a gold line needs 'evidence', a list (empty: no evidence)"
+            )
+        items = _evidence_items(path, number, evidence)
+        primaries = {item.passage_id for item in items}
+        judged_not = obj.get("not_evidence", [])
+        if not isinstance(judged_not, list):
+            raise InputError(path, number, "'not_evidence' must be a list of passage ids")
+        not_ids: list[tuple[int, str]] = []
+        for pid in judged_not:
+            pid = text_id(path, number, pid, "not_evidence")
+            if pid in primaries:
+                raise InputError(path, number, f"passage '{pid}' is both evidence and not evidence")
+            not_ids.append((number, pid))
+        yield GoldRecord(number, qid, items, not_ids)
+
+
+def _evidence_items(path, number: int, evidence: list) -> list[EvidenceRecord]:
+    """A JSONL gold line's evidence items, each primary passage once."""
+    items: list[EvidenceRecord] = []
+    primaries: set[str] = set()
+    for item in evidence:
+        if not isinstance(item, dict):
+            raise InputError(path, number, "each evidence item must be an object")
+        pid = text_id(path, number, item.get("passage_id"), "passage_id")
+        if pid in primaries:
+            raise InputError(path, number, f"passage '{pid}' is evidence twice")
+        primaries.add(pid)
+        role = item.get("role")
+        if role not in (None, *ROLES):
+            raise InputError(
+                path,
+                number,
+                f"role must be core or supporting (or missing), not {shown(repr(role))}",
+            )
+        alts = item.get("alternatives", [])
+        if not isinstance(alts, list):
+            raise InputError(path, number, "'alternatives' must be a list of passage ids")
+        alt_ids = []
+        for alt in alts:
+            alt = text_id(path, number, alt, "alternatives")
+            if alt != pid and alt not in alt_ids:
+                alt_ids.append(alt)
+        items.append(EvidenceRecord(number, pid, role, alt_ids))
+    return items
+
+
+def _qrels_gold(path, fmt: str, encoding, progress, levels) -> Iterator[GoldRecord]:
+    """TREC and BEIR qrels: a line per (question, passage); grouped by question keeping file
+    order."""
     grouped: dict[str, GoldRecord] = {}
     seen_pairs: set[tuple[str, str]] = set()
     if fmt == "qrels":
@@ -97,24 +109,9 @@ def read_gold(path, fmt=None, encoding=None, progress=None, levels=None) -> Iter
     else:
         rows = table_rows(path, encoding, progress, "\t")
     for number, fields in rows:
-        if fmt == "beir":
-            if number == 1 and fields[0].strip().lower() in ("query-id", "query_id", "qid"):
-                continue
-            if len(fields) != 3:
-                hint = header_kind(path, fields, "tsv") if number == 1 else ""
-                raise InputError(
-                    path,
-                    number,
-                    "expected 'query-id<TAB>corpus-id<TAB>score'"
-                    + (hint or columns_kind(path, " ".join(fields).split())),
-                )
-            qid, pid, level = fields
-        else:
-            if len(fields) != 4:
-                raise InputError(
-                    path, number, "expected 'qid 0 passage_id level'" + columns_kind(path, fields)
-                )
-            qid, _, pid, level = fields
+        if fmt == "beir" and number == 1 and fields[0].strip().lower() in BEIR_HEADERS:
+            continue
+        qid, pid, level = _qrels_fields(path, number, fields, fmt)
         qid, pid = nfc(qid.strip()), nfc(pid.strip())
         level_value = whole(path, number, level, "relevance level")
         if (qid, pid) in seen_pairs:
@@ -123,6 +120,30 @@ def read_gold(path, fmt=None, encoding=None, progress=None, levels=None) -> Iter
         record = grouped.setdefault(qid, GoldRecord(number, qid, []))
         _add_level(record, number, pid, level_value, levels)
     yield from grouped.values()
+
+
+BEIR_HEADERS = ("query-id", "query_id", "qid")  # a BEIR qrels file's first column, when named
+
+
+def _qrels_fields(path, number: int, fields: list[str], fmt: str) -> tuple[str, str, str]:
+    """(question id, passage id, level) of a qrels line, or why the line is not one."""
+    if fmt == "beir":
+        if len(fields) != 3:
+            hint = header_kind(path, fields, "tsv") if number == 1 else ""
+            raise InputError(
+                path,
+                number,
+                "expected 'query-id<TAB>corpus-id<TAB>score'"
+                + (hint or columns_kind(path, " ".join(fields).split())),
+            )
+        qid, pid, level = fields
+        return qid, pid, level
+    if len(fields) != 4:
+        raise InputError(
+            path, number, "expected 'qid 0 passage_id level'" + columns_kind(path, fields)
+        )
+    qid, _, pid, level = fields
+    return qid, pid, level
 
 
 LEVEL_MEANINGS = ("core", "supporting", "not")

@@ -51,83 +51,90 @@ def read_run(path, fmt=None, encoding=None, progress=None) -> tuple[str, list[Ra
     descending; the rank column is ignored. JSONL keeps its order; CSV follows its rank column.
     """
     fmt = pick_format(path, "run", fmt)
-    if fmt == "json-dict":
-        return fmt, _json_dict_run(path, encoding, progress)
-    if fmt == "msmarco":
-        return fmt, _msmarco_run(path, encoding, progress)
+    readers = {
+        "json-dict": _json_dict_run,
+        "msmarco": _msmarco_run,
+        "trec": _trec_run,
+        "jsonl": _jsonl_run,
+    }
+    return fmt, readers.get(fmt, _csv_run)(path, encoding, progress)
+
+
+def _trec_run(path, encoding, progress) -> list[RankedList]:
+    raw: dict[str, list[tuple[float, str, int]]] = {}
+    first_line: dict[str, int] = {}
+    for number, text in read_lines(path, encoding, progress):
+        fields = text.split()
+        if not fields:
+            continue
+        if len(fields) < 6:
+            raise InputError(
+                path,
+                number,
+                "expected 'qid Q0 passage_id rank score tag'" + columns_kind(path, fields),
+            )
+        qid, pid = nfc(fields[0]), nfc(fields[2])
+        raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
+        first_line.setdefault(qid, number)
+    return [_dedupe(qid, first_line[qid], _trec_order(rows)) for qid, rows in raw.items()]
+
+
+def _jsonl_run(path, encoding, progress) -> list[RankedList]:
     lists: dict[str, RankedList] = {}
-    if fmt == "trec":
-        raw: dict[str, list[tuple[float, str, int]]] = {}
-        first_line: dict[str, int] = {}
-        for number, text in read_lines(path, encoding, progress):
-            fields = text.split()
-            if not fields:
+    for number, obj in json_lines(path, encoding, progress):
+        check_kind(path, number, obj, "run")
+        qid = text_id(path, number, obj.get("question_id"), "question_id")
+        if qid in lists:
+            raise InputError(path, number, f"results for question '{qid}' given twice")
+        results = obj.get("results")
+        if not isinstance(results, list):
+            raise InputError(
+                path, number, "a run line needs 'results', a list (empty: nothing retrieved)"
+            )
+        rows = []
+        for entry in results:
+            if isinstance(entry, str):
+                rows.append((entry, None, number))
                 continue
-            if len(fields) < 6:
-                raise InputError(
-                    path,
-                    number,
-                    "expected 'qid Q0 passage_id rank score tag'" + columns_kind(path, fields),
-                )
-            qid, pid = nfc(fields[0]), nfc(fields[2])
-            raw.setdefault(qid, []).append((_score(path, number, fields[4]), pid, number))
-            first_line.setdefault(qid, number)
-        for qid, rows in raw.items():
-            lists[qid] = _dedupe(qid, first_line[qid], _trec_order(rows))
-    elif fmt == "jsonl":
-        for number, obj in json_lines(path, encoding, progress):
-            check_kind(path, number, obj, "run")
-            qid = text_id(path, number, obj.get("question_id"), "question_id")
-            if qid in lists:
-                raise InputError(path, number, f"results for question '{qid}' given twice")
-            results = obj.get("results")
-            if not isinstance(results, list):
-                raise InputError(
-                    path, number, "a run line needs 'results', a list (empty: nothing retrieved)"
-                )
-            rows = []
-            for entry in results:
-                if isinstance(entry, str):
-                    rows.append((entry, None, number))
-                    continue
-                if not isinstance(entry, dict):
-                    raise InputError(
-                        path, number, "each result must be an object with 'passage_id'"
-                    )
-                pid = text_id(path, number, entry.get("passage_id"), "passage_id")
-                score = entry.get("score")
-                if score is not None:
-                    score = _json_score(path, number, score)
-                rows.append((pid, score, number))
-            lists[qid] = _dedupe(qid, number, rows)
-    else:
-        rows_iter = table_rows(path, encoding, progress, ",")
-        header_line, header = next(rows_iter, (1, []))
-        names = [h.strip() for h in header]
-        for needed in ("question_id", "passage_id", "rank"):
-            if needed not in names:
-                raise InputError(
-                    path,
-                    header_line,
-                    "the header row must be question_id,passage_id,rank,score"
-                    + header_kind(path, names, "csv"),
-                )
-        raw_csv: dict[str, list[tuple[int, str, float | None, int]]] = {}
-        first_line = {}
-        for number, row in rows_iter:
-            if len(row) != len(names):
-                raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
-            obj = dict(zip(names, row, strict=True))
-            qid = text_id(path, number, obj["question_id"], "question_id")
-            pid = text_id(path, number, obj["passage_id"], "passage_id")
-            rank = whole(path, number, obj["rank"], "rank")
-            score_text = (obj.get("score") or "").strip()
-            score = _score(path, number, score_text) if score_text else None
-            raw_csv.setdefault(qid, []).append((rank, pid, score, number))
-            first_line.setdefault(qid, number)
-        for qid, rows in raw_csv.items():
-            lists[qid] = _dedupe(qid, first_line[qid], _rank_order(path, qid, rows))
-    return fmt, list(lists.values())
+            if not isinstance(entry, dict):
+                raise InputError(path, number, "each result must be an object with 'passage_id'")
+            pid = text_id(path, number, entry.get("passage_id"), "passage_id")
+            score = entry.get("score")
+            if score is not None:
+                score = _json_score(path, number, score)
+            rows.append((pid, score, number))
+        lists[qid] = _dedupe(qid, number, rows)
+    return list(lists.values())
+
+
+def _csv_run(path, encoding, progress) -> list[RankedList]:
+    rows_iter = table_rows(path, encoding, progress, ",")
+    header_line, header = next(rows_iter, (1, []))
+    names = [h.strip() for h in header]
+    for needed in ("question_id", "passage_id", "rank"):
+        if needed not in names:
+            raise InputError(
+                path,
+                header_line,
+                "the header row must be question_id,passage_id,rank,score"
+                + header_kind(path, names, "csv"),
+            )
+    raw_csv: dict[str, list[tuple[int, str, float | None, int]]] = {}
+    first_line: dict[str, int] = {}
+    for number, row in rows_iter:
+        if len(row) != len(names):
+            raise InputError(path, number, f"{len(row)} fields, the header has {len(names)}")
+        obj = dict(zip(names, row, strict=True))
+        qid = text_id(path, number, obj["question_id"], "question_id")
+        pid = text_id(path, number, obj["passage_id"], "passage_id")
+        rank = whole(path, number, obj["rank"], "rank")
+        score_text = (obj.get("score") or "").strip()
+        score = _score(path, number, score_text) if score_text else None
+        raw_csv.setdefault(qid, []).append((rank, pid, score, number))
+        first_line.setdefault(qid, number)
+    return [
+        _dedupe(qid, first_line[qid], _rank_order(path, qid, rows)) for qid, rows in raw_csv.items()
+    ]
 
 
 def _dedupe(qid: str, line: int, rows: list[tuple[str, float | None, int]]) -> RankedList:
