@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from desktop.evaluation import compare as cp
-from desktop.evaluation import metrics
+from desktop.evaluation import metrics, significance, ties
 from desktop.evaluation.metrics import Item
 from tests.helpers import cli, corpus_of, snapshot, write_jsonl, write_text
 
@@ -23,15 +23,15 @@ from tests.helpers import cli, corpus_of, snapshot, write_jsonl, write_text
 
 def test_holm_on_a_hand_computed_family():
     # Sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> kept at 0.06.
-    assert cp.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert significance.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     # Capped at 1, and a family of one is left as it is.
-    assert cp.holm([0.5, 0.6, 0.01]) == pytest.approx([1.0, 1.0, 0.03])
-    assert cp.holm([0.2]) == [0.2]
-    assert cp.holm([]) == []
+    assert significance.holm([0.5, 0.6, 0.01]) == pytest.approx([1.0, 1.0, 0.03])
+    assert significance.holm([0.2]) == [0.2]
+    assert significance.holm([]) == []
 
 
 def test_win_tie_loss_by_hand():
-    assert cp.win_tie_loss([1, 0.5, 0, 0.25], [0.5, 0.5, 1, 0]) == (2, 1, 1)
+    assert significance.win_tie_loss([1, 0.5, 0, 0.25], [0.5, 0.5, 1, 0]) == (2, 1, 1)
 
 
 def test_auroc_and_threshold_by_hand():
@@ -249,7 +249,7 @@ def test_wins_unique_and_union_against_brute_force(case, ks):
     ks = sorted(ks)
     names = list(runs)
     scores = {s.system: s.per_question for s in metrics.evaluate(gold, runs, ks)}
-    rows, family = cp.pair_results(gold, names, scores, ks, permutations=20, seed=1)
+    rows, family = significance.pair_results(gold, names, scores, ks, permutations=20, seed=1)
     evaluated = [q for q, items in gold.items() if items]
     core = [q for q in evaluated if any(i.role == "core" for i in gold[q])]
     by_key = {(r.a, r.b, r.metric): r for r in rows}
@@ -332,7 +332,7 @@ def test_tie_extremes_against_every_order(case, ks):
     items, ranked = case
     ks = sorted(ks)
     values = [metrics.score_question(items, order, ks) for order in every_tie_order(ranked)]
-    found = cp.tie_extremes(metrics.Prepared(items, ks), ranked)
+    found = ties.tie_extremes(metrics.Prepared(items, ks), ranked)
     labels = list(values[0])
     if found is None:
         for label in labels:
@@ -355,7 +355,7 @@ def test_tie_ranges_are_means_of_the_per_question_extremes():
     scored = {"S": {1: [(11, 1.0), (10, 1.0)], 2: [(20, 5.0), (21, 1.0)]}}
     runs = {"S": {q: [p for p, _ in lst] for q, lst in scored["S"].items()}}
     (scores,) = metrics.evaluate(items, runs, [1])
-    ranges = cp.tie_ranges(items, scored, [1], {"S": scores.means}, {"S": scores.per_question})
+    ranges = ties.tie_ranges(items, scored, [1], {"S": scores.means}, {"S": scores.per_question})
     by_metric = {r.metric: r for r in ranges}
     r = by_metric["Recall@1"]
     assert (r.value, r.low, r.high, r.questions) == (0.5, 0.5, 1.0, 1)

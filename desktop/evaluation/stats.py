@@ -208,13 +208,7 @@ def randomization_p_values(
         return [1.0] * len(pairs)
     scale = common_scale(denominators)
     units = _Units(numerators, denominators, scale, store)
-    # The questions that differ in some pair, and each pair's observed total, a pair at a time.
-    differs = bytes(n)
-    totals = []
-    for a, b in pairs:
-        ua, ub = units[a], units[b]
-        totals.append(sum(ua) - sum(ub))
-        differs = bytes(map(or_, differs, map(ne, ua, ub)))
+    totals, differs = _observed(units, pairs, n)
     # Questions left out differ by 0 in every pair, so the sums over all and over keep agree.
     observed = [abs(t) for t in totals]
     keep = array("l", compress(range(n), differs))
@@ -228,12 +222,7 @@ def randomization_p_values(
     turns = _turns(len(pairs), _per_turn(m, width, len(pairs), budget))
     work = permutations * len(turns)
     for t, chosen in enumerate(turns):
-        packed = [0] * m
-        for j, p in enumerate(chosen):
-            ua, ub = units[pairs[p][0]], units[pairs[p][1]]
-            shift = j * width
-            for position, i in enumerate(keep):
-                packed[position] += (ua[i] - ub[i] + scale) << shift
+        packed = _packed(units, [pairs[p] for p in chosen], keep, width, scale)
         # The sign vectors depend on the seed and m alone: every turn flips the same ones.
         rng = random.Random(seed)
         for r in range(permutations):
@@ -250,3 +239,27 @@ def randomization_p_values(
                 tick(t * permutations + r + 1, work)
         del packed
     return [(1 + e) / (1 + permutations) for e in extreme]
+
+
+def _observed(units, pairs, n: int) -> tuple[list[int], bytes]:
+    """Each pair's observed total difference, and per question whether it differs in some
+    pair, a pair at a time."""
+    differs = bytes(n)
+    totals = []
+    for a, b in pairs:
+        ua, ub = units[a], units[b]
+        totals.append(sum(ua) - sum(ub))
+        differs = bytes(map(or_, differs, map(ne, ua, ub)))
+    return totals, differs
+
+
+def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:
+    """Per kept question, the differences (+ scale, so never negative) of these pairs side by
+    side in one integer, a field of ``width`` bits each, so one sum adds up every pair."""
+    packed = [0] * len(keep)
+    for j, (a, b) in enumerate(pairs):
+        ua, ub = units[a], units[b]
+        shift = j * width
+        for position, i in enumerate(keep):
+            packed[position] += (ua[i] - ub[i] + scale) << shift
+    return packed
