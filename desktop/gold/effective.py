@@ -232,34 +232,39 @@ def build(
         passage_pk = passage_pks.get(d.passage_id)
         if passage_pk is None:
             continue
-        if d.kind == "evidence":
-            if d.value is True and all(item.primary_pk != passage_pk for item in these):
-                these.append(GoldItem(passage_pk, d.passage_id, None, {}))
-        elif d.kind == "drop":
-            if d.value is True:
-                for item in [i for i in these if i.primary_pk == passage_pk]:
-                    these.remove(item)
-                    judged_out.setdefault(question_pk, set()).update(
-                        [item.primary_pk, *item.alternatives]
-                    )
-        elif d.kind == "role":
-            for item in these:
-                if item.primary_pk == passage_pk:
-                    item.role = d.value
-                    item.role_status = d.status
-        elif d.kind == "alternative":
-            for item in these:
-                item.alternatives.pop(passage_pk, None)
-            for item in these:
-                if item.primary_id == d.value and item.primary_pk != passage_pk:
-                    item.alternatives[passage_pk] = d.passage_id
-        elif d.kind == "not_evidence" and d.value is True:
-            # Only an alternative can be struck this way; a primary passage stays evidence.
-            for item in these:
-                item.alternatives.pop(passage_pk, None)
-            judged_out.setdefault(question_pk, set()).add(passage_pk)
+        _apply(d, passage_pk, these, judged_out, question_pk)
     conflicts = evidence_conflicts(votes, adjudications)
     return EffectiveGold(items, answerable, decisions, conflicts, judged_out)
+
+
+def _apply(d: Decision, passage_pk: int, these: list[GoldItem], judged_out, question_pk) -> None:
+    """One decision on a passage of a question whose items are these."""
+    if d.kind == "evidence":
+        if d.value is True and all(item.primary_pk != passage_pk for item in these):
+            these.append(GoldItem(passage_pk, d.passage_id, None, {}))
+    elif d.kind == "drop":
+        if d.value is True:
+            for item in [i for i in these if i.primary_pk == passage_pk]:
+                these.remove(item)
+                judged_out.setdefault(question_pk, set()).update(
+                    [item.primary_pk, *item.alternatives]
+                )
+    elif d.kind == "role":
+        for item in these:
+            if item.primary_pk == passage_pk:
+                item.role = d.value
+                item.role_status = d.status
+    elif d.kind == "alternative":
+        for item in these:
+            item.alternatives.pop(passage_pk, None)
+        for item in these:
+            if item.primary_id == d.value and item.primary_pk != passage_pk:
+                item.alternatives[passage_pk] = d.passage_id
+    elif d.kind == "not_evidence" and d.value is True:
+        # Only an alternative can be struck this way; a primary passage stays evidence.
+        for item in these:
+            item.alternatives.pop(passage_pk, None)
+        judged_out.setdefault(question_pk, set()).add(passage_pk)
 
 
 # -- agreement ----------------------------------------------------------------------------------
