@@ -11,10 +11,11 @@ was restarted since); anything unreadable or from another host is left alone. No
 from __future__ import annotations
 
 import logging
-import os
 import platform
 import sys
 from pathlib import Path
+
+from desktop.app.processes import alive
 
 WINDOW_LOCK_SUFFIX = ".window-lock"
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
@@ -33,16 +34,6 @@ def _boot_id() -> str | None:
         return None
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # it exists but is not ours
-    return False
-
-
 def is_stale(fields: list[str]) -> bool:
     """Whether a lock file's fields name a window on this host that is no longer running."""
     if len(fields) < 3 or not fields[0].isdigit():
@@ -52,7 +43,7 @@ def is_stale(fields: list[str]) -> bool:
     boot = _boot_id()
     if len(fields) > 4 and fields[4] and boot and fields[4].replace("-", "") != boot:
         return True  # taken before the machine was restarted
-    return _gone(int(fields[0]))
+    return alive(int(fields[0])) is False
 
 
 def clear_stale_window_lock(db_path: str | Path) -> bool:

@@ -19,7 +19,6 @@ import logging
 import marshal
 import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -30,23 +29,11 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from desktop.app import paths
+from desktop.app.processes import alive as process_alive
 
 log = logging.getLogger("recall_reviewer.scratch")
 STALE_SECONDS = 24 * 3600  # where a process cannot be asked whether it lives (Windows)
 _local = threading.local()
-
-
-def _alive(pid: int) -> bool | None:
-    """Whether the process lives; None where this cannot be asked cheaply."""
-    if sys.platform == "win32":
-        return None  # os.kill(pid, 0) would send CTRL_C_EVENT there
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists but is not ours
-    return True
 
 
 def _ours(path: Path) -> bool:
@@ -76,7 +63,7 @@ def clean_leftovers() -> int:
         try:
             record = json.loads(entry.read_text(encoding="utf-8"))
             pid = int(record["pid"])
-            alive = _alive(pid)
+            alive = process_alive(pid)
             if alive is None:
                 alive = time.time() - entry.stat().st_mtime < STALE_SECONDS
             if alive or pid == os.getpid():
