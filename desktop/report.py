@@ -436,7 +436,7 @@ def make_sheets(
     """The workbook's sheets in its order, still empty: each is filled when what it shows is
     known. Only the sheets whose rows grow with the data (runs × questions × items, the
     judgements) can reach ``max_rows``; the others hold a few rows per system. The widths of
-    later tables' columns hold their headers in two lines (tests/test_report_paper.py)."""
+    later tables' columns hold their headers in two lines (tests/report/test_report_paper.py)."""
 
     def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
         rows = max_rows if grows else MAX_ROWS

@@ -21,7 +21,7 @@ import pytest
 
 from desktop.app import launch
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "packaging" / "system-libraries.sh"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's X11 check")
 

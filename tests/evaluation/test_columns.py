@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from desktop import report as rp
 from desktop.app import compact, scratch
 from desktop.evaluation import metrics, scored, stats
-from tests.test_report_stream import many_questions
+from tests.report.test_report_stream import many_questions
 
 
 def test_columns_give_back_what_was_put(tmp_path):

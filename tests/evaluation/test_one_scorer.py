@@ -12,7 +12,7 @@ from desktop import review
 from desktop.project import Project
 from desktop.report import write_report
 from tests.helpers import write_jsonl
-from tests.test_report import find_row, table
+from tests.report.test_report import find_row, table
 
 PASSAGES = [f"p{i:02d}" for i in range(15)]
 QUESTIONS = ["q1", "q2", "q3", "q4"]

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from desktop.evaluation.metrics import Item, Prepared
-from tests.test_metrics import PASSAGES, QUESTIONS, qrels_strategy, run_strategy, scored
+from tests.evaluation.test_metrics import PASSAGES, QUESTIONS, qrels_strategy, run_strategy, scored
 
 FAST = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -8,20 +8,11 @@ import unicodedata
 
 import pytest
 
-from desktop.readers import InputError
-from tests.helpers import snapshot, write_jsonl, write_text
+from tests.helpers import refused, write_jsonl, write_text
 
 
 def nfd(text: str) -> str:
     return unicodedata.normalize("NFD", text)
-
-
-def refused(project, call, *args, **kwargs) -> InputError:
-    before = snapshot(project.path)
-    with pytest.raises(InputError) as caught:
-        call(*args, **kwargs)
-    assert snapshot(project.path) == before, "a refused file changed the database"
-    return caught.value
 
 
 # -- NFC -----------------------------------------------------------------------------------

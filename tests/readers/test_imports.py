@@ -7,16 +7,7 @@ import sys
 
 import pytest
 
-from desktop.readers import InputError
-from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
-
-
-def refused(project, call, *args, **kwargs) -> InputError:
-    before = snapshot(project.path)
-    with pytest.raises(InputError) as caught:
-        call(*args, **kwargs)
-    assert snapshot(project.path) == before, "a refused file changed the database"
-    return caught.value
+from tests.helpers import cli, refused, small_project, snapshot, write_jsonl, write_text
 
 
 def test_corpus_jsonl_beir_csv_tsv_bom_crlf_blank_lines(project, tmp_path):

@@ -6,18 +6,18 @@ import json
 
 import pytest
 
-from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
+from tests.helpers import (
+    JUDGEMENT_LINE,
+    RUN_LINE,
+    cli,
+    refused_by_cli,
+    small_project,
+    snapshot,
+    write_jsonl,
+    write_text,
+)
 
-RUN_LINE = {"question_id": "q1", "results": [{"passage_id": "p2", "score": 3.5}]}
 GOLD_LINE = {"question_id": "q1", "evidence": [{"passage_id": "p2", "role": "core"}]}
-JUDGEMENT_LINE = {
-    "reviewer": "kim",
-    "at": "2026-12-01T10:00:00+09:00",
-    "question_id": "q1",
-    "kind": "role",
-    "passage_id": "p2",
-    "value": "core",
-}
 CORPUS_LINE = {"id": "p9", "text": "새 문단"}
 # What a user adds to get past the first question (a corpus is loaded; which system?), so
 # that the file itself is what gets refused.
@@ -31,15 +31,6 @@ def loaded(project, tmp_path):
     project.import_run(write_jsonl(tmp_path / "base.jsonl", [RUN_LINE]), "base")
     project.add_judgement("kim", "q2", "role", "core", passage_id="p3")
     return project
-
-
-def refused_by_cli(db, *args) -> str:
-    before = snapshot(db)
-    result = cli(db, *args)
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    assert snapshot(db) == before, "a refused file changed the database"
-    return result.stderr
 
 
 def at_line(stderr: str, path, line: int) -> bool:

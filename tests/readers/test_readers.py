@@ -6,23 +6,20 @@ byte-for-byte unchanged."""
 import json
 import os
 import socket
-import subprocess
-import sys
 
 import pytest
 
 from desktop import readers
-from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
+from tests.helpers import (
+    JUDGEMENT_LINE,
+    RUN_LINE,
+    cli,
+    refused_by_cli,
+    small_project,
+    write_jsonl,
+    write_text,
+)
 
-RUN_LINE = {"question_id": "q1", "results": [{"passage_id": "p2", "score": 3.5}]}
-JUDGEMENT_LINE = {
-    "reviewer": "kim",
-    "at": "2026-12-01T10:00:00+09:00",
-    "question_id": "q1",
-    "kind": "role",
-    "passage_id": "p2",
-    "value": "core",
-}
 OPTIONS = {"run": ("--system", "base"), "corpus": ("--replace",)}
 NAMES = {"corpus": "c.jsonl", "questions": "q.jsonl", "gold": "g.jsonl", "run": "r.jsonl"}
 NAMES["judgements"] = "j.jsonl"
@@ -32,20 +29,6 @@ NAMES["judgements"] = "j.jsonl"
 def loaded(project, tmp_path):
     small_project(project, tmp_path)
     return project
-
-
-def refused_by_cli(db, *args, timeout=60) -> str:
-    before = snapshot(db)
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop", "--db", str(db), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    assert snapshot(db) == before, "a refused file changed the database"
-    return result.stderr
 
 
 # -- only regular files ------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from desktop.readers import Cancelled
 from desktop.report import write_report
 from tests.helpers import write_jsonl, write_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FAST = {"resamples": 200, "permutations": 200}
 # Each sheet's Korean name -> its English one, in the workbook's order.
 KOREAN_SHEETS = {

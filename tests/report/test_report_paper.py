@@ -14,7 +14,7 @@ from openpyxl import Workbook, load_workbook
 
 from desktop import report as rp
 from desktop.report import write_report
-from tests.test_report import FAST, KOREAN_SHEETS, sample  # noqa: F401 (a fixture)
+from tests.report.test_report import FAST, KOREAN_SHEETS, sample  # noqa: F401 (a fixture)
 
 LIMIT = 25  # rows per sheet in these tests, header included
 

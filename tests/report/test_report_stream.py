@@ -16,7 +16,7 @@ from openpyxl import Workbook, load_workbook
 from desktop import report as rp
 from desktop.evaluation import compare, scored
 from tests.helpers import write_jsonl, write_text
-from tests.test_report import FAST, ROOT
+from tests.report.test_report import FAST, ROOT
 
 ROWS = [
     (["a & <b> > c", " lead", "trail ", "  ", "", "x\ny", "=1+1", "#N/A", "#", "한국어"], None),
