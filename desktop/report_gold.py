@@ -74,7 +74,7 @@ def notes_of(rows) -> list[tuple[str, str, str | None, str]]:
     latest: dict[tuple[str, str], dict] = {}
     notes = sorted(
         (j for j in rows if j["kind"] == "note"),
-        key=lambda r: (gold.instant(r["at"]), r.get("pk") or 0),
+        key=gold.line_order,
     )
     for row in notes:
         latest[(row["passage_id"], row["reviewer"])] = row

@@ -56,10 +56,16 @@ def instant(at: str) -> float:
     return moment.timestamp()
 
 
+def line_order(row: dict) -> tuple[float, int]:
+    """The order of judgement lines: by when they were written, then by their place in the
+    log (lines of one instant keep the order they were added in)."""
+    return instant(row["at"]), row.get("pk") or 0
+
+
 def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
     """From log rows (dicts as the store returns them): latest value per (question, kind,
     passage) per reviewer, the latest adjudication per key, and every reviewer in the log."""
-    judgements = sorted(judgements, key=lambda r: (instant(r["at"]), r.get("pk") or 0))
+    judgements = sorted(judgements, key=line_order)
     votes: dict[tuple[str, str, str], dict[str, object]] = {}
     adjudications: dict[tuple[str, str, str], tuple[str, object]] = {}
     reviewers: set[str] = set()
