@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -140,3 +142,18 @@ def refused_by_cli(db, *args, timeout=60) -> str:
     assert "Traceback" not in result.stderr
     assert snapshot(db) == before, "a refused file changed the database"
     return result.stderr
+
+
+@contextmanager
+def tmpfs(folder: Path, options: str, what: str) -> Iterator[Path]:
+    """A tmpfs mounted on folder while the test runs (as root); the test is skipped where it
+    cannot be mounted. options: mount's -o, e.g. size=2m or size=1m,ro."""
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount {what}: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)

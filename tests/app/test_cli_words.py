@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from desktop.project import Project
-from tests.helpers import snapshot, write_jsonl
+from tests.helpers import snapshot, tmpfs, write_jsonl
 
 MISSING = "run init, or check the path"
 
@@ -282,15 +282,8 @@ def read_only_folder(tmp_path):
         yield folder
         folder.chmod(0o755)
         return
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(folder)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a read-only tmpfs: {mounted.stderr.decode().strip()}")
-    try:
+    with tmpfs(folder, "size=1m,ro", "a read-only tmpfs"):
         yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
 
 
 def test_a_read_only_data_folder_is_named_in_words(read_only_folder, tmp_path):

@@ -15,7 +15,7 @@ import pytest
 
 from db import Store, StoreBusy, StoreError
 from desktop.project import Project
-from tests.helpers import cli, small_project, snapshot, write_jsonl
+from tests.helpers import cli, small_project, snapshot, tmpfs, write_jsonl
 
 BUSY = "another program (a second window, a command, a sync tool) is writing to this database"
 
@@ -160,15 +160,8 @@ def test_a_damaged_database_gives_one_line_for_every_command(project, tmp_path):
 def small_disk(tmp_path):
     folder = tmp_path / "disk"
     folder.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(folder)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs: {mounted.stderr.decode().strip()}")
-    try:
+    with tmpfs(folder, "size=2m", "a small tmpfs"):
         yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
 
 
 def test_a_full_disk_gives_exit_2_and_leaves_the_database_intact(small_disk, tmp_path):
