@@ -28,6 +28,15 @@ ACCEPTED = {
     "run": ("trec", "jsonl", "csv", "json-dict", "msmarco"),
     "judgements": ("jsonl",),
 }
+# The window's file dialog: the names each kind's files go by, each may also come compressed
+# (.gz). Beyond EXTENSIONS: .tsv for BEIR qrels and MS MARCO runs.
+FILE_PATTERNS = {
+    "corpus": "*.jsonl *.csv *.tsv *.gz",
+    "questions": "*.jsonl *.tsv *.gz",
+    "gold": "*.jsonl *.qrels *.tsv *.json *.gz",
+    "run": "*.trec *.run *.jsonl *.csv *.tsv *.json *.gz",
+    "judgements": "*.jsonl *.gz",
+}
 # What `import KIND` takes: a file of each kind above, or a BEIR folder (corpus, queries, qrels).
 IMPORT_KINDS = (*ACCEPTED, "beir")
 ROLES = ("core", "supporting")
