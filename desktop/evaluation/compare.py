@@ -165,13 +165,8 @@ def found_masks(
         if not items:
             continue
         matches, _ = metrics.match(items, lists.get(q, empty))
-        masks = [0] * len(ks)
-        for index, m in enumerate(matches):
-            if m.rank is not None:
-                for k_index, k in enumerate(ks):
-                    if m.rank <= k:
-                        masks[k_index] |= 1 << index
-        out[q] = masks
+        first = [m.rank for m in matches]
+        out[q] = [metrics.found_mask(first, k) for k in ks]
     return out
 
 

@@ -86,6 +86,16 @@ def first_ranks(
     return first, via
 
 
+def found_mask(first: Sequence[int | None], k: int) -> int:
+    """The items found within the top k, as bits (item i: 1 << i), from each item's first rank
+    (None: never found). The one rule of "found at K" for masks, counts and "only it finds"."""
+    mask = 0
+    for index, rank in enumerate(first):
+        if rank is not None and rank <= k:
+            mask |= 1 << index
+    return mask
+
+
 def unsettled(
     means: Mapping[str, Mapping[str, float | None]], ks: Sequence[int]
 ) -> list[tuple[str, int, float]]:

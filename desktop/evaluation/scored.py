@@ -74,10 +74,7 @@ class Found:
         """From the first rank of every item (None: not found)."""
         i = self.position[question]
         for words, k in zip(self.columns, ks, strict=True):
-            mask = 0
-            for index, rank in enumerate(first):
-                if rank is not None and rank <= k:
-                    mask |= 1 << index
+            mask = metrics.found_mask(first, k)
             for w, column in enumerate(words):
                 column.put(i, mask >> (64 * w) & WORD)
 
