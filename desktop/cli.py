@@ -3,137 +3,13 @@ the window opens."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import sys
 from pathlib import Path
 
-from desktop import __version__
-from desktop.terminal import printable
-
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
-IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="recall-reviewer",
-        description="Review retrieval runs against gold evidence and report Recall@K. "
-        "With no command, the window opens.",
-    )
-    parser.add_argument(
-        "--db", metavar="FILE", help="the project database (default: the user data folder)"
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "--wait",
-        type=float,
-        default=30.0,
-        metavar="SECONDS",
-        help="how long a change waits for another program writing to the database (default 30)",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    sub.add_parser("init", help="create an empty database")
-
-    imp = sub.add_parser("import", help="import corpus, questions, gold, a run, judgements, beir")
-    imp.add_argument("kind", choices=IMPORT_KINDS)
-    imp.add_argument(
-        "file", nargs="+", help="the file (a corpus: files or a folder of them; beir: a folder)"
-    )
-    imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument("--format", choices=IMPORT_FORMATS)
-    _graded_options(imp)
-    imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
-    imp.add_argument(
-        "--replace",
-        action="store_true",
-        help="replace the corpus already loaded (removes gold and runs)",
-    )
-    imp.add_argument("--name", help="corpus name (default: the file name)")
-    imp.add_argument("--chunk-size", type=int, help="corpus chunk size, recorded with it")
-    imp.add_argument("--overlap", type=int, help="corpus chunk overlap, recorded with it")
-    imp.add_argument("--unit", help="corpus chunk unit (for example 문단, tokens, 조)")
-
-    met = sub.add_parser("metrics", help="Recall@K and friends per system")
-    met.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
-    met.add_argument("--json", action="store_true")
-    met.add_argument("--per-question", action="store_true")
-
-    cmp_ = sub.add_parser(
-        "compare", help="win/tie/loss, corrected significance, unique hits, ties, abstention"
-    )
-    cmp_.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
-    cmp_.add_argument("--json", action="store_true")
-
-    exp = sub.add_parser(
-        "export",
-        help="REPORT.xlsx, or: judgements FILE [--reviewer NAME], or: gold FILE [--format F]",
-    )
-    exp.add_argument("target", nargs="+", metavar="REPORT.xlsx | judgements FILE | gold FILE")
-    exp.add_argument("--k", default="5,10")
-    exp.add_argument("--reviewer")
-    exp.add_argument(
-        "--lang",
-        choices=("ko", "en"),
-        help="the report's sheet names: Korean, or English (default: English only under an "
-        "English locale, as the window chooses)",
-    )
-    exp.add_argument(
-        "--format",
-        choices=("jsonl", "qrels", "beir"),
-        default="jsonl",
-        help="the reviewed gold's format (default jsonl)",
-    )
-    exp.add_argument(
-        "--force", action="store_true", help="let an empty export replace a non-empty file"
-    )
-
-    pool = sub.add_parser("pool", help="passages in some system's top D not judged yet")
-    pool.add_argument("--depth", type=int, default=10, help="top D of every system (default 10)")
-    pool.add_argument("--json", action="store_true")
-    pool.add_argument("--shuffle-for", metavar="REVIEWER", help="a shuffled order fixed per name")
-    pool.add_argument("--blind", action="store_true", help="do not say which systems")
-
-    info = sub.add_parser("info", help="counts of what the database holds")
-    info.add_argument("--json", action="store_true")
-
-    find = sub.add_parser("search", help="passages holding every word of TEXT, one page")
-    find.add_argument("text", nargs="+", metavar="TEXT")
-    find.add_argument("--limit", type=int, default=20, help="passages per page (1..1000)")
-    find.add_argument("--offset", type=int, default=0, help="passages to skip first")
-    find.add_argument("--json", action="store_true")
-
-    merge = sub.add_parser("merge", help="add another database's judgements")
-    merge.add_argument("other")
-
-    agree = sub.add_parser("agreement", help="agreement between reviewers")
-    agree.add_argument("--json", action="store_true")
-
-    sub.add_parser("demo", help="import the bundled sample project into the database")
-
-    restore = sub.add_parser(
-        "restore",
-        help="--list | last-import | ID: undo an import; judgements [JOURNAL]: rebuild the log",
-    )
-    restore.add_argument("what", nargs="*", metavar="last-import | ID | judgements [JOURNAL]")
-    restore.add_argument("--list", action="store_true", help="the backups imports left")
-    restore.add_argument(
-        "--force", action="store_true", help="take the journal of another database (a rebuild)"
-    )
-    return parser
-
-
-def _graded_options(imp: argparse.ArgumentParser) -> None:
-    """import's options for BEIR folders and graded qrels."""
-    imp.add_argument("--split", default="test", help="beir: the qrels split (default test)")
-    imp.add_argument(
-        "--levels",
-        metavar="LEVEL=MEANING,...",
-        help="what graded qrels levels mean, e.g. 1=core or 2=core,1=supporting,0=not "
-        "(default: 2 and up core, 1 supporting, 0 not evidence)",
-    )
+from desktop.app.parser import build_parser
+from desktop.app.terminal import printable
 
 
 def print_json(data) -> int:
@@ -152,11 +28,11 @@ def fail(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from desktop import paths
+    from desktop.app import paths
 
     db_path = Path(args.db) if args.db else paths.default_db()
     if args.command is None:
-        from desktop.launch import window_problem  # no Qt: says why Qt would abort, if it would
+        from desktop.app.launch import window_problem  # no Qt: says why Qt would abort, if it would
 
         problem = window_problem()
         if problem:
@@ -164,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.ui.app import run  # Qt only here
 
         return run(db_path)
-    from desktop import interrupt
-    from desktop.terminal import SafeStream
+    from desktop.app import interrupt
+    from desktop.app.terminal import SafeStream
 
     sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
@@ -184,8 +60,8 @@ def _run(args, db_path: Path) -> int:
     import sqlite3
 
     from db import StoreError
-    from desktop import errors, interrupt
-    from desktop.formats import InputError
+    from desktop.app import errors, interrupt
+    from desktop.readers import InputError
 
     _wait["seconds"] = max(0.0, args.wait)
     _opened.clear()
@@ -236,7 +112,7 @@ def _check_database(command: str, db_path: Path) -> None:
     """A data folder that cannot be used is said first, in its own words (not "File exists").
     Every command but init and demo refuses a database path that does not exist: a mistyped
     --db must not create an empty database and then report, export or import into it."""
-    from desktop import paths
+    from desktop.app import paths
 
     problem = paths.home_problem()
     if problem:
@@ -249,7 +125,7 @@ def _check_database(command: str, db_path: Path) -> None:
 
 def _cancelled() -> int:
     """Ctrl-C: one line saying whether a commit happened before it, and 130 (128 + SIGINT)."""
-    from desktop import interrupt
+    from desktop.app import interrupt
 
     saved = any(project.store.commits for project in _opened)
     print(f"recall-reviewer: {interrupt.message(saved)}", file=sys.stderr)
@@ -275,7 +151,7 @@ def _broken_pipe() -> int:
 def _unexpected(error: Exception) -> int:
     import logging
 
-    from desktop import logs
+    from desktop.app import logs
 
     where = "the log"
     with contextlib.suppress(Exception):
@@ -293,7 +169,7 @@ _opened: list = []  # the projects this command opened, to tell what a Ctrl-C le
 
 
 def _open(db_path: Path):
-    from desktop import interrupt
+    from desktop.app import interrupt
     from desktop.project import Project
 
     def waiting(path) -> None:
@@ -313,7 +189,7 @@ def cmd_init(args, db_path) -> int:
 
 
 def cmd_import(args, db_path) -> int:
-    from desktop.formats import parse_levels
+    from desktop.readers import parse_levels
 
     try:
         levels = parse_levels(args.levels) if args.levels is not None else None
@@ -341,7 +217,7 @@ def cmd_import(args, db_path) -> int:
 
 def format_table(headers: list[str], rows: list[list[str]]) -> str:
     """Columns aligned by terminal width (Hangul takes two), every cell made printable."""
-    from desktop.terminal import printable, width
+    from desktop.app.terminal import printable, width
 
     cells = [[printable(c) for c in row] for row in [headers, *rows]]
     widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
@@ -362,7 +238,7 @@ class UsageError(Exception):
 
 
 def _ks(text: str) -> list[int]:
-    from desktop.metrics import parse_ks
+    from desktop.evaluation.metrics import parse_ks
 
     try:
         return parse_ks(text)
@@ -484,7 +360,7 @@ def _cell(value) -> str:
 
 
 def cmd_compare(args, db_path) -> int:
-    from desktop.compare import compare
+    from desktop.evaluation.compare import compare
 
     ks = _ks(args.k)
     with _open(db_path) as project:
@@ -514,7 +390,7 @@ def cmd_export(args, db_path) -> int:
     if target[0] == "gold":
         if len(target) != 2:
             return fail("usage: export gold FILE [--format jsonl|qrels|beir]")
-        from desktop.gold_export import QRELS_CAVEAT
+        from desktop.gold.export import QRELS_CAVEAT
 
         with _open(db_path) as project:
             n = project.export_gold(target[1], args.format, args.force)
@@ -530,7 +406,7 @@ def cmd_export(args, db_path) -> int:
     from desktop.report import default_language, write_report
 
     with _open(db_path) as project:
-        from desktop import targets
+        from desktop.app import targets
 
         # A report of a database without questions is empty, whatever else it holds.
         targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
@@ -540,7 +416,7 @@ def cmd_export(args, db_path) -> int:
 
 
 def cmd_pool(args, db_path) -> int:
-    from desktop import pool
+    from desktop.gold import pool
 
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
@@ -567,7 +443,7 @@ def cmd_pool(args, db_path) -> int:
 
 
 def cmd_info(args, db_path) -> int:
-    from desktop.terminal import printable
+    from desktop.app.terminal import printable
 
     with _open(db_path) as project:
         info = project.info()
@@ -589,8 +465,8 @@ def cmd_info(args, db_path) -> int:
 
 
 def cmd_search(args, db_path) -> int:
+    from desktop.app.terminal import printable
     from desktop.search import check_page
-    from desktop.terminal import printable
 
     problem = check_page(args.limit, args.offset)
     if problem:
@@ -638,7 +514,7 @@ def cmd_agreement(args, db_path) -> int:
 
 
 def cmd_demo(args, db_path) -> int:
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     with _open(db_path) as project:
         for line in load_sample(project):

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from db import Store, StoreError
 from db.store import WAIT
-from desktop import backup, gold, locks, scratch, search, targets
+from desktop import search
+from desktop.app import backup, locks, scratch, targets
+from desktop.gold import effective as gold
 from desktop.project_evaluation import ProjectEvaluation
 from desktop.project_imports import ProjectImports, now
 from desktop.project_judgements import ProjectJudgements

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
-from desktop import gold, gold_export, metrics, scratch, targets
-from desktop import pool as pool_module
+from desktop.app import scratch, targets
+from desktop.evaluation import metrics
+from desktop.gold import effective as gold
+from desktop.gold import export as gold_export
+from desktop.gold import pool as pool_module
 
 
 class ProjectEvaluation:

@@ -14,8 +14,8 @@ from itertools import islice
 from pathlib import Path
 
 from db import DuplicateRow, UnknownIds
-from desktop import formats
-from desktop.formats import InputError, Progress
+from desktop import readers
+from desktop.readers import InputError, Progress
 
 
 def now() -> str:
@@ -128,7 +128,7 @@ class ProjectImports:
         """The one way in for a file, used by the command line and the window. kind is
         corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
         and gold); paths is a path or a list of them (several, or a folder, only for a
-        corpus). levels: what graded qrels levels mean (formats.parse_levels)."""
+        corpus). levels: what graded qrels levels mean (readers.parse_levels)."""
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
@@ -146,7 +146,7 @@ class ProjectImports:
         hint = _beir_hint(path)
         if hint:
             raise InputError(path, None, f"is a folder, not a file{hint}")
-        formats.regular_file(path)  # before the extension: a FIFO's name says nothing
+        readers.regular_file(path)  # before the extension: a FIFO's name says nothing
         if kind == "questions":
             return self.import_questions(path, fmt, encoding, progress)
         if kind == "gold":
@@ -174,7 +174,7 @@ class ProjectImports:
         file's name as source_file."""
         given = _path_list(paths)
         skipped: list[str] = []
-        files = formats.corpus_files(given, skipped)
+        files = readers.corpus_files(given, skipped)
         several = len(files) > 1 or any(os.path.isdir(p) for p in given)
         source, default_name = _corpus_source(given, files)
         shown = str(given[0]) if len(given) == 1 else source
@@ -188,7 +188,7 @@ class ProjectImports:
                 f"{existing['source_file']}); use --replace to replace it (this removes the "
                 "imported gold and runs, which point at its passages; judgements stay)",
             )
-        corpus = formats.CorpusFiles(files, fmt, encoding, tag=several)
+        corpus = readers.CorpusFiles(files, fmt, encoding, tag=several)
         with self.store.atomic():
             if existing:
                 removed = self.store.clear_corpus(source)
@@ -223,7 +223,7 @@ class ProjectImports:
         """only: the question ids to take in (the others are left out), or None for all."""
         path = str(path)
         report = ImportReport("questions", path, 0)
-        records = self._not_the_corpus(path, formats.read_questions(path, fmt, encoding, progress))
+        records = self._not_the_corpus(path, readers.read_questions(path, fmt, encoding, progress))
         left_out: list[str] = []
         if only is not None:
             records = _only(records, only, left_out)
@@ -277,7 +277,7 @@ class ProjectImports:
     ) -> ImportReport:
         path = str(path)
         report = ImportReport("gold", path, 0)
-        records = list(formats.read_gold(path, fmt, encoding, progress, levels))
+        records = list(readers.read_gold(path, fmt, encoding, progress, levels))
         if not records:
             raise InputError(path, None, "no gold in the file")
         questions = [(r.line, r.question_id) for r in records]
@@ -314,7 +314,7 @@ class ProjectImports:
             + (f"; {empty} questions have no evidence (reported apart)" if empty else "")
         )
         report.messages += _undo_note(counts["undo"])
-        graded = formats.pick_format(path, "gold", fmt) != "jsonl"
+        graded = readers.pick_format(path, "gold", fmt) != "jsonl"
         if graded and items and not levels and all(role != "core" for *_, role in items):
             report.messages.append(_NO_CORE_LEVELS)
         self._gold_cache = None
@@ -327,8 +327,8 @@ class ProjectImports:
         (each may be .gz). Only the questions the split's qrels name come in: BEIR's
         queries.jsonl holds every split's, and the others would count as questions to be
         abstained on."""
-        files = formats.beir_files(folder, split)
-        named = {r.question_id for r in formats.read_gold(files["gold"], "beir", None, None)}
+        files = readers.beir_files(folder, split)
+        named = {r.question_id for r in readers.read_gold(files["gold"], "beir", None, None)}
         report = ImportReport("beir", str(folder), 0)
         with self.store.atomic():
             corpus = self.import_corpus(files["corpus"], "jsonl", None, replace, progress=progress)
@@ -352,7 +352,7 @@ class ProjectImports:
         system = (system or Path(path).stem).strip()
         if not system:
             raise InputError(path, None, "the system needs a name (--system NAME)")
-        fmt, lists = formats.read_run(path, fmt, encoding, progress)
+        fmt, lists = readers.read_run(path, fmt, encoding, progress)
         report = ImportReport("run", path, 0)
         if not lists:
             raise InputError(path, None, "no results in the file")

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from db import Store, StoreError
 from db import journal as journal_file
-from desktop import formats, gold, scratch, targets
-from desktop.formats import InputError, Progress
+from desktop import readers
+from desktop.app import scratch, targets
+from desktop.gold import effective as gold
 from desktop.project_imports import ImportReport, now
+from desktop.readers import InputError, Progress
 
 
 def _alternative_problem(
@@ -78,7 +80,7 @@ class ProjectJudgements:
         # Only an alternative or a drop may name an item an evidence line added.
         added = self.added_evidence(question_id) if checked in ("alternative", "drop") else {}
         problem = (
-            formats.check_judgement_value(checked, value)
+            readers.check_judgement_value(checked, value)
             or _alternative_problem(checked, question_id, value, primaries, added)
             or _item_problem(checked, question_id, passage_id, primaries, added)
         )
@@ -103,7 +105,7 @@ class ProjectJudgements:
     ) -> list[dict]:
         """Add a passage as a new evidence item with its role (the window's "add as core" /
         "add as supporting"): the evidence line and the role line in one transaction."""
-        if formats.check_judgement_value("role", role) or role is None:
+        if readers.check_judgement_value("role", role) or role is None:
             raise ValueError("a role must be core or supporting")
         line = {"question_id": question_id, "passage_id": passage_id}
         return self.add_judgement_lines(
@@ -156,7 +158,7 @@ class ProjectJudgements:
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = []
-        for rec in formats.read_judgements(path, fmt, encoding, progress):
+        for rec in readers.read_judgements(path, fmt, encoding, progress):
             if rec.question_id not in known:
                 raise InputError(
                     path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
@@ -285,7 +287,7 @@ class ProjectJudgements:
         taken (nothing is lost) and counted in a warning."""
         path = Path(path) if path else self.store.journal_path
         if os.path.lexists(path):  # a missing journal: journal_file.read says so
-            formats.regular_file(path)
+            readers.regular_file(path)
         try:
             header, lines, _torn = journal_file.read(path)
         except journal_file.JournalError as error:

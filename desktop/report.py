@@ -18,7 +18,7 @@ with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
-- **Comparison** — desktop.compare: union Recall@K of all systems and of each pair, the
+- **Comparison** — desktop.evaluation.compare: union Recall@K of all systems and of each pair, the
   evidence items only one system finds and those A finds and B misses, the range of every
   measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and
   win/tie/loss with p and Holm-adjusted p for every ordered pair, measure and K.
@@ -78,16 +78,10 @@ from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop import (
-    __version__,
-    compare,
-    formats,
-    gold,
-    metrics,
-    scored,
-    scratch,
-    stats,
-)
+from desktop import __version__, readers
+from desktop.app import scratch
+from desktop.evaluation import compare, metrics, scored, stats
+from desktop.gold import effective as gold
 from desktop.report_gold import (  # noqa: F401 (the report's words, also read by tests)
     CHANGE_WORDS,
     DONE,
@@ -442,7 +436,7 @@ def make_sheets(
     """The workbook's sheets in its order, still empty: each is filled when what it shows is
     known. Only the sheets whose rows grow with the data (runs × questions × items, the
     judgements) can reach ``max_rows``; the others hold a few rows per system. The widths of
-    later tables' columns hold their headers in two lines (tests/test_report_paper.py)."""
+    later tables' columns hold their headers in two lines (tests/report/test_report_paper.py)."""
 
     def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
         rows = max_rows if grows else MAX_ROWS
@@ -482,7 +476,7 @@ def write_report(
     """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
 
     ``progress(done, total)`` is called as the work goes; it may raise (for instance
-    ``desktop.formats.Cancelled``), and then no file is left behind: the workbook goes to a
+    ``desktop.readers.Cancelled``), and then no file is left behind: the workbook goes to a
     temporary file beside ``path`` that replaces it only once complete. Safe to call from a
     worker thread with its own Project. ``lang`` ('ko' or 'en') names the sheets; a sheet
     goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests)."""
@@ -1026,7 +1020,7 @@ def charts_sheet(sheet: Sheet, systems, ks, depth: int, means, curves) -> None:
 def reviewers_sheet(sheet: Sheet, passed: QuestionPass) -> None:
     """Lines per reviewer and kind, agreement, the open and waiting decisions and every
     decision, from the pass over the questions."""
-    kinds = formats.KINDS  # every kind of line, evidence and drop included
+    kinds = readers.KINDS  # every kind of line, evidence and drop included
     lines = passed.by_reviewer
     names = sorted(name for name, these in lines.items() if these.lines)
     sheet.append(

@@ -3,7 +3,7 @@
 Each question's effective gold is built from its own rows (desktop.review.question_gold, the
 window's keypress path, which gives what the whole build gives); its review status, notes,
 pool count and evidence items go into a record, and the rows of the Reviewers and Gold
-changes sheets into tables, all spilled to temporary files (desktop.scratch.Spill) and read
+changes sheets into tables, all spilled to temporary files (desktop.app.scratch.Spill) and read
 back as the sheets are written. What stays in memory per question is small: the compact
 evidence items compare needs (``CompactGold``), the answerable flag in force and the item
 count the bootstrap needs. The Per question rows are written system by system, so each record
@@ -22,8 +22,11 @@ from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
-from desktop import compact, gold, metrics, review, scratch
-from desktop import pool as pool_module
+from desktop import review
+from desktop.app import compact, scratch
+from desktop.evaluation import metrics
+from desktop.gold import effective as gold
+from desktop.gold import pool as pool_module
 
 ROLE_WORDS = {
     "core": ("core", "핵심"),
@@ -71,7 +74,7 @@ def notes_of(rows) -> list[tuple[str, str, str | None, str]]:
     latest: dict[tuple[str, str], dict] = {}
     notes = sorted(
         (j for j in rows if j["kind"] == "note"),
-        key=lambda r: (gold.instant(r["at"]), r.get("pk") or 0),
+        key=gold.line_order,
     )
     for row in notes:
         latest[(row["passage_id"], row["reviewer"])] = row

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop.formats import nfc
+from desktop.readers import nfc
 
 LIMIT_MAX = 1000
 EXCERPT_CHARS = 160

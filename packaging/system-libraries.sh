@@ -6,8 +6,8 @@
 #   bash packaging/system-libraries.sh [--test]
 #
 # The window's list is what Qt's X11 plugin (PySide6's libqxcb.so and the Qt libraries it
-# links) needs from the system. desktop/launch.py derives the same list from the installed
-# plugin at run time (and names what is missing before Qt can abort), and tests/test_launch.py
+# links) needs from the system. desktop/app/launch.py derives the same list from the installed
+# plugin at run time (and names what is missing before Qt can abort), and tests/app/test_launch.py
 # fails when a library it derives is not covered here. Qt's offscreen platform, which the tests
 # use, still loads EGL, fontconfig and xkbcommon. python3-venv: the README's `python3 -m venv`
 # needs it on Debian. The bundle build (PyInstaller) copies these libraries only when the build

@@ -178,7 +178,7 @@ def data_folder(installed: Path, env: dict) -> str:
     """Where the installed app keeps its data when RECALL_REVIEWER_HOME is not set."""
     python = str(installed / "python" / "python.exe")
     plain = {k: v for k, v in env.items() if k != "RECALL_REVIEWER_HOME"}
-    code = "from desktop import paths; print(paths.data_dir())"
+    code = "from desktop.app import paths; print(paths.data_dir())"
     return wine(plain, python, "-X", "utf8", "-c", code).stdout.strip()
 
 

@@ -51,8 +51,8 @@ def trec_reference() -> Path:
 @pytest.fixture(scope="session")
 def sample_template(tmp_path_factory) -> Path:
     """The bundled sample imported once; tests copy the file."""
+    from desktop.app.sample import load_sample
     from desktop.project import Project
-    from desktop.sample import load_sample
 
     base = tmp_path_factory.mktemp("sample")
     saved = os.environ.get("RECALL_REVIEWER_HOME")

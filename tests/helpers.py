@@ -5,13 +5,33 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 
-def cli(db: Path, *args: str) -> subprocess.CompletedProcess:
+from desktop.readers import InputError
+
+# One line of each kind a refusal test starts from (question q1 and passage p2 of small_project).
+RUN_LINE = {"question_id": "q1", "results": [{"passage_id": "p2", "score": 3.5}]}
+JUDGEMENT_LINE = {
+    "reviewer": "kim",
+    "at": "2026-12-01T10:00:00+09:00",
+    "question_id": "q1",
+    "kind": "role",
+    "passage_id": "p2",
+    "value": "core",
+}
+
+
+def cli(db: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
     """Run the command line as a user does, in a child process, on the database db."""
     return subprocess.run(
-        [sys.executable, "-m", "desktop", "--db", str(db), *args], capture_output=True, text=True
+        [sys.executable, "-m", "desktop", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -102,3 +122,38 @@ def small_project(project, tmp_path: Path) -> None:
         ],
     )
     project.import_gold(tmp_path / "gold.jsonl")
+
+
+def refused(project, call, *args, **kwargs) -> InputError:
+    """The InputError call raises, checking that the refusal left the database as it was."""
+    before = snapshot(project.path)
+    with pytest.raises(InputError) as caught:
+        call(*args, **kwargs)
+    assert snapshot(project.path) == before, "a refused file changed the database"
+    return caught.value
+
+
+def refused_by_cli(db, *args, timeout=60) -> str:
+    """stderr of a command line the user can mend (exit 2, no traceback), checking that it left
+    the database as it was; the timeout catches a read that would wait forever (a FIFO)."""
+    before = snapshot(db)
+    result = cli(db, *args, timeout=timeout)
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert snapshot(db) == before, "a refused file changed the database"
+    return result.stderr
+
+
+@contextmanager
+def tmpfs(folder: Path, options: str, what: str) -> Iterator[Path]:
+    """A tmpfs mounted on folder while the test runs (as root); the test is skipped where it
+    cannot be mounted. options: mount's -o, e.g. size=2m or size=1m,ro."""
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount {what}: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)

@@ -79,7 +79,7 @@ SESSION = textwrap.dedent(
 
     from desktop.cli import main as cli
     from desktop.project import Project
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     # import: the bundled sample (corpus, questions, gold, three runs)
     with Project(db) as project:
@@ -288,7 +288,7 @@ def test_no_app_module_imports_a_networking_module():
     for source in sources:
         tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
         for line, name in _imports(tree):
-            # desktop/launch.py asks whether the X display named by DISPLAY answers, before Qt
+            # desktop/app/launch.py asks whether the X display named by DISPLAY answers, before Qt
             # starts, as libxcb would connect to it: the one socket the app opens is the
             # user's own display server, never a network service.
             if source.name == "launch.py" and name == "socket":

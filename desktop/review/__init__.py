@@ -9,7 +9,7 @@ Words as in design section 2: passage, question, evidence item, role, alternativ
 run, judgement, reviewer.
 """
 
-from desktop.formats import sniff_encoding
+from desktop.readers import sniff_encoding
 from desktop.review.history import Key, Step, UndoHistory, history, next_at
 from desktop.review.overview import (
     Judged,

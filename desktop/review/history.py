@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 
-from desktop.gold import instant
+from desktop.gold.effective import instant, line_order
 from desktop.project import now
 
 
@@ -69,7 +69,7 @@ class UndoHistory:
         self.done: list[list[Step]] = []
         self.undone: list[list[Step]] = []
         self.last_at: str | None = None
-        ordered = sorted(rows, key=lambda r: (instant(r["at"]), r.get("pk") or 0))
+        ordered = sorted(rows, key=line_order)
         for _, together in groupby(ordered, key=itemgetter("at", "question_id")):
             self.record_all(list(together))
 

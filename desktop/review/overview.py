@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
-from desktop import gold
-from desktop.gold import Decision, EffectiveGold
-from desktop.metrics import Prepared
-from desktop.pool import DEFAULT_DEPTH
+from desktop.evaluation.metrics import Prepared
+from desktop.gold import effective as gold
+from desktop.gold.effective import Decision, EffectiveGold
+from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.status import Summary, missed_at, summarize

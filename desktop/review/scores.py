@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from desktop import compare
-from desktop.metrics import ALL_MEASURES, Item, Means, Prepared, labels, unsettled
+from desktop.evaluation import compare
+from desktop.evaluation.metrics import (
+    ALL_MEASURES,
+    Item,
+    Means,
+    Prepared,
+    found_mask,
+    labels,
+    unsettled,
+)
 
 WINDOW_KS = (5, 10)  # the seed reports Recall@5 and Recall@10 side by side
 
@@ -101,16 +109,13 @@ class Scoreboard:
         entry = self.entries.get(system, {}).get(question_pk)
         if entry is None:
             return None
-        return sum(1 for r in entry.first if r is not None and r <= k), len(entry.first)
+        return found_mask(entry.first, k).bit_count(), len(entry.first)
 
     def only_found(self, question_pk: int, k: int) -> dict[str, set[int]]:
         """Per system, the evidence items (by index) of the question that it alone finds in
-        its top k among all systems: the rule of desktop.compare, from the board's ranks."""
+        its top k among all systems: the rule of evaluation.compare, from the board's ranks."""
         entries = [self.entries[s].get(question_pk) for s in self.systems]
-        masks = [
-            sum(1 << i for i, r in enumerate(e.first) if r is not None and r <= k) if e else 0
-            for e in entries
-        ]
+        masks = [found_mask(e.first, k) if e else 0 for e in entries]
         return {
             system: {i for i in range(alone.bit_length()) if alone >> i & 1}
             for system, alone in zip(self.systems, compare.alone_masks(masks), strict=True)

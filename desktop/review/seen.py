@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from desktop import gold
-from desktop.gold import EffectiveGold
+from desktop.gold import effective as gold
+from desktop.gold.effective import EffectiveGold
 
 
 def visible(rows: Iterable[dict], reviewer: str, blind: bool) -> list[dict]:

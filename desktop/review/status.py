@@ -7,8 +7,8 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from desktop import gold
-from desktop.gold import DISPUTED, Decision, EffectiveGold, instant
+from desktop.gold import effective as gold
+from desktop.gold.effective import DISPUTED, Decision, EffectiveGold, line_order
 from desktop.review.scores import Entry
 
 UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in_progress", "done"
@@ -52,7 +52,7 @@ def review_status(
     if not mine:
         return UNTOUCHED
     answerable: object = None
-    for r in sorted(mine, key=lambda r: (instant(r["at"]), r.get("pk") or 0)):
+    for r in sorted(mine, key=line_order):
         if r["kind"] == "answerable" or (
             r["kind"] == "adjudication" and r.get("settles") == "answerable"
         ):

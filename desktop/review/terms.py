@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop.formats import nfc
+from desktop.readers import nfc
 
 _PARTICLES = sorted(
     (

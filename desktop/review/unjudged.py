@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from desktop import pool as pool_module
-from desktop.gold import EffectiveGold, latest_values
-from desktop.pool import DEFAULT_DEPTH, PoolEntry
+from desktop.gold import pool as pool_module
+from desktop.gold.effective import EffectiveGold, latest_values
+from desktop.gold.pool import DEFAULT_DEPTH, PoolEntry
 from desktop.review.seen import build_gold, question_gold, visible
 
 # The kinds that judge a passage of the pool: an item, not evidence, an alternative.

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from desktop import metrics
-from desktop.gold import Decision, EffectiveGold, instant
-from desktop.metrics import Item
-from desktop.pool import PoolEntry
+from desktop.evaluation import metrics
+from desktop.evaluation.metrics import Item
+from desktop.gold.effective import Decision, EffectiveGold, instant, line_order
+from desktop.gold.pool import PoolEntry
 from desktop.review.seen import question_gold
 from desktop.review.unjudged import question_pool
 
@@ -131,7 +131,7 @@ class QuestionView:
 
 def _latest_by_key(rows: Iterable[dict]) -> dict[tuple[str, str, str], dict]:
     out: dict[tuple[str, str, str], dict] = {}
-    for r in sorted(rows, key=lambda r: (instant(r["at"]), r.get("pk") or 0)):
+    for r in sorted(rows, key=line_order):
         out[(r["reviewer"], r["kind"], r["passage_id"])] = r
     return out
 

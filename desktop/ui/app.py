@@ -134,7 +134,7 @@ def refuse_home(problem: str) -> int:
     that folder) and exit with 2, as the command line does."""
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.terminal import printable
+    from desktop.app.terminal import printable
 
     box = QMessageBox(
         QMessageBox.Icon.Critical, HOME_TITLE, HOME_TEXT.format(problem=printable(problem))
@@ -147,7 +147,7 @@ def run(db_path) -> int:
     # argv[0] names the X11 WM_CLASS; under `python -m desktop` it would be __main__.py, so name
     # it as the launcher's StartupWMClass expects.
     app = QApplication.instance() or QApplication(["recall-reviewer"])
-    from desktop import paths
+    from desktop.app import paths
 
     problem = paths.home_problem()
     if problem:

@@ -1,6 +1,6 @@
 """The comparison tab of the metrics dock (issue 10): for the two systems shown in compare
 mode, or for all, win/tie/loss with Holm-adjusted significance, what only one system finds,
-union recall, tie ranges at the cutoff and abstention. All of it is desktop.compare.compare,
+union recall, tie ranges at the cutoff and abstention. All of it is evaluation.compare.compare,
 the `compare` command's function, run on a worker of its own (a judgement's rescore never waits
 behind it): recomputed (debounced) when the scores change while the tab is shown, cancelled
 when superseded; the window never waits."""
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop import compare
+from desktop.evaluation import compare
 from desktop.ui import operations, terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import PairsModel, SystemsModel, TiesModel

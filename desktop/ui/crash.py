@@ -2,7 +2,7 @@
 
 The window calls install_crash_dialog() once, right after creating the QApplication. From then
 on an uncaught exception, in the GUI thread (a slot, an event handler) or in any other Python
-thread, is written with its traceback to the log (desktop.logs) and shown in a message box that
+thread, is written with its traceback to the log (desktop.app.logs) and shown in a message box that
 says what went wrong in one line, names the log file and lets the reviewer go on or quit. A
 problem with a file (a damaged or busy database, a full disk) is the same line the command line
 prints; the traceback stays in the log, never in the dialog. Judgements are committed one by
@@ -23,7 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QtMsgType, Signal, Slot, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from desktop import logs
+from desktop.app import logs
 
 log = logging.getLogger("recall_reviewer.crash")
 
@@ -67,8 +67,8 @@ def _format(exc_type, exc, tb) -> str:
 def describe(exc: BaseException) -> str | None:
     """The command line's one line for a problem with a file, or None for anything else."""
     from db import StoreError
-    from desktop import errors
-    from desktop.formats import InputError
+    from desktop.app import errors
+    from desktop.readers import InputError
 
     if isinstance(exc, StoreError | InputError):
         return str(exc)
@@ -81,7 +81,7 @@ def describe(exc: BaseException) -> str | None:
 
 def message(exc_type, exc) -> str:
     """The dialog's text: one line for what went wrong (never a traceback), and the log."""
-    from desktop.terminal import printable
+    from desktop.app.terminal import printable
 
     line = describe(exc)
     template = TEXT if line is None else FILE_TEXT

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop import formats, review
+from desktop import readers, review
 from desktop.review import ItemState
 from desktop.search import words
 from desktop.ui import terms
@@ -88,11 +88,11 @@ class ImportDialog(QDialog):
         """Format (from the extension unless chosen) and encoding (sniffed from the bytes)."""
         self.format = QComboBox()
         try:
-            detected = formats.pick_format(self.path, kind, None)
+            detected = readers.pick_format(self.path, kind, None)
             self.format.addItem(self.tr("From the extension ({fmt})").format(fmt=detected), None)
-        except formats.InputError:
+        except readers.InputError:
             detected = None
-        for fmt in formats.ACCEPTED[kind]:
+        for fmt in readers.ACCEPTED[kind]:
             self.format.addItem(fmt, fmt)
         if detected is None:
             self.format.setCurrentIndex(0)

@@ -10,19 +10,13 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QProgressDialog
 
 from db import StoreError
-from desktop import paths, review
-from desktop.formats import InputError
+from desktop import review
+from desktop.app import paths
+from desktop.readers import InputError
+from desktop.readers.kinds import FILE_PATTERNS as FILE_FILTERS
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name
 from desktop.ui.operations import CommittedError
-
-FILE_FILTERS = {  # each may also come compressed (.gz)
-    "corpus": "*.jsonl *.csv *.tsv *.gz",
-    "questions": "*.jsonl *.tsv *.gz",
-    "gold": "*.jsonl *.qrels *.tsv *.json *.gz",
-    "run": "*.trec *.run *.jsonl *.csv *.tsv *.json *.gz",
-    "judgements": "*.jsonl *.gz",
-}
 
 
 class FileCommands:

@@ -1,4 +1,4 @@
-"""The window's word for a database in a network or synced folder (desktop.paths.shared_folder):
+"""The window's word for a database in a network or synced folder (desktop.app.paths.shared_folder):
 said once when the database is opened. Opening is not refused: the reviewer may know better
 (a share only they use), but should hear why a local folder is safer."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from desktop.paths import shared_folder
+from desktop.app.paths import shared_folder
 
 
 def warn_shared_folder(window, path) -> str | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
-from desktop import locks
+from desktop.app import locks
 
 POLL_MS = 1000
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.metrics import JUDGED_ENOUGH
+from desktop.evaluation.metrics import JUDGED_ENOUGH
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel

@@ -24,10 +24,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop import review
-from desktop.formats import Cancelled
-from desktop.pool import DEFAULT_DEPTH
-
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements")
+from desktop.gold.pool import DEFAULT_DEPTH
+from desktop.readers import Cancelled
 
 
 @dataclass(frozen=True)
@@ -297,7 +295,7 @@ def import_op(kind: str, path, options: dict) -> Callable:
 
 
 def sample_op() -> Callable:
-    from desktop.sample import load_sample
+    from desktop.app.sample import load_sample
 
     return _changing(
         Changes("import", what="sample", data=True),
@@ -382,8 +380,8 @@ def judged_op(
 
 
 def compare_op(ks: Sequence[int]) -> Callable:
-    """desktop.compare.compare, the `compare` command's function, at the window's K values."""
-    from desktop import compare
+    """evaluation.compare.compare, the `compare` command's function, at the window's K values."""
+    from desktop.evaluation import compare
 
     ks = list(ks)
     return lambda project, progress: Done(

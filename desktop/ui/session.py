@@ -9,7 +9,7 @@ import json
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from desktop import review
-from desktop.pool import DEFAULT_DEPTH, ordered
+from desktop.gold.pool import DEFAULT_DEPTH, ordered
 from desktop.review import QuestionView, UndoHistory
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from desktop import gold, review
+from desktop import review
+from desktop.gold import effective as gold
 
 ROLES = {
     "core": QT_TRANSLATE_NOOP("terms", "core"),
@@ -63,13 +64,13 @@ MEASURE_NAMES = {
     ),
 }
 
-PHASES = {  # the phase names progress callbacks pass (desktop.formats.Progress)
+PHASES = {  # the phase names progress callbacks pass (desktop.readers.Progress)
     "reading": QT_TRANSLATE_NOOP("terms", "reading"),
     "checking ids": QT_TRANSLATE_NOOP("terms", "checking ids"),
     "building the search index": QT_TRANSLATE_NOOP("terms", "building the search index"),
     "saving": QT_TRANSLATE_NOOP("terms", "saving"),
     "backing up": QT_TRANSLATE_NOOP("terms", "backing up"),
-    # desktop.compare.compare
+    # desktop.evaluation.compare.compare
     "scoring": QT_TRANSLATE_NOOP("terms", "scoring"),
     "testing": QT_TRANSLATE_NOOP("terms", "testing"),
     "comparing hits": QT_TRANSLATE_NOOP("terms", "comparing hits"),

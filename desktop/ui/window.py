@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from db import StoreError
+from desktop.app.terminal import printable
 from desktop.project import Project
-from desktop.terminal import printable
 from desktop.ui import actions, settings_store
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
 from desktop.ui.central import build_central, show_header

@@ -45,8 +45,8 @@ def language(view: str) -> str:
 
 
 def prepare(view: str, base: Path) -> tuple[Path, str]:
+    from desktop.app.sample import load_sample
     from desktop.project import Project
-    from desktop.sample import load_sample
 
     english = language(view) == "en"
     me, other = ("kim", "lee") if english else ("김검수", "이검수")

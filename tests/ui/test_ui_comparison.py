@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from desktop import compare
+from desktop.evaluation import compare
 from desktop.project import Project
 from desktop.ui.metrics_dock import COMPARISON_TAB
 from desktop.ui.models import EvidenceModel, PairsModel, SystemsModel, TiesModel
@@ -232,7 +232,7 @@ def test_only_found_marks_on_a_hand_made_case(three_runs, open_window, qtbot):
     idle(qtbot, window)
     assert marks(a) == {"p2": "◆"}
     assert marks(b) == {"p1": "◆"}
-    # The same items as desktop.compare finds (the compare command's rule).
+    # The same items as desktop.evaluation.compare finds (the compare command's rule).
     with Project(three_runs) as project:
         comparison = compare.compare(project, [1, 5])
         q1 = project.reads.question("q1")["pk"]

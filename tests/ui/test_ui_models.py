@@ -128,7 +128,7 @@ def test_ranking_model(project, checked):
 
 
 def test_evidence_model(project, checked):
-    from desktop.session_state import item_texts
+    from desktop.review.session_state import item_texts
 
     model = checked(EvidenceModel())
     view = view_of(project, "q05")

@@ -13,9 +13,9 @@ import pytrec_eval
 from PySide6.QtCore import Qt, QUrl
 
 import resources
-from desktop import pool
+from desktop.app.sample import manifest
+from desktop.gold import pool
 from desktop.project import Project
-from desktop.sample import manifest
 from desktop.ui.models.pool import PoolModel, PoolRow
 from tests.ui.test_ui_models import checked, read_all  # noqa: F401  (checked: a fixture)
 from tests.ui.uihelpers import idle, logged

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from db import StoreError
-from desktop import logs
+from desktop.app import logs
 from desktop.ui.window import MainWindow
 from tests.helpers import cli
 
@@ -107,7 +107,7 @@ def test_an_unsafe_reviewer_name_is_made_safe_in_the_suggested_file_name(
 
 
 def test_safe_file_name():
-    from desktop.paths import safe_file_name
+    from desktop.app.paths import safe_file_name
 
     assert safe_file_name("김검수") == "김검수"
     assert safe_file_name("../x") == "_x"

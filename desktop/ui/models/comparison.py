@@ -1,4 +1,4 @@
-"""The comparison tab's tables (issue 10), all read from one desktop.compare.Comparison (the
+"""The comparison tab's tables (issue 10), all read from one evaluation.compare.Comparison (the
 `compare` command's): win/tie/loss with p and Holm-adjusted p per pair, measure and K; per
 system what only it finds and its abstention; the tie ranges at the cutoff. Rows are prepared
 when the comparison or the scope (the two systems shown, or all) changes; data() looks up."""
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QAbstractTableModel, Qt
 from PySide6.QtGui import QFont
 
-from desktop import compare
+from desktop.evaluation import compare
 from desktop.ui import terms
 from desktop.ui.models.base import ROOT, USER
 

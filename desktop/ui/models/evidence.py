@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QAbstractTableModel, Qt
 from PySide6.QtGui import QBrush, QFont
 
-from desktop import gold
+from desktop.gold import effective as gold
 from desktop.review import Found, ItemState
 from desktop.ui import terms
 from desktop.ui.common import elide_middle

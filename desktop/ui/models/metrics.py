@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, Qt
 from PySide6.QtGui import QBrush, QFont
 
-from desktop.metrics import JUDGED_ENOUGH
+from desktop.evaluation.metrics import JUDGED_ENOUGH
 from desktop.review import Scoreboard
 from desktop.ui import terms
 from desktop.ui.models.base import AMBER, ROOT, USER

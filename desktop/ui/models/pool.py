@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, Qt
 
-from desktop.pool import PoolEntry
+from desktop.gold.pool import PoolEntry
 from desktop.ui.models.base import ROOT, TOOLTIP_CHARS, USER
 from desktop.ui.widgets import highlighted_html
 

@@ -1,0 +1,240 @@
+"""Per-question scores kept compactly for evaluation.compare, filled in one pass over the runs.
+
+The report scores every system on every question once, as it writes its Per question and
+Misses rows; the `compare` command scores the first K of every list. Both fill a ``Scores``
+question by question (``Scores.add``) and hand it to ``compare.compare_scores``, so that the
+comparison has one entry point and nothing is scored twice. What is kept per system is a
+column of doubles per measure and K over the evaluated questions (NaN where a measure has no
+value: CoreRecall of a question without a core item) and a column per K of found-item masks,
+written to a temporary file as they come (desktop.app.scratch.Columns) and read back a column at a
+time: the memory they take does not grow with the questions.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
+
+from desktop.app import compact, scratch
+from desktop.evaluation import metrics
+
+
+class PerQuestion:
+    """One system's per-question values, read back as ``values[question][label]`` like the
+    dicts of metrics.evaluate, or a column at a time. Kept in a temporary file (one
+    scratch.Column per label): what is held in memory does not grow with the questions."""
+
+    __slots__ = ("labels", "position", "columns")
+
+    def __init__(
+        self, labels: Sequence[str], position: Mapping[Hashable, int], store: scratch.Columns
+    ):
+        self.labels = list(labels)
+        self.position = position
+        self.columns = {label: store.column("d") for label in self.labels}
+
+    def set(self, question: Hashable, scores: Mapping[str, float | None]) -> None:
+        i = self.position[question]
+        for label, column in self.columns.items():
+            value = scores[label]
+            column.put(i, math.nan if value is None else value)
+
+    def __getitem__(self, question: Hashable) -> dict[str, float | None]:
+        i = self.position[question]
+        return {label: _value(column[i]) for label, column in self.columns.items()}
+
+    def column(self, label: str, questions: Sequence[Hashable]) -> Sequence[float]:
+        """The label's values over these questions, NaN where there is none, in an array
+        (8 bytes a question, not a float object)."""
+        column = self.columns[label].read()
+        if len(questions) == len(self.position):
+            return column
+        position = self.position
+        return array("d", (column[position[q]] for q in questions))
+
+
+class Found:
+    """One system's found-item masks: per K, over the evaluated questions, a bit mask of the
+    evidence items found in the top K (bit i: item i). Read as ``found[question][k]`` like
+    compare.found_masks, or a column at a time. Kept in a temporary file, 64 items to a
+    word (scratch.Column 'Q'), as many words as the largest question has items."""
+
+    __slots__ = ("position", "words", "columns")
+
+    def __init__(
+        self, n_ks: int, position: Mapping[Hashable, int], words: int, store: scratch.Columns
+    ):
+        self.position = position
+        self.words = words
+        self.columns = [[store.column("Q") for _ in range(words)] for _ in range(n_ks)]
+
+    def set(self, question: Hashable, first: Sequence[int | None], ks: Sequence[int]) -> None:
+        """From the first rank of every item (None: not found)."""
+        i = self.position[question]
+        for words, k in zip(self.columns, ks, strict=True):
+            mask = metrics.found_mask(first, k)
+            for w, column in enumerate(words):
+                column.put(i, mask >> (64 * w) & WORD)
+
+    def __getitem__(self, question: Hashable) -> list[int]:
+        i = self.position[question]
+        return [_join(column[i] for column in words) for words in self.columns]
+
+    def column(self, k_index: int, questions: Sequence[Hashable] | None = None) -> Sequence[int]:
+        """The masks at one K over these questions (all by default)."""
+        words = [column.read() for column in self.columns[k_index]]
+        masks = words[0] if len(words) == 1 else [_join(ws) for ws in zip(*words, strict=True)]
+        if questions is None or len(questions) == len(self.position):
+            return masks
+        return [masks[self.position[q]] for q in questions]
+
+    def each(self, k_index: int) -> Iterator[int]:
+        """The masks at one K in question order, read a block at a time."""
+        words = [column.blocks() for column in self.columns[k_index]]
+        for block in zip(*words, strict=True):
+            yield from block[0] if len(block) == 1 else map(_join, zip(*block, strict=True))
+
+
+WORD = (1 << 64) - 1
+
+
+def _join(words: Iterable[int]) -> int:
+    mask = 0
+    for w, word in enumerate(words):
+        mask |= word << (64 * w)
+    return mask
+
+
+class Scores:
+    """Every system's per-question values, found masks and means at the K values ``ks`` over
+    the evaluated questions of ``gold`` (question -> evidence items, in question order). The
+    values and masks go to a temporary file (scratch.Columns); close() removes it."""
+
+    def __init__(
+        self,
+        ks: Sequence[int],
+        gold: Mapping[Hashable, Sequence[metrics.Item]],
+        answerable: Mapping[Hashable, bool],
+    ):
+        """answerable: every question's answerable flag in force, in question order (what
+        compare's abstention reads)."""
+        self.ks = list(ks)
+        self.gold = gold  # what compare reads the items from, not built a second time
+        self.answerable = answerable
+        self.labels = metrics.labels(self.ks)
+        # question -> its row: an array of the store's keys, not a dict (compact.positions);
+        # the items are read once (gold may decode them on each read).
+        sizes = array("l")
+
+        def evaluated() -> Iterator[Hashable]:
+            for q, items in gold.items():
+                if items:
+                    sizes.append(len(items))
+                    yield q
+
+        self.position = compact.positions(evaluated())
+        self.words = (max(sizes, default=1) + 63) // 64
+        self.store = scratch.Columns(len(self.position))
+        self.values: dict[str, PerQuestion] = {}
+        self.found: dict[str, Found] = {}
+        self.means: dict[str, dict[str, float | None]] = {}
+
+    @property
+    def evaluated(self) -> int:
+        return len(self.position)
+
+    def system(self, name: str) -> None:
+        """Start a system; its questions follow."""
+        self.values[name] = PerQuestion(self.labels, self.position, self.store)
+        self.found[name] = Found(len(self.ks), self.position, self.words, self.store)
+
+    def add(
+        self,
+        name: str,
+        question: Hashable,
+        scores: Mapping[str, float | None],
+        first: Sequence[int | None],
+    ) -> None:
+        """One evaluated question: its scores (metrics.Prepared.score) and the first rank of
+        each of its evidence items (Prepared.first_ranks)."""
+        self.values[name].set(question, scores)
+        self.found[name].set(question, first, self.ks)
+
+    def finish(self, name: str, means: Mapping[str, float | None]) -> None:
+        """The system's means (metrics.Means.means(): at least this object's labels); its
+        columns are written out, so that only the system being scored holds a block each."""
+        self.means[name] = dict(means)
+        for column in self.values[name].columns.values():
+            column.flush()
+        for words in self.found[name].columns:
+            for column in words:
+                column.flush()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Scores:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def each_list(
+    systems: Sequence[dict],
+    questions: Iterable,
+    lists: Iterable[tuple[int, int, Sequence[int]]],
+    key: Callable[[object], int] = itemgetter("pk"),
+) -> Iterator[tuple[dict, object, Sequence[int]]]:
+    """(system, question, ranked passage keys) for every system and question, in that order,
+    from ``lists``: (system key, question key, ranked keys) in key order, as the store streams
+    them; a question missing from a run gets an empty list. Holds one list at a time.
+    ``questions`` is iterated once per system, in question-key order; ``key`` gives a
+    question's key (a store row's "pk" by default)."""
+    lists = iter(lists)
+    pending = next(lists, None)
+    empty: tuple = ()
+    for system in systems:
+        for question in questions:
+            key_now = (system["pk"], key(question))
+            while pending is not None and (pending[0], pending[1]) < key_now:
+                pending = next(lists, None)
+            if pending is not None and (pending[0], pending[1]) == key_now:
+                yield system, question, pending[2]
+                pending = next(lists, None)
+            else:
+                yield system, question, empty
+
+
+def collect(project, ks: Sequence[int]) -> Scores:
+    """The command line's pass: every system scored on the first max(ks) results of every
+    list, as the store streams them (metrics.evaluate's numbers, without a dict per
+    question)."""
+    effective = project.effective_gold()
+    gold = effective.metric_items()
+    answerable = {q["pk"]: effective.answerable.get(q["pk"], True) for q in project.questions()}
+    scores = Scores(ks, gold, answerable)
+    prepared = {q: metrics.Prepared(items, ks) for q, items in gold.items() if items}
+    systems = project.systems()
+    tallies = {}
+    for system in systems:
+        scores.system(system["name"])
+        tallies[system["name"]] = metrics.Means(ks)
+    questions = [q for q in project.questions() if q["pk"] in prepared]
+    for system, question, ranked in each_list(
+        systems, questions, project.reads.ranked_heads(max(ks))
+    ):
+        prep = prepared[question["pk"]]
+        values = prep.score(ranked)
+        first, _ = prep.first_ranks(enumerate(ranked, 1))
+        tallies[system["name"]].add([values[label] for label in scores.labels])
+        scores.add(system["name"], question["pk"], values, first)
+    for name, tally in tallies.items():
+        scores.finish(name, tally.means())
+    return scores
+
+
+def _value(value: float) -> float | None:
+    return None if value != value else value  # NaN stands for no value

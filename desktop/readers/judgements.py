@@ -1,0 +1,105 @@
+"""The judgement log's lines: the kinds of judgement and the value each kind takes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from desktop.readers.kinds import ROLES, check_kind, pick_format
+from desktop.readers.opening import InputError, nfc, shown
+from desktop.readers.values import json_lines
+
+KINDS = (
+    "role",
+    "alternative",
+    "not_evidence",
+    "answerable",
+    "evidence",
+    "drop",
+    "note",
+    "adjudication",
+)
+# Kinds that name a passage of the question (the others name none, or the question itself).
+PASSAGE_KINDS = ("role", "alternative", "not_evidence", "evidence", "drop")
+
+
+@dataclass
+class JudgementRecord:
+    line: int
+    reviewer: str
+    at: str
+    question_id: str
+    kind: str
+    passage_id: str  # '' when the kind has none
+    value: object
+    settles: str | None
+    system: str | None
+
+
+def check_judgement_value(kind: str, value: object) -> str | None:
+    """The reason a value does not fit its kind, or None when it does."""
+    if kind == "role" and value not in (*ROLES, None):
+        return "a role judgement's value must be core, supporting or null"
+    if kind == "alternative" and value is not None and not isinstance(value, str):
+        return "an alternative's value must be the primary passage id of its item, or null"
+    # isinstance, not ==: 1 and 0.0 equal True and False but are not JSON booleans.
+    if kind in ("not_evidence", "answerable") and value is not None and not isinstance(value, bool):
+        return f"a {kind} judgement's value must be true, false or null, not {shown(repr(value))}"
+    if kind == "note" and value is not None and not isinstance(value, str):
+        return "a note's value must be text"
+    # Adding or dropping an item has no "false": null withdraws it.
+    if kind in ("evidence", "drop") and value is not True and value is not None:
+        return f"a {kind} judgement's value must be true or null, not {shown(repr(value))}"
+    return None
+
+
+def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[JudgementRecord]:
+    pick_format(path, "judgements", fmt)
+    for number, obj in json_lines(path, encoding, progress):
+        check_kind(path, number, obj, "judgements")
+        for key in ("reviewer", "at", "question_id", "kind"):
+            if not isinstance(obj.get(key), str) or not obj[key].strip():
+                raise InputError(path, number, f"judgement needs a '{key}' string")
+        kind = obj["kind"]
+        if kind not in KINDS:
+            raise InputError(
+                path, number, f"unknown kind {shown(repr(kind))} (one of {', '.join(KINDS)})"
+            )
+        if "value" not in obj:
+            raise InputError(path, number, "judgement needs a 'value' (null is allowed)")
+        settles = obj.get("settles")
+        checked_kind = kind
+        if kind == "adjudication":
+            if settles not in KINDS or settles in ("adjudication", "note"):
+                raise InputError(
+                    path,
+                    number,
+                    "an adjudication needs 'settles': the kind it "
+                    "settles (role, alternative, not_evidence, answerable, evidence, drop)",
+                )
+            checked_kind = settles
+        elif settles is not None:
+            raise InputError(path, number, "only an adjudication has 'settles'")
+        problem = check_judgement_value(checked_kind, obj["value"])
+        if problem:
+            raise InputError(path, number, problem)
+        passage_id = obj.get("passage_id") or ""
+        if not isinstance(passage_id, str):
+            raise InputError(path, number, "'passage_id' must be a string")
+        if checked_kind in PASSAGE_KINDS and not passage_id:
+            raise InputError(path, number, f"a {checked_kind} judgement needs a 'passage_id'")
+        system = obj.get("system")
+        if system is not None and not isinstance(system, str):
+            raise InputError(path, number, "'system' must be a string")
+        value = obj["value"]
+        yield JudgementRecord(
+            number,
+            nfc(obj["reviewer"].strip()),
+            obj["at"],
+            nfc(obj["question_id"]),
+            kind,
+            nfc(passage_id),
+            nfc(value) if isinstance(value, str) else value,
+            settles,
+            system,
+        )

@@ -1,0 +1,31 @@
+"""The bundled sample project imports cleanly and gives distinct, sensible scores."""
+
+import json
+
+from tests.helpers import cli
+
+
+def test_demo_command_loads_the_sample(tmp_path):
+    db = tmp_path / "demo.db"
+    done = cli(db, "demo")
+    assert done.returncode == 0, done.stderr
+    assert str(db) in done.stdout
+    info = json.loads(cli(db, "info", "--json").stdout)
+    assert info["passages"] == 137 and info["questions"] == 33
+    assert info["systems"] == ["BM25-Kiwi", "BM25-Bigram", "RRF"]
+    data = json.loads(cli(db, "metrics", "--json").stdout)
+    assert data["questions"] == {"total": 33, "evaluated": 31, "without_evidence": 2}
+    recall = {s["system"]: s["Recall@5"] for s in data["systems"]}
+    assert len(set(recall.values())) == 3 and all(0 < v < 1 for v in recall.values())
+
+
+def test_demo_twice_is_harmless(project):
+    from desktop.app.sample import load_sample
+
+    list(load_sample(project))
+    before = project.info()
+    list(load_sample(project))
+    after = project.info()
+    assert {k: before[k] for k in ("passages", "questions", "evidence_items", "results")} == {
+        k: after[k] for k in ("passages", "questions", "evidence_items", "results")
+    }
