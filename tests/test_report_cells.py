@@ -33,8 +33,12 @@ def cells(path) -> dict[str, list[list]]:
                 row.pop()
             if row and isinstance(row[0], str) and row[0].startswith(VOLATILE):
                 row = [row[0], "…"]
+            elif row and row[0] == "corpus file":
+                row = [row[0], row[1].replace(str(ROOT), "ROOT").replace("\\", "/")]
             elif row and isinstance(row[0], str) and row[0].startswith("system: "):
-                row = [row[0], IMPORTED.sub("imported …)", row[1])]
+                # the run's file as a path inside this checkout, wherever that is
+                text = IMPORTED.sub("imported …)", row[1]).replace(str(ROOT), "ROOT")
+                row = [row[0], text.replace("\\", "/")]
             rows.append(row)
         out[ws.title] = rows
     wb.close()
