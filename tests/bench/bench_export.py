@@ -50,7 +50,7 @@ if trace:
     import tracemalloc
     tracemalloc.start()
 start = time.perf_counter()
-write_report(project, sys.argv[2], [5, 10])
+write_report(project, sys.argv[2], [5, 10], lang="en")  # the sheet names read below
 wall = time.perf_counter() - start
 peak_traced = tracemalloc.get_traced_memory()[1] / 2**20 if trace else None
 if trace:
