@@ -108,3 +108,25 @@ if __name__ == "__main__":
         project.close()
     GOLDEN.write_text(json.dumps(dumped, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(GOLDEN, GOLDEN.stat().st_size)
+
+
+def test_excerpts_are_read_once_for_every_system(project, tmp_path):
+    """The Misses sheet's passage excerpts come from one read for the whole report, not one
+    per system and question (issue 24): the sample's three systems miss items on many
+    questions."""
+    from desktop.report import write_report
+
+    judged_sample(project)
+    real = project.passage_excerpts
+    calls = []
+
+    def counted(pks, length):
+        calls.append(length)
+        return real(pks, length)
+
+    project.passage_excerpts = counted  # the real read, counted
+    path = write_report(project, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en")
+    assert len(calls) == 1
+    head, *rows = cells(path)["Misses"]
+    text = [str(label).split("\n")[0] for label in head].index("passage text")
+    assert len(rows) > 10 and all(len(row) > text and row[text] for row in rows)

@@ -74,6 +74,14 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
     per_q.header(per_question_head(report.labels))
     misses.header(misses_head(report.ks))
     ran = Ran(scores)
+    # Every evidence item's excerpt, read once for all systems rather than once per system
+    # and question (a few MB at 5,000 questions).
+    report.excerpts = {
+        pk: (title, excerpt(text))
+        for pk, (title, text) in report.project.passage_excerpts(
+            report.gold.primaries, EXCERPT + 1
+        ).items()
+    }
     # One ranked list at a time, as the store streams them, for every system and
     # question in the order of the rows below; the questions' records likewise.
     lists = scored.each_list(
@@ -143,7 +151,7 @@ def _misses(
     left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
     if not left:
         return
-    passages = report.project.passage_excerpts({items[i].primary_pk for i in left}, EXCERPT + 1)
+    passages = report.excerpts
     # Excerpts and notes wrap inside their own columns instead of spilling over the next.
     styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
     for index in left:
@@ -152,7 +160,7 @@ def _misses(
         for k_index, missed_here in enumerate(at):
             if missed_here:
                 missed[k_index][item.role] += 1
-        title, text = passages.get(item.primary_pk, (None, ""))
+        title, text = passages.get(item.primary_pk, (None, ""))  # cut to EXCERPT already
         role_en, role_ko = ROLE_WORDS[item.role]
         values = [
             name,
@@ -166,7 +174,7 @@ def _misses(
             _passage_id(item, via[index]) if rank else None,
             ", ".join(sorted(item.alternatives.values())),
             title,
-            excerpt(text),
+            text,
             _notes_for(question.notes, item, name),
         ]
         sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))

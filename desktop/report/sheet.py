@@ -14,7 +14,14 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.dimensions import RowDimension
 from openpyxl.worksheet.properties import PageSetupProperties
 
-from desktop.report.cells import LINE_POINTS, cleaned, header_width, sheet_title, text_lines
+from desktop.report.cells import (
+    LINE_POINTS,
+    clean_text,
+    cleaned,
+    header_width,
+    sheet_title,
+    text_lines,
+)
 
 # The sheets, by their English names; a report's sheet names are all in one language, Korean
 # unless the UI is English (write_report's ``lang``).
@@ -122,6 +129,7 @@ class Sheet:
         # writes each row out while append() runs, so the same cell can carry the next
         # row's value (and openpyxl does not make a cell, and look its style up, per value).
         self._pool: dict[tuple[int, str | None], WriteOnlyCell] = {}
+        self._heights: dict[float, RowDimension] = {}
 
     def _continue(self) -> None:
         """Go on in a new sheet right after this one, its header row repeated."""
@@ -156,38 +164,56 @@ class Sheet:
         self.rows += 1
         dimensions = self.ws.row_dimensions
         if height is not None:
-            dimensions[self.rows] = RowDimension(self.ws, index=self.rows, ht=height)
+            dimensions[self.rows] = self._height(height)
         self.ws.append(self._cells(values, styles))
         if height is not None:
             del dimensions[self.rows]  # written with its row: kept, it would grow per row
         return self.rows
 
+    def _height(self, points: float) -> RowDimension:
+        """One RowDimension per height, lent to each row of that height in turn: openpyxl
+        writes a row's height and customHeight from it, not its index."""
+        made = self._heights.get(points)
+        if made is None:
+            made = self._heights[points] = RowDimension(self.ws, ht=points)
+        return made
+
     def _cells(self, values: Sequence, styles) -> list:
         """The row's cleaned values in this sheet's styled cells (None: no cell; a boolean
-        without a style as it is)."""
+        without a style as it is). Numbers, the most of a report's cells, go straight in."""
         one = isinstance(styles, str) or styles is None
         pool = self._pool
         row: list = []
+        append = row.append
         for column, value in enumerate(values):
-            value = cleaned(value)
-            if value is None:
-                row.append(None)
-                continue
+            kind = type(value)
+            if kind is str:
+                value = clean_text(value)
+            elif kind is not float and kind is not int:
+                if value is None:
+                    append(None)
+                    continue
+                value = cleaned(value)
+                kind = type(value)
             style = styles if one else styles[column]
-            if style is None and isinstance(value, bool):
+            if kind is bool and style is None:
                 # Plain: LibreOffice shows a styled boolean as 1 or 0, not TRUE or FALSE.
-                row.append(value)
+                append(value)
                 continue
             cell = pool.get((column, style))
             if cell is None:
-                cell = pool[(column, style)] = WriteOnlyCell(self.ws)
-                for attribute, made in STYLES[style].items():
-                    setattr(cell, attribute, made)
+                cell = self._styled(column, style)
             cell.value = value
-            if isinstance(value, str):
+            if kind is str:
                 cell.data_type = "s"  # text, never a formula or an error code
-            row.append(cell)
+            append(cell)
         return row
+
+    def _styled(self, column: int, style: str | None) -> WriteOnlyCell:
+        cell = self._pool[(column, style)] = WriteOnlyCell(self.ws)
+        for attribute, made in STYLES[style].items():
+            setattr(cell, attribute, made)
+        return cell
 
     def header(self, labels: Sequence[str]) -> int:
         """A header row, at most two lines tall: on a sheet it opens, its columns are widened

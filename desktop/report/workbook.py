@@ -148,6 +148,7 @@ class Report:
         # randomization tests and everything else.
         self.total = self.rows_total + 3 * self.step
         self.done = 0
+        self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
 
     def tick(self, done: int) -> None:
         self.done = done
