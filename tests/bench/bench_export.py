@@ -7,12 +7,14 @@ is installed; OPENPYXL_LXML=False (read by each child) measures it without. Prin
 object; asserts nothing about time.
 
     python tests/bench/bench_export.py [--questions 5000] [--systems 10] [--depth 100]
-        [--passages 200000] [--sizes 1000,5000] [--keep DIR]
+        [--passages 200000] [--sizes 1000,5000] [--keep DIR] [--rounds 3] [--also TREE]
+        [--no-trace]
 
 Every size in --sizes builds its own database (the largest first decides nothing: each is
 measured alike), so that the peak memory can be compared between sizes. Each measurement is
-its own child process: wall time of write_report alone and the child's peak RSS, then again
-under tracemalloc for the peak of Python allocations, then the bare openpyxl script.
+its own child process: wall time of write_report alone and the child's peak RSS, then the bare
+openpyxl script plain and styled, in turn for --rounds rounds (the fastest of each counts), then
+write_report again under tracemalloc for the peak of Python allocations.
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 if trace:
     import tracemalloc
     tracemalloc.start()
-start = time.perf_counter()
-write_report(project, sys.argv[2], [5, 10])
-wall = time.perf_counter() - start
+start, cpu = time.perf_counter(), time.process_time()
+write_report(project, sys.argv[2], [5, 10], lang="en")  # the sheet names read below
+wall, cpu = time.perf_counter() - start, time.process_time() - cpu
 peak_traced = tracemalloc.get_traced_memory()[1] / 2**20 if trace else None
 if trace:
     tracemalloc.stop()
@@ -66,7 +68,7 @@ for row in wb["Summary"].iter_rows(min_row=2, values_only=True):
     misses += row[col]
 per_q_cols = len(next(wb["Per question"].iter_rows(min_row=1, max_row=1, values_only=True)))
 miss_cols = len(next(wb.worksheets[2].iter_rows(min_row=1, max_row=1, values_only=True)))
-print(json.dumps({"s": wall, "rss_before_mb": before, "peak_rss_mb": peak,
+print(json.dumps({"s": wall, "cpu_s": cpu, "rss_before_mb": before, "peak_rss_mb": peak,
                   "peak_traced_mb": peak_traced, "misses": misses, "per_q_cols": per_q_cols,
                   "miss_cols": miss_cols}))
 """
@@ -87,7 +89,7 @@ texts = json.load(open(texts, encoding="utf-8"))
 rng = random.Random(1)
 font = Font(name="Malgun Gothic", sz=10, family=2, charset=129)
 wrap = Alignment(wrap_text=True, vertical="top")
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 wb = Workbook(write_only=True)
 
 def styler(ws, formats):
@@ -127,8 +129,8 @@ for i in range(rows_m):
                      "imported gold 가져온 정답", 17, f"p{i:07d}", "", f"권{i % 615}",
                      texts[i % len(texts)][:500], None][:cols_m]))
 wb.save(out)
-wall = time.perf_counter() - start
-print(json.dumps({"s": wall,
+wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+print(json.dumps({"s": wall, "cpu_s": cpu,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -227,51 +229,87 @@ def build(
     return db
 
 
-def measure(base: Path, db: Path, systems: int, questions: int) -> dict:
+def measure(
+    base: Path,
+    db: Path,
+    systems: int,
+    questions: int,
+    rounds: int = 3,
+    also: Path | None = None,
+    trace: bool = True,
+) -> dict:
+    """``rounds`` rounds, each the report and then bare openpyxl plain and styled, one after
+    the other, so that a load that comes and goes on the machine falls on both alike; each
+    time is the fastest of its rounds. ``also``: another source tree (say, a checkout of the
+    previous commit) whose report is timed in the same rounds, first in each. Then the
+    report once more under tracemalloc (unless not ``trace``)."""
     ours_script = base / "ours.py"
     ours_script.write_text(OURS)
     report = base / "report.xlsx"
-    wall, rss, out = resource_run([PY, str(ours_script), str(db), str(report), "plain", str(ROOT)])
-    ours = json.loads(out)
-    size = report.stat().st_size
-    _, _, out = resource_run([PY, str(ours_script), str(db), str(report), "trace", str(ROOT)])
-    traced = json.loads(out)
     bare_script = base / "bare.py"
     bare_script.write_text(BARE)
-    rows_q = systems * questions
-    bare, bare_styled = (
-        json.loads(
-            resource_run(
-                [
-                    PY,
-                    str(bare_script),
-                    str(base / "bare.xlsx"),
-                    str(rows_q),
-                    str(ours["per_q_cols"]),
-                    str(ours["misses"]),
-                    str(ours["miss_cols"]),
-                    str(base / "texts.json"),
-                    variant,
-                ]
-            )[2]
-        )
-        for variant in ("plain", "styled")
+    runs: dict[str, list[dict]] = {"ours": [], "plain": [], "styled": [], "also": []}
+    for _ in range(rounds):
+        if also is not None:
+            args = [PY, str(ours_script), str(db), str(report), "plain", str(also)]
+            runs["also"].append(json.loads(resource_run(args)[2]))
+        args = [PY, str(ours_script), str(db), str(report), "plain", str(ROOT)]
+        wall, _, out = resource_run(args)
+        runs["ours"].append({**json.loads(out), "wall": wall})
+        ours = runs["ours"][-1]
+        rows_q = systems * questions
+        for variant in ("plain", "styled"):
+            args = [PY, str(bare_script), str(base / "bare.xlsx"), str(rows_q)]
+            args += [str(ours["per_q_cols"]), str(ours["misses"]), str(ours["miss_cols"])]
+            args += [str(base / "texts.json"), variant]
+            runs[variant].append(json.loads(resource_run(args)[2]))
+    size = report.stat().st_size
+    traced = {"peak_traced_mb": None, "s": None}
+    if trace:
+        args = [PY, str(ours_script), str(db), str(report), "trace", str(ROOT)]
+        traced = json.loads(resource_run(args)[2])
+    ours, bare, bare_styled = (
+        min(runs[name], key=lambda r: r["s"]) for name in runs if runs[name] and name != "also"
     )
-    return {
+    extra = {}
+    if also is not None:
+        before = min(runs["also"], key=lambda r: r["s"])
+        extra = {
+            "also_tree": str(also),
+            "also_s": round(before["s"], 2),
+            "also_each_s": [round(r["s"], 2) for r in runs["also"]],
+            "also_ratio_styled": round(before["s"] / bare_styled["s"], 2),
+            "also_ratio": round(before["s"] / bare["s"], 2),
+            "also_cpu_s": round(min(r["cpu_s"] for r in runs["also"]), 2),
+            "also_ratio_styled_cpu": round(
+                min(r["cpu_s"] for r in runs["also"]) / min(r["cpu_s"] for r in runs["styled"]), 2
+            ),
+            "also_peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs["also"]), 1),
+        }
+    return extra | {
         "questions": questions,
         "systems": systems,
-        "per_question_rows": rows_q,
+        "rounds": rounds,
+        "per_question_rows": systems * questions,
         "misses_rows": ours["misses"],
         "write_report_s": round(ours["s"], 2),
+        "write_report_each_s": [round(r["s"], 2) for r in runs["ours"]],
         "bare_openpyxl_s": round(bare["s"], 2),
         "ratio": round(ours["s"] / bare["s"], 2),
         "bare_styled_s": round(bare_styled["s"], 2),
+        "bare_styled_each_s": [round(r["s"], 2) for r in runs["styled"]],
         "ratio_styled": round(ours["s"] / bare_styled["s"], 2),
-        "child_wall_s": round(wall, 2),
+        # CPU seconds of the process: what a machine shared with other work disturbs least
+        "write_report_cpu_s": round(min(r["cpu_s"] for r in runs["ours"]), 2),
+        "bare_styled_cpu_s": round(min(r["cpu_s"] for r in runs["styled"]), 2),
+        "ratio_styled_cpu": round(
+            min(r["cpu_s"] for r in runs["ours"]) / min(r["cpu_s"] for r in runs["styled"]), 2
+        ),
+        "child_wall_s": round(ours["wall"], 2),
         "rss_before_mb": round(ours["rss_before_mb"], 1),
-        "peak_rss_mb": round(ours["peak_rss_mb"], 1),
-        "peak_traced_mb": round(traced["peak_traced_mb"], 1),
-        "traced_run_s": round(traced["s"], 2),
+        "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs["ours"]), 1),
+        "peak_traced_mb": trace and round(traced["peak_traced_mb"], 1) or None,
+        "traced_run_s": trace and round(traced["s"], 2) or None,
         "bare_peak_rss_mb": round(bare["peak_rss_mb"], 1),
         "report_mb": round(size / 2**20, 1),
     }
@@ -287,6 +325,9 @@ def main() -> None:
         "--sizes", default=None, help="question counts, comma-separated (default: 1000,QUESTIONS)"
     )
     parser.add_argument("--keep", help="build (or reuse) the databases in this folder")
+    parser.add_argument("--rounds", type=int, default=3, help="report and reference, in turn")
+    parser.add_argument("--also", type=Path, help="another source tree timed in the same rounds")
+    parser.add_argument("--no-trace", action="store_true", help="skip the tracemalloc run")
     args = parser.parse_args()
     sizes = (
         [int(s) for s in args.sizes.split(",")]
@@ -304,7 +345,11 @@ def main() -> None:
             if not db.exists() or not (base / "texts.json").exists():
                 db.unlink(missing_ok=True)
                 db = build(base, questions, args.systems, args.depth, args.passages)
-            results.append(measure(base, db, args.systems, questions))
+            results.append(
+                measure(
+                    base, db, args.systems, questions, args.rounds, args.also, not args.no_trace
+                )
+            )
     largest = results[-1]
     print(
         json.dumps(
@@ -316,6 +361,7 @@ def main() -> None:
                 "bare_openpyxl_s": largest["bare_openpyxl_s"],
                 "ratio": largest["ratio"],
                 "ratio_styled": largest["ratio_styled"],
+                "ratio_styled_cpu": largest["ratio_styled_cpu"],
                 "peak_rss_mb": largest["peak_rss_mb"],
                 "peak_traced_mb": largest["peak_traced_mb"],
                 "sizes": results,

@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from desktop import report as rp
 from desktop.app import compact, scratch
 from desktop.evaluation import metrics, scored, stats
+from desktop.report import sheet as rs
+from desktop.report import workbook as rw
 from tests.report.test_report_stream import many_questions
 
 
@@ -142,12 +143,12 @@ def test_the_report_and_compare_give_the_same_numbers_in_turns(project, tmp_path
     cells = {}
     for budget in (10**9, 1):
         monkeypatch.setattr(stats, "PACKED_BYTES", budget)
-        out = rp.write_report(project, tmp_path / f"r{budget}.xlsx", [3, 10], permutations=100)
+        out = rw.write_report(project, tmp_path / f"r{budget}.xlsx", [3, 10], permutations=100)
         wb = load_workbook(out, read_only=True)
         cells[budget] = {
             ws.title: [r for r in ws.iter_rows(values_only=True) if "report file" not in str(r)]
             for ws in wb.worksheets
-            if ws.title != rp.sheet_names("ko")[rp.SETTINGS]
+            if ws.title != rs.sheet_names("ko")[rs.SETTINGS]
         }
         wb.close()
     assert cells[1] == cells[10**9]

@@ -20,10 +20,12 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-from desktop import report as rp
 from desktop.evaluation import stats
 from desktop.project import Project
 from desktop.readers import Cancelled
+from desktop.report import cells as rc
+from desktop.report import sheet as rs
+from desktop.report import workbook as rw
 from desktop.report import write_report
 from tests.helpers import write_jsonl, write_text
 
@@ -370,7 +372,7 @@ def test_headers_frozen_panes_filters_widths_and_formats(sample, tmp_path):
     assert wb["Per question"].cell(2, 9).number_format == "0.000"
     assert summary.column_dimensions["A"].width >= 15
     assert misses_sheet(wb).column_dimensions["M"].width >= 40  # the excerpt, after two K
-    assert summary["A1"].font.b and summary["A2"].font.name == rp.FONT_NAME
+    assert summary["A1"].font.b and summary["A2"].font.name == rs.FONT_NAME
     per_q_head = [english(c.value) for c in wb["Per question"][1]]
     assert per_q_head[:8] == [
         "system",
@@ -411,7 +413,7 @@ def test_significance_is_marked_with_the_alpha_used(sample, tmp_path):
         assert (loser_letter in marks) == significant
     settings = {r["setting"]: r["value"] for r in table(wb["Settings"])}
     assert settings["bootstrap resamples"] == 200 and settings["permutations"] == 200
-    assert settings["random seed"] == rp.SEED and settings["α (significance level)"] == 0.05
+    assert settings["random seed"] == rw.SEED and settings["α (significance level)"] == 0.05
 
 
 def test_settings_record_what_reproduces_the_numbers(project, tmp_path):
@@ -489,7 +491,7 @@ def test_hostile_data_stays_literal_clean_and_within_limits(project, tmp_path):
                 if isinstance(cell.value, str):
                     assert cell.data_type == "s", (ws.title, cell.coordinate, cell.value[:40])
                     assert not ILLEGAL_CHARACTERS_RE.search(cell.value)
-                    assert len(cell.value) <= rp.MAX_CELL
+                    assert len(cell.value) <= rc.MAX_CELL
     systems = [r["system"] for r in table(wb["Summary"])]
     assert systems == [HOSTILE_SYSTEM, "=SUM(1,2)"]
     misses = table(misses_sheet(wb))
@@ -499,10 +501,10 @@ def test_hostile_data_stays_literal_clean_and_within_limits(project, tmp_path):
     assert by_passage["p2"]["passage text"] == "beforeafter"
     assert by_passage["p3"]["title"] == "#N/A"
     long_text = by_passage["p3"]["passage text"]
-    assert long_text == "가" * rp.EXCERPT + "…"
+    assert long_text == "가" * rc.EXCERPT + "…"
     q1_note = next(m for m in misses if m["question"] == "q1")["reviewer notes"]
-    assert q1_note.startswith("=kim: =메") and q1_note.endswith(rp.CUT_MARK)
-    assert len(q1_note) == rp.MAX_CELL
+    assert q1_note.startswith("=kim: =메") and q1_note.endswith(rc.CUT_MARK)
+    assert len(q1_note) == rc.MAX_CELL
     per_q = {r["question"]: r for r in table(wb["Per question"])}
     assert [per_q[q]["question text"] for q in ("q1", "q2", "q3")] == [
         "+1 plus",
@@ -510,25 +512,25 @@ def test_hostile_data_stays_literal_clean_and_within_limits(project, tmp_path):
         "@SUM(A1)",
     ]
     assert per_q["q4"]["question text"].startswith("=나나")
-    assert per_q["q4"]["question text"].endswith(rp.CUT_MARK)
+    assert per_q["q4"]["question text"].endswith(rc.CUT_MARK)
     settings = {r["setting"]: r["value"] for r in table(wb["Settings"])}
     assert settings["corpus 말뭉치"] == "=cmd|' /C calc'!A0"
 
 
 def test_clean_text_and_sheet_titles():
-    assert rp.clean_text("a\x00b\x08c\x0bd\x1fe\tf\ng") == "abcde\tf\ng"
-    assert rp.clean_text("x\ud800y\udfffz\ufffe") == "xyz"
-    cut = rp.clean_text("a" * 40_000)
-    assert len(cut) == rp.MAX_CELL and cut.endswith(rp.CUT_MARK)
+    assert rc.clean_text("a\x00b\x08c\x0bd\x1fe\tf\ng") == "abcde\tf\ng"
+    assert rc.clean_text("x\ud800y\udfffz\ufffe") == "xyz"
+    cut = rc.clean_text("a" * 40_000)
+    assert len(cut) == rc.MAX_CELL and cut.endswith(rc.CUT_MARK)
     # Excel counts UTF-16 units: 20,000 emoji are 40,000 units and must be cut too.
-    emoji = rp.clean_text("😀" * 20_000)
-    assert emoji.endswith(rp.CUT_MARK)
-    assert len(emoji.encode("utf-16-le")) // 2 <= rp.MAX_CELL
-    assert rp.clean_text("short") == "short"
-    title = rp.sheet_title(HOSTILE_SYSTEM)
+    emoji = rc.clean_text("😀" * 20_000)
+    assert emoji.endswith(rc.CUT_MARK)
+    assert len(emoji.encode("utf-16-le")) // 2 <= rc.MAX_CELL
+    assert rc.clean_text("short") == "short"
+    title = rc.sheet_title(HOSTILE_SYSTEM)
     assert len(title) <= 31 and not re.search(r"[\\/?*\[\]:]", title)
-    assert rp.sheet_title("'quoted'") == "quoted" and rp.sheet_title("[]") == "__"
-    assert rp.sheet_title("\x00") == "Sheet"
+    assert rc.sheet_title("'quoted'") == "quoted" and rc.sheet_title("[]") == "__"
+    assert rc.sheet_title("\x00") == "Sheet"
 
 
 # -- reviewers ------------------------------------------------------------------------------------
@@ -820,8 +822,8 @@ def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tm
     from desktop.evaluation import compare
 
     wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
-    expected = compare.compare(sample, [5, 10], permutations=200, seed=rp.SEED)
-    ws = wb[rp.COMPARISON]
+    expected = compare.compare(sample, [5, 10], permutations=200, seed=rw.SEED)
+    ws = wb[rs.COMPARISON]
     title = find_row(ws, "Win / tie / loss")
     assert f"family of {expected.family} tests" in ws.cell(title, 1).value
     assert expected.family == 3 * 5 * 2  # three pairs, five measures, two K
@@ -868,7 +870,7 @@ def test_comparison_sheet_and_summary_stars_come_from_desktop_compare(sample, tm
         denominators,
         [(a * 2 + k, b * 2 + k) for a, b in pairs for k in range(2)],
         permutations=200,
-        seed=rp.SEED,
+        seed=rw.SEED,
     )
     summary = wb["Summary"]
     tests = table(summary, find_row(summary, "system A"))
@@ -884,11 +886,11 @@ def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
     wb = load_workbook(path)
     for ws in wb.worksheets:
         # a sheet that opens with a one-line title has its header on row 2
-        first = {"Reviewers": None, rp.COMPARISON: None, rp.GOLD_CHANGES: 2}.get(ws.title, 1)
+        first = {"Reviewers": None, rs.COMPARISON: None, rs.GOLD_CHANGES: 2}.get(ws.title, 1)
         if first:
             height = ws.row_dimensions[first].height
             lines = max(str(c.value).count("\n") + 1 for c in ws[first] if c.value)
-            assert height and height >= rp.LINE_POINTS * lines, ws.title
+            assert height and height >= rc.LINE_POINTS * lines, ws.title
     misses = misses_sheet(wb)
     head = [english(c.value) for c in misses[1]]
     text_col = head.index("passage text") + 1
@@ -897,7 +899,7 @@ def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
         cell = misses.cell(row, text_col)
         assert cell.alignment.wrap_text
         if cell.value and len(cell.value) > 200:
-            assert misses.row_dimensions[row].height > 3 * rp.LINE_POINTS
+            assert misses.row_dimensions[row].height > 3 * rc.LINE_POINTS
             tall += 1
     assert tall, "the sample has long passages"
     assert {(m["missed@5"], m["missed@10"]) for m in table(misses)} == {(True, True), (True, False)}

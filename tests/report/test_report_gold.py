@@ -1,4 +1,4 @@
-"""The report's pass over the questions (desktop.report_gold, issue 12): built a question at a
+"""The report's pass over the questions (desktop.report.gold_pass, issue 12): built a question at a
 time, it must hold what the whole effective gold holds; its spill files give back what was
 written; and the report reads one snapshot of the database."""
 
@@ -11,7 +11,7 @@ import pytest
 from desktop.app import scratch
 from desktop.gold import effective as gold
 from desktop.project import Project
-from desktop.report_gold import QuestionPass
+from desktop.report.gold_pass import QuestionPass
 from tests.helpers import write_jsonl
 
 PASSAGES = [f"p{i}" for i in range(1, 13)]

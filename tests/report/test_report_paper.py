@@ -12,7 +12,8 @@ import subprocess
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from desktop import report as rp
+from desktop.report import cells as rc
+from desktop.report import sheet as rs
 from desktop.report import write_report
 from tests.report.test_report import FAST, KOREAN_SHEETS, sample  # noqa: F401 (a fixture)
 
@@ -63,7 +64,7 @@ def test_a_part_repeats_the_header_of_the_table_it_goes_on_with_only(tmp_path):
     """A part that starts inside a table repeats its header and carries its filter; one that
     starts after the table ended (a blank row) repeats nothing."""
     wb = Workbook(write_only=True)
-    sheet = rp.Sheet(wb, "T", [10, 10], None, print_rows="2:2", max_rows=4)
+    sheet = rs.Sheet(wb, "T", [10, 10], None, print_rows="2:2", max_rows=4)
     sheet.append(["title"], "bold")
     assert sheet.header(["a", "b"]) == 2
     for row in ([1, 2], [3, 4], [5, 6]):
@@ -99,8 +100,8 @@ def test_every_sheet_prints_landscape_one_page_wide_headers_in_two_lines(sample,
                 continue  # only header rows are filled
             for cell in row:
                 width = widths.get(cell.column_letter) or 8.43
-                assert rp.text_lines(cell.value, width) <= 2, (ws.title, cell.value, width)
-            assert ws.row_dimensions[row[0].row].height <= 2 * rp.LINE_POINTS + 3, ws.title
+                assert rc.text_lines(cell.value, width) <= 2, (ws.title, cell.value, width)
+            assert ws.row_dimensions[row[0].row].height <= 2 * rc.LINE_POINTS + 3, ws.title
     titles = {ws.title: ws.print_title_rows for ws in wb.worksheets}
     assert titles["요약"] == titles["질문별"] == titles["누락"] == titles["설정"] == "$1:$1"
     assert titles["정답 근거 변경"] == "$1:$2"  # its title line and header
@@ -111,9 +112,9 @@ def test_every_sheet_prints_landscape_one_page_wide_headers_in_two_lines(sample,
 def test_sheet_names_are_in_one_language(sample, tmp_path):  # noqa: F811
     english = write_report(sample, tmp_path / "en.xlsx", [5], lang="en", **FAST)
     assert load_workbook(english, read_only=True).sheetnames == list(KOREAN_SHEETS.values())
-    assert rp.default_language({"LANG": "en_US.UTF-8"}) == "en"
-    assert rp.default_language({"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}) == "ko"
-    assert rp.default_language({"LANG": "C.UTF-8"}) == rp.default_language({}) == "ko"
+    assert rs.default_language({"LANG": "en_US.UTF-8"}) == "en"
+    assert rs.default_language({"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}) == "ko"
+    assert rs.default_language({"LANG": "C.UTF-8"}) == rs.default_language({}) == "ko"
     with pytest.raises(ValueError):
         write_report(sample, tmp_path / "x.xlsx", [5], lang="fr", **FAST)
 

@@ -13,8 +13,10 @@ import zipfile
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from desktop import report as rp
 from desktop.evaluation import compare, scored
+from desktop.report import cells as rc
+from desktop.report import sheet as rs
+from desktop.report import workbook as rw
 from tests.helpers import write_jsonl, write_text
 from tests.report.test_report import FAST, ROOT
 
@@ -36,7 +38,7 @@ def test_rows_go_through_openpyxl_cells_as_they_are(tmp_path):
     code, one shared style object per kind (the workbook holds a handful, not one per cell),
     the Hangul font on every cell and the row's height where asked."""
     wb = Workbook(write_only=True)
-    sheet = rp.Sheet(wb, "S", [10, 20, 30], "B2")
+    sheet = rs.Sheet(wb, "S", [10, 20, 30], "B2")
     for values, styles in ROWS:
         sheet.append(values, styles, sheet.lines(values) if values else None)
     sheet.header(["one\n하나", "two\n둘\n셋"])
@@ -64,9 +66,9 @@ def test_rows_go_through_openpyxl_cells_as_they_are(tmp_path):
     assert ws["A5"].value == '{"json": [1, "둘"]}' and ws["B5"].value == '["a"]'
     assert ws["C5"].value == "badchar"
     cells = [c for row in ws.iter_rows() for c in row if c.value not in (None, True, False)]
-    assert {c.font.name for c in cells} == {rp.FONT_NAME}
+    assert {c.font.name for c in cells} == {rs.FONT_NAME}
     assert not ws["C2"].has_style  # a plain boolean: LibreOffice shows TRUE, not 1
-    assert ws.row_dimensions[7].height == rp.LINE_POINTS * 3 + 3  # the header's three lines
+    assert ws.row_dimensions[7].height == rc.LINE_POINTS * 3 + 3  # the header's three lines
     assert ws.freeze_panes == "B2" and ws.auto_filter.ref == "A1:C7"
     with zipfile.ZipFile(tmp_path / "s.xlsx") as z:
         styles = z.read("xl/styles.xml").decode()
@@ -120,13 +122,13 @@ def many_questions(project, tmp_path) -> None:
 def test_the_big_sheets_are_written_as_the_lists_come(project, tmp_path, monkeypatch):
     many_questions(project, tmp_path)
     written: dict[str, int] = {}
-    original_append = rp.Sheet.append
+    original_append = rs.Sheet.append
 
     def counting_append(self, *args, **kwargs):
         written[self.title] = written.get(self.title, 0) + 1
         return original_append(self, *args, **kwargs)
 
-    monkeypatch.setattr(rp.Sheet, "append", counting_append)
+    monkeypatch.setattr(rs.Sheet, "append", counting_append)
     stored = project.reads.ranked_lists
     pulled = []
 
@@ -135,14 +137,14 @@ def test_the_big_sheets_are_written_as_the_lists_come(project, tmp_path, monkeyp
             pulled.append(entry)
             # Rows written on Per question so far (its header is one): the pass may hold the
             # list being written and the next one, never more.
-            rows = written.get(rp.PER_QUESTION, 0) - 1
+            rows = written.get(rs.PER_QUESTION, 0) - 1
             assert len(pulled) <= rows + 3, f"{len(pulled)} lists pulled, {rows} rows written"
             yield entry
 
     monkeypatch.setattr(project.reads, "ranked_lists", watched)
-    wb = load_workbook(rp.write_report(project, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
+    wb = load_workbook(rw.write_report(project, tmp_path / "r.xlsx", [5, 10], **FAST, lang="en"))
     assert len(pulled) == QUESTIONS + QUESTIONS - len(range(0, QUESTIONS, 7))
-    assert wb[rp.PER_QUESTION].max_row == 1 + 2 * QUESTIONS
+    assert wb[rs.PER_QUESTION].max_row == 1 + 2 * QUESTIONS
 
 
 def test_one_pass_gives_evaluate_numbers(project, tmp_path):
@@ -207,8 +209,8 @@ def test_the_report_is_the_same_with_and_without_lxml(tmp_path):
     assert dumps["True"]["lxml"] is True, "lxml is in the test extra: pip install -e '.[test]'"
     assert dumps["False"]["lxml"] is False
     with_lxml, without = dumps["True"]["sheets"], dumps["False"]["sheets"]
-    assert list(with_lxml) == list(without) == list(rp.sheet_names("ko").values())
-    settings = rp.sheet_names("ko")[rp.SETTINGS]
+    assert list(with_lxml) == list(without) == list(rs.sheet_names("ko").values())
+    settings = rs.sheet_names("ko")[rs.SETTINGS]
     for title, rows in with_lxml.items():
         if title != settings:
             assert rows == without[title], title

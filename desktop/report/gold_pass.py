@@ -181,6 +181,7 @@ class QuestionPass:
         self.gold = CompactGold()  # evaluated questions only, in question order
         self.answerable = compact.Keyed("b", bool)  # every question, in question order
         self.denominators = array("l")  # evidence items of each evaluated question
+        self.primaries = array("q")  # every evidence item's primary passage, for excerpts
         self.questions = self.core_evaluated = self.lines = 0
         self.by_reviewer = {name: ReviewerLines() for name in self.reviewer_names}
         self.agreement = gold.AgreementTally(self.reviewer_names)
@@ -226,6 +227,7 @@ class QuestionPass:
             metric_items = [i.as_item() for i in items]
             self.gold.put(pk, metric_items)
             self.denominators.append(len(items))
+            self.primaries.extend(i.primary_pk for i in items)
             self.core_evaluated += any(i.role == "core" for i in items)
         count = pool_module.unjudged_in(top_passages, judged)
         listed = pool_module.listed(count, bool(items), ranked)

@@ -1,0 +1,199 @@
+"""The pass over the runs: every system's Per question and Misses rows, one ranked list at a
+time as the store streams them, and what the other sheets need from them (means, the
+Recall@1..N curve, misses per K and role, and the per-question values and found-item masks
+that the bootstrap and desktop.compare read)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import TYPE_CHECKING
+
+from desktop.evaluation import metrics, scored
+from desktop.gold import effective as gold
+from desktop.report.cells import EXCERPT, excerpt, h
+from desktop.report.gold_pass import ROLE_WORDS, Record
+from desktop.report.sheet import Sheet
+
+if TYPE_CHECKING:
+    from desktop.report.workbook import Report
+
+POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
+
+
+@dataclass
+class Ran:
+    """What the pass over the runs gives the other sheets, per system in system order: the
+    means and Recall@1..depth curve (metrics.Means), misses per K and role, questions missing
+    from the run, and the per-question values and found-item masks that the bootstrap and
+    compare read (scored.Scores)."""
+
+    scores: scored.Scores
+    means: list[dict[str, float | None]] = field(default_factory=list)
+    curves: list[list[float]] = field(default_factory=list)
+    miss_counts: list[list[Counter]] = field(default_factory=list)
+    missing_from_run: list[int] = field(default_factory=list)
+
+
+def per_question_head(labels) -> list[str]:
+    return [
+        h("system", "시스템"),
+        h("question", "질문"),
+        h("question text", "질문 내용"),
+        h("answerable", "답변 가능"),
+        h("evidence items", "근거 수"),
+        h("core items", "핵심 근거 수"),
+        h("review status", "검수 상태"),
+        h("in run", "결과 있음"),
+        *labels,
+        h(f"unjudged@{POOL_DEPTH}", f"미판정@{POOL_DEPTH}"),
+    ]
+
+
+def misses_head(ks) -> list[str]:
+    return [
+        h("system", "시스템"),
+        h("question", "질문"),
+        *(h(f"missed@{k}", f"상위 {k} 누락") for k in ks),
+        h("passage", "문단"),
+        h("role", "역할"),
+        "역할\nrole",
+        h("role set by", "역할 지정"),
+        h("found at rank", "찾은 순위"),
+        h("found via", "찾은 문단"),
+        h("alternatives", "대체 근거"),
+        h("title", "제목"),
+        h("passage text", "본문 발췌"),
+        h("reviewer notes", "검수 메모"),
+    ]
+
+
+def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Scores) -> Ran:
+    """Every system's Per question and Misses rows, one ranked list at a time, and what
+    the other sheets need from them (the per-question values and masks go to ``scores``)."""
+    per_q.header(per_question_head(report.labels))
+    misses.header(misses_head(report.ks))
+    ran = Ran(scores)
+    # Every evidence item's excerpt, read once for all systems rather than once per system
+    # and question (a few MB at 5,000 questions).
+    report.excerpts = {
+        pk: (title, excerpt(text))
+        for pk, (title, text) in report.project.reads.passage_excerpts(
+            report.gold.primaries, EXCERPT + 1
+        ).items()
+    }
+    # One ranked list at a time, as the store streams them, for every system and
+    # question in the order of the rows below; the questions' records likewise.
+    lists = scored.each_list(
+        report.systems, report.gold, report.project.reads.ranked_lists(), key=attrgetter("pk")
+    )
+    done = 0
+    for system in report.systems:
+        done = _system(report, system["name"], lists, per_q, misses, ran, done)
+    report.tick(report.rows_total)
+    per_q.autofilter(1, 9 + len(report.labels))
+    misses.autofilter(1, 12 + len(report.ks))
+    return ran
+
+
+def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: Ran, done: int):
+    """One system's rows; returns the rows done so far."""
+    ks, labels = report.ks, report.labels
+    per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
+    tally = metrics.Means(ks, report.depth, metrics.ALL_MEASURES)
+    missed = [Counter() for _ in ks]
+    absent = 0
+    ran.scores.system(name)
+    for _ in range(report.gold.questions):
+        _, question, ranked = next(lists)
+        items = question.gold_items()
+        row = [
+            name,
+            question.id,
+            question.text,
+            question.answerable,
+            len(items),
+            sum(1 for i in items if i.role == "core"),
+            question.status,
+            bool(ranked),
+        ]
+        if not items:
+            per_q.append(row + [None] * len(labels) + [question.unjudged], per_q_styles)
+        else:
+            # Prepared is made per row, not kept for every question: what the pass
+            # holds must not grow with the questions (tests/bench/bench_export).
+            prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
+            absent += not ranked
+            these = prep.score(ranked)
+            values = [these[label] for label in labels]
+            per_q.append(row + values + [question.unjudged], per_q_styles)
+            first, via = prep.first_ranks(enumerate(ranked, 1))
+            tally.add(values, first)
+            ran.scores.add(name, question.pk, these, first)
+            _misses(report, misses, name, question, items, first, via, missed)
+        done += 1
+        if done % 500 == 0:
+            report.tick(done)
+    ran.means.append(tally.means())
+    ran.scores.finish(name, ran.means[-1])
+    ran.curves.append(tally.curve())
+    ran.miss_counts.append(missed)
+    ran.missing_from_run.append(absent)
+    return done
+
+
+def _misses(
+    report: Report, sheet: Sheet, name, question: Record, items, first, via, missed
+) -> None:
+    """The Misses rows of one system and question: an item missed at the smallest K, with
+    at which K it is still beyond; ``missed`` counts them per K and role."""
+    ks, n_ks = report.ks, len(report.ks)
+    left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
+    if not left:
+        return
+    passages = report.excerpts
+    # Excerpts and notes wrap inside their own columns instead of spilling over the next.
+    styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
+    for index in left:
+        item, rank = items[index], first[index]
+        at = [not rank or rank > k for k in ks]
+        for k_index, missed_here in enumerate(at):
+            if missed_here:
+                missed[k_index][item.role] += 1
+        title, text = passages.get(item.primary_pk, (None, ""))  # cut to EXCERPT already
+        role_en, role_ko = ROLE_WORDS[item.role]
+        values = [
+            name,
+            question.id,
+            *at,
+            item.primary_id,
+            role_en,
+            role_ko,
+            question.items[index][4],  # who set the role
+            rank or None,
+            _passage_id(item, via[index]) if rank else None,
+            ", ".join(sorted(item.alternatives.values())),
+            title,
+            text,
+            _notes_for(question.notes, item, name),
+        ]
+        sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))
+
+
+def _passage_id(item: gold.GoldItem, passage_pk) -> str:
+    if passage_pk == item.primary_pk:
+        return item.primary_id
+    return item.alternatives.get(passage_pk, str(passage_pk))
+
+
+def _notes_for(notes, item: gold.GoldItem, system: str) -> str | None:
+    """The notes about an item's question that concern this item (or no passage) and this
+    system (or no system)."""
+    passages = {"", item.primary_id, *item.alternatives.values()}
+    picked = [
+        f"{reviewer}: {text}"
+        for reviewer, pid, sys, text in notes
+        if pid in passages and (not sys or sys == system)
+    ]
+    return " | ".join(picked) if picked else None
