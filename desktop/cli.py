@@ -12,7 +12,7 @@ from pathlib import Path
 from desktop import __version__
 from desktop.terminal import printable
 
-IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir")
+IMPORT_KINDS = ("corpus", "questions", "gold", "run", "judgements", "beir", "documents")
 IMPORT_FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
 
 
@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--chunk-size", type=int, help="corpus chunk size, recorded with it")
     imp.add_argument("--overlap", type=int, help="corpus chunk overlap, recorded with it")
     imp.add_argument("--unit", help="corpus chunk unit (for example 문단, tokens, 조)")
+    imp.add_argument(
+        "--chunking",
+        help="corpus: add it as a chunking of this name beside the others; "
+        "run: the chunking its ids name, when they are in two",
+    )
 
     met = sub.add_parser("metrics", help="Recall@K and friends per system")
     met.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
@@ -333,6 +338,7 @@ def cmd_import(args, db_path) -> int:
             unit=args.unit,
             split=args.split,
             levels=levels,
+            chunking=args.chunking,
         )
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -581,6 +587,14 @@ def cmd_info(args, db_path) -> int:
         )
         chunking = f" ({chunking})" if chunking else ""
         print(f"corpus:          {printable(corpus['name'])}{chunking}")
+    # Every chunking once there are several (the first is the corpus above); documents, if any.
+    for c in info["chunkings"] if len(info["chunkings"]) > 1 else []:
+        shape = ", ".join(
+            f"{k} {c[k]}" for k in ("unit", "chunk_size", "overlap") if c[k] is not None
+        )
+        print(f"chunking:        {printable(c['name'])} ({c['passages']} passages; {shape or '-'})")
+    if info["documents"]:
+        print(f"documents:       {info['documents']}")
     for key in ("passages", "questions", "evidence_items", "alternatives", "results", "judgements"):
         print(f"{key + ':':<17}{info[key]}")
     for key in ("systems", "reviewers"):

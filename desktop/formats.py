@@ -47,6 +47,7 @@ ACCEPTED = {
     "gold": ("jsonl", "qrels", "beir", "json-dict"),
     "run": ("trec", "jsonl", "csv", "json-dict", "msmarco"),
     "judgements": ("jsonl",),
+    "documents": ("jsonl",),
 }
 ROLES = ("core", "supporting")
 
