@@ -164,11 +164,13 @@ class Passages(Area):
         return out
 
     def neighbours(self, pk: int, before: int = 2, after: int = 2) -> list[dict]:
-        """Passages around one in corpus order (the order the corpus file gave)."""
-        sql_before = "SELECT * FROM passage WHERE pk < ? ORDER BY pk DESC LIMIT ?"
-        sql_after = "SELECT * FROM passage WHERE pk > ? ORDER BY pk LIMIT ?"
-        earlier = self._query(sql_before, [pk, before])[::-1]
-        later = self._query(sql_after, [pk, after])
+        """Passages around one in corpus order (the order the corpus file gave), of its
+        chunking."""
+        same = "chunking_pk = (SELECT chunking_pk FROM passage WHERE pk = ?)"
+        sql_before = f"SELECT * FROM passage WHERE pk < ? AND {same} ORDER BY pk DESC LIMIT ?"
+        sql_after = f"SELECT * FROM passage WHERE pk > ? AND {same} ORDER BY pk LIMIT ?"
+        earlier = self._query(sql_before, [pk, pk, before])[::-1]
+        later = self._query(sql_after, [pk, pk, after])
         return earlier + later
 
     def search_passages(

@@ -425,6 +425,9 @@ def _documents_and_chunkings(db: Database) -> None:
         DROP INDEX not_evidence_passage_0008;
         CREATE INDEX passage_key_id ON passage(pk, id);
         CREATE INDEX passage_document ON passage(document_pk);
+        -- A chunking's passages, in key order: counted for info, and the first chunking's
+        -- last key is the corpus stamp (db/undo.py), found without a scan of the others.
+        CREATE INDEX passage_chunking ON passage(chunking_pk);
         -- A documents import's backup (db/documents.py): the undo table takes the kind
         -- 'documents', copied as 0006 copied it (same pks, dependents kept aside).
         CREATE TABLE undo_new (

@@ -42,9 +42,11 @@ _RESULT_CHUNKING = "coalesce((SELECT c.pk FROM chunking c WHERE c.name = u.chunk
 
 
 def corpus_stamp(store: Area) -> str:
-    """Changes whenever passages are replaced or added (both happen only in a corpus import)."""
+    """Changes whenever the corpus's passages are replaced or added (both happen only in a
+    corpus import); a chunking added beside it (db/documents.py) leaves it as it was."""
     row = store.conn.execute(
-        "SELECT (SELECT imported_at FROM corpus WHERE id = 1), (SELECT max(pk) FROM passage)"
+        "SELECT (SELECT imported_at FROM corpus WHERE id = 1), "
+        "(SELECT max(pk) FROM passage WHERE chunking_pk = 1)"
     ).fetchone()
     return f"{row[0]}|{row[1]}"
 

@@ -428,3 +428,24 @@ def test_gold_names_passages_of_the_first_chunking(project, tmp_path):
     only_windows = [{"question_id": "q1", "evidence": [{"passage_id": "s4"}]}]
     with pytest.raises(InputError, match="s4"):
         project.import_gold(write_jsonl(tmp_path / "gold4.jsonl", only_windows))
+
+
+def test_adding_a_chunking_keeps_the_backups_of_the_corpus_restorable(project, tmp_path):
+    _base(project, tmp_path)
+    project.import_questions(write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "예산?"}]))
+    gold = tmp_path / "gold.jsonl"
+    write_jsonl(gold, [{"question_id": "q1", "evidence": [{"passage_id": "s1"}]}])
+    project.import_gold(gold)
+    write_jsonl(gold, [{"question_id": "q1", "evidence": [{"passage_id": "s2"}]}])
+    project.import_gold(gold)
+    project.import_corpus(_windows(tmp_path)[0], chunking="w16")
+    backup = project.store.undo_entries()[0]
+    assert backup["kind"] == "gold" and backup["same_corpus"]
+    project.restore_import(backup["id"])
+    assert project.store.evidence_primaries("q1") == {"q1": {"s1"}}
+
+
+def test_neighbours_are_of_the_passages_own_chunking(project, tmp_path):
+    _two_chunkings_and_a_question(project, tmp_path)
+    last_sentence = project.store.passage("s3")["pk"]
+    assert [p["chunking_pk"] for p in project.store.neighbours(last_sentence)] == [1, 1]
