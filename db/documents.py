@@ -98,6 +98,11 @@ class Documents(Area):
             "UPDATE chunking SET chunk_size = ?, overlap = ?, unit = ? WHERE pk = ?",
             (chunk_size, overlap, unit, chunking_pk),
         )
+        if chunking_pk == FIRST_CHUNKING:  # the corpus record says the same
+            self.conn.execute(
+                "UPDATE corpus SET chunk_size = ?, overlap = ?, unit = ? WHERE id = 1",
+                (chunk_size, overlap, unit),
+            )
 
     def span_lengths(self, chunking_pk: int) -> list[int]:
         """The lengths of the chunking's passage spans, shortest first."""

@@ -222,9 +222,11 @@ class ProjectImports:
                 # A line per file: the import log is also what exports may never overwrite.
                 self.store.log_import("corpus", os.path.abspath(path), now(), count, 0)
             _phase(progress, "saving")
+        placed = corpus.placement.placed
         report.messages.append(
             f"imported {report.rows} passages"
             + (f" from {len(files)} files" if len(files) > 1 else "")
+            + (f" ({placed} placed in their documents)" if placed else "")
         )
         self._gold_cache = None
         return report

@@ -228,6 +228,8 @@ def test_a_chunking_is_added_beside_the_corpus_and_its_shape_measured(project, t
     first, added = project.info()["chunkings"]
     assert first["name"] == "sentences" and first["passages"] == 3
     assert (first["unit"], first["chunk_size"], first["overlap"]) == ("characters", 15, 0)
+    corpus = project.info()["corpus"]
+    assert (corpus["unit"], corpus["chunk_size"], corpus["overlap"]) == ("characters", 15, 0)
     assert added["name"] == "w16" and added["passages"] == len(rows)
     assert (added["unit"], added["chunk_size"], added["overlap"]) == ("characters", 16, 4)
     assert _spans(project, 2)[0] == ("s1", "d1", 0, 16)
