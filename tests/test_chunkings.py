@@ -451,3 +451,23 @@ def test_neighbours_are_of_the_passages_own_chunking(project, tmp_path):
     _two_chunkings_and_a_question(project, tmp_path)
     last_sentence = project.store.passage("s3")["pk"]
     assert [p["chunking_pk"] for p in project.store.neighbours(last_sentence)] == [1, 1]
+
+
+def test_a_named_chunking_into_an_empty_database_is_the_first(project, tmp_path):
+    project.import_documents(_documents(tmp_path))
+    path, rows = _windows(tmp_path)
+    project.import_corpus(path, chunking="w16")
+    (only,) = project.info()["chunkings"]
+    assert (only["pk"], only["name"], only["passages"]) == (1, "w16", len(rows))
+    assert project.info()["corpus"]["name"] == "w16"
+
+
+def test_a_csv_corpus_carries_spans_in_its_columns(project, tmp_path):
+    project.import_documents(_documents(tmp_path))
+    start, end = _span(BILL, "제2조 국회는")
+    path = write_text(
+        tmp_path / "c.csv",
+        f"id,text,document_id,start,end\na,제2조 국회는,d2,{start},{end}\nb,의장은 개회를,d1,,\n",
+    )
+    project.import_corpus(path)
+    assert _spans(project, 1) == [("a", "d2", start, end), ("b", "d1", 0, 7)]
