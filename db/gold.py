@@ -31,9 +31,9 @@ class Gold(Area):
         self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
         self._stage("gold_not", "line, qid, pid", not_evidence)
         self._check_ids("gold_q", "qid", [])
-        self._check_ids("gold_item", "qid", ["pid"])
-        self._check_ids("gold_alt", None, ["pid"])
-        self._check_ids("gold_not", None, ["pid"])
+        self._check_ids("gold_item", "qid", ["pid"], 1)
+        self._check_ids("gold_alt", None, ["pid"], 1)
+        self._check_ids("gold_not", None, ["pid"], 1)
         kept = undo.keep_gold(self, source_file)
         removed = self._gold_replaced()
         self._put_gold(source_file)
@@ -80,7 +80,7 @@ class Gold(Area):
         run(
             "INSERT OR IGNORE INTO judged_not_evidence (question_pk, passage_pk) "
             "SELECT q.pk, p.pk FROM temp.gold_not s JOIN question q ON q.id = s.qid "
-            "JOIN passage p ON p.id = s.pid"
+            "JOIN passage p ON p.id = s.pid AND p.chunking_pk = 1"
         )
         run(
             "INSERT OR REPLACE INTO gold_question (question_pk, source_file) "
@@ -90,14 +90,15 @@ class Gold(Area):
         run(
             "INSERT INTO evidence_item (question_pk, passage_pk, role) "
             "SELECT q.pk, p.pk, s.role FROM temp.gold_item s "
-            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid ORDER BY s.line"
+            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid AND p.chunking_pk = 1 "
+            "ORDER BY s.line"
         )
         run(
             "INSERT OR IGNORE INTO alternative (item_pk, passage_pk) "
             "SELECT e.pk, p.pk FROM temp.gold_alt s JOIN question q ON q.id = s.qid "
-            "JOIN passage pp ON pp.id = s.primary_id "
+            "JOIN passage pp ON pp.id = s.primary_id AND pp.chunking_pk = 1 "
             "JOIN evidence_item e ON e.question_pk = q.pk AND e.passage_pk = pp.pk "
-            "JOIN passage p ON p.id = s.pid"
+            "JOIN passage p ON p.id = s.pid AND p.chunking_pk = 1"
         )
 
     def evidence_rows(self) -> list[tuple[int, int, int, str | None]]:

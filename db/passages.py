@@ -39,6 +39,7 @@ class Passages(Area):
             "DELETE FROM passage_bigram_count",
             "DELETE FROM passage",
             "DELETE FROM corpus",
+            "DELETE FROM chunking",  # every chunking goes with the corpus, as its passages do
         ):
             self.conn.execute(sql)
         return removed
@@ -57,12 +58,19 @@ class Passages(Area):
             "imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
             (name, source_file, chunk_size, overlap, unit, at),
         )
+        # The corpus is the first chunking (db/documents.py), named and shaped alike.
+        self.conn.execute(
+            "INSERT INTO chunking (pk, name, source_file, chunk_size, overlap, unit, imported_at) "
+            "VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (pk) DO UPDATE SET name = excluded.name, "
+            "source_file = excluded.source_file, chunk_size = excluded.chunk_size, "
+            "overlap = excluded.overlap, unit = excluded.unit, imported_at = excluded.imported_at",
+            (name, source_file, chunk_size, overlap, unit, at),
+        )
 
-    def insert_passages(
-        self, rows: Iterable[tuple[int, str, str, str | None, str | None]], progress=None
-    ) -> int:
-        """Insert (line, id, text, title, meta_json) rows in batches and index their text.
-        Caller holds the transaction. Raises DuplicateRow for an id already present.
+    def insert_passages(self, rows: Iterable[tuple], progress=None, chunking_pk: int = 1) -> int:
+        """Insert (line, id, text, title, meta_json) rows, or (..., document_pk, start, end)
+        with a span, into a chunking in batches and index their text. Caller holds the
+        transaction. Raises DuplicateRow for an id already present in the chunking.
         progress(done, total, phase) follows the search index, built last."""
         conn = self.conn
         first_pk = (self._scalar("SELECT max(pk) FROM passage") or 0) + 1
@@ -73,16 +81,17 @@ class Passages(Area):
                 # behind and the offending row can be found by looking.
                 with self.atomic():
                     conn.executemany(
-                        "INSERT INTO passage (id, text, title, meta) VALUES (?, ?, ?, ?)",
-                        [r[1:] for r in batch],
+                        "INSERT INTO passage (id, text, title, meta, chunking_pk, document_pk, "
+                        'start, "end") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+                        [(*r[1:5], chunking_pk, *(r[5:8] or (None, None, None))) for r in batch],
                     )
             except sqlite3.IntegrityError:
-                raise self._first_duplicate(batch) from None
+                raise self._first_duplicate(batch, chunking_pk) from None
             n += len(batch)
         search.index_passages(conn, first_pk, progress)
         return n
 
-    def _first_duplicate(self, batch: list[tuple]) -> DuplicateRow:
+    def _first_duplicate(self, batch: list[tuple], chunking_pk: int) -> DuplicateRow:
         # The offender is the first row whose id is repeated inside the batch or already stored.
         seen: set[str] = set()
         for line, pid, *_ in batch:
@@ -96,7 +105,8 @@ class Passages(Area):
             present.update(
                 r[0]
                 for r in self.conn.execute(
-                    f"SELECT id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+                    f"SELECT id FROM passage WHERE chunking_pk = ? AND id IN ({marks})",
+                    [chunking_pk, *(p[0] for p in part)],
                 )
             )
         for line, pid, *_ in batch:
@@ -105,7 +115,8 @@ class Passages(Area):
         return DuplicateRow(batch[0][0], batch[0][1])
 
     def passage(self, passage_id: str) -> dict | None:
-        rows = self._query("SELECT * FROM passage WHERE id = ?", [passage_id])
+        """The passage of the first chunking (the one judgements name) with this id."""
+        rows = self._query("SELECT * FROM passage WHERE id = ? AND chunking_pk = 1", [passage_id])
         return rows[0] if rows else None
 
     def passages_by_pk(self, pks: Sequence[int]) -> dict[int, dict]:
@@ -146,17 +157,20 @@ class Passages(Area):
         for part in chunks(((i,) for i in set(ids)), 500):
             marks = ",".join("?" * len(part))
             for pk, pid in self.conn.execute(
-                f"SELECT pk, id FROM passage WHERE id IN ({marks})", [p[0] for p in part]
+                f"SELECT pk, id FROM passage WHERE chunking_pk = 1 AND id IN ({marks})",
+                [p[0] for p in part],
             ):
                 out[pid] = pk
         return out
 
     def neighbours(self, pk: int, before: int = 2, after: int = 2) -> list[dict]:
-        """Passages around one in corpus order (the order the corpus file gave)."""
-        sql_before = "SELECT * FROM passage WHERE pk < ? ORDER BY pk DESC LIMIT ?"
-        sql_after = "SELECT * FROM passage WHERE pk > ? ORDER BY pk LIMIT ?"
-        earlier = self._query(sql_before, [pk, before])[::-1]
-        later = self._query(sql_after, [pk, after])
+        """Passages around one in corpus order (the order the corpus file gave), of its
+        chunking."""
+        same = "chunking_pk = (SELECT chunking_pk FROM passage WHERE pk = ?)"
+        sql_before = f"SELECT * FROM passage WHERE pk < ? AND {same} ORDER BY pk DESC LIMIT ?"
+        sql_after = f"SELECT * FROM passage WHERE pk > ? AND {same} ORDER BY pk LIMIT ?"
+        earlier = self._query(sql_before, [pk, pk, before])[::-1]
+        later = self._query(sql_after, [pk, pk, after])
         return earlier + later
 
     def search_passages(

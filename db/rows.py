@@ -61,7 +61,15 @@ class Area:
         if first:
             raise UnknownIds(what, first, self._scalar(sql_count))
 
-    def _check_ids(self, table: str, question_col: str | None, passage_cols: Sequence[str]) -> None:
+    def _check_ids(
+        self,
+        table: str,
+        question_col: str | None,
+        passage_cols: Sequence[str],
+        chunking_pk: int | None = None,
+    ) -> None:
+        """Refuse ids the store lacks; with chunking_pk, passages of other chunkings too."""
+        within = f" AND p.chunking_pk = {int(chunking_pk)}" if chunking_pk is not None else ""
         if question_col:
             self._unknown(
                 f"SELECT min(s.line), s.{question_col} FROM temp.{table} s LEFT JOIN question q "
@@ -74,9 +82,10 @@ class Area:
         for col in passage_cols:
             self._unknown(
                 f"SELECT min(s.line), s.{col} FROM temp.{table} s LEFT JOIN passage p "
-                f"ON p.id = s.{col} WHERE s.{col} IS NOT NULL AND p.pk IS NULL GROUP BY s.{col} "
+                f"ON p.id = s.{col}{within} WHERE s.{col} IS NOT NULL AND p.pk IS NULL "
+                f"GROUP BY s.{col} "
                 "ORDER BY min(s.line)",
                 f"SELECT count(DISTINCT s.{col}) FROM temp.{table} s LEFT JOIN passage p "
-                f"ON p.id = s.{col} WHERE s.{col} IS NOT NULL AND p.pk IS NULL",
+                f"ON p.id = s.{col}{within} WHERE s.{col} IS NOT NULL AND p.pk IS NULL",
                 "passage",
             )

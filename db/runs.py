@@ -24,11 +24,14 @@ class Runs(Area):
         fmt: str,
         at: str,
         rows: Iterable[tuple[int, str, int, str, float | None]],
+        chunking: str | None = None,
     ) -> dict:
-        """Rows (line, qid, rank, passage_id, score) with final ranks. Replaces the system's
-        run if the name exists. Caller holds the transaction. Raises UnknownIds."""
+        """Rows (line, qid, rank, passage_id, score) with final ranks, on the chunking their
+        ids are in (or the one named, db/documents.py). Replaces the system's run if the name
+        exists. Caller holds the transaction. Raises UnknownIds or RunChunking."""
         self._stage("run_rows", "line, qid, rank, pid, score", rows)
         self._check_ids("run_rows", "qid", ["pid"])
+        chunking_pk = self.run_chunking(chunking)
         existing = self._scalar("SELECT pk FROM system WHERE name = ?", (system,))
         removed = {"results": 0, "questions": 0}
         kept = None
@@ -52,8 +55,8 @@ class Runs(Area):
         self.conn.execute(
             "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
             "SELECT ?, q.pk, s.rank, p.pk, s.score FROM temp.run_rows s "
-            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid",
-            (system_pk,),
+            "JOIN question q ON q.id = s.qid JOIN passage p ON p.id = s.pid AND p.chunking_pk = ?",
+            (system_pk, chunking_pk),
         )
         info = {
             "system_pk": system_pk,

@@ -358,4 +358,120 @@ def _judgement_identity(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0008_documents_and_chunkings")
+def _documents_and_chunkings(db: Database) -> None:
+    """Documents, chunkings and passage spans (design section 10). Passage ids become unique
+    within a chunking, which needs the passage table copied (SQLite cannot drop a UNIQUE in
+    place): same pks, so results, gold and both search indexes still point at the right rows.
+    Foreign keys cannot be turned off inside the migration's transaction, so their check is
+    deferred: dropping the old table counts every row pointing at it as a violation, and each
+    passage inserted again into the new table of the same name takes its count back (found
+    through the temporary indexes, so that each is a lookup, not a scan of every result)."""
+    db.execute("PRAGMA defer_foreign_keys = ON")
+    _script(
+        db,
+        """
+        CREATE TABLE document (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            text TEXT NOT NULL,
+            title TEXT,
+            meta TEXT
+        );
+        -- The first chunking (pk 1) is today's corpus: the one the gold and judgements name
+        -- passages of, replaced by `import corpus --replace` as the corpus always was.
+        CREATE TABLE chunking (
+            pk INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            source_file TEXT,
+            chunk_size INTEGER,
+            overlap INTEGER,
+            unit TEXT,
+            tool TEXT,
+            imported_at TEXT NOT NULL
+        );
+        INSERT INTO chunking (pk, name, source_file, chunk_size, overlap, unit, imported_at)
+            SELECT 1, name, source_file, chunk_size, overlap, unit, imported_at FROM corpus;
+        INSERT INTO chunking (pk, name, imported_at)
+            SELECT 1, 'corpus', datetime('now') WHERE NOT EXISTS (SELECT 1 FROM chunking)
+            AND EXISTS (SELECT 1 FROM passage);
+        -- (id, chunking_pk): an id alone still finds its passages through the index.
+        -- "end" is quoted: END is an SQL keyword.
+        CREATE TABLE passage_new (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            text TEXT NOT NULL,
+            title TEXT,
+            meta TEXT,
+            -- No foreign key: the first chunking's row is written after its passages (as the
+            -- corpus row always was), and the store writes both in one transaction.
+            chunking_pk INTEGER NOT NULL DEFAULT 1,
+            document_pk INTEGER REFERENCES document(pk),
+            start INTEGER,
+            "end" INTEGER,
+            UNIQUE (id, chunking_pk)
+        );
+        CREATE TEMP TABLE passage_old AS SELECT pk, id, text, title, meta FROM passage;
+        CREATE INDEX result_passage_0008 ON result(passage_pk);
+        CREATE INDEX evidence_passage_0008 ON evidence_item(passage_pk);
+        CREATE INDEX not_evidence_passage_0008 ON judged_not_evidence(passage_pk);
+        DROP TABLE passage;
+        ALTER TABLE passage_new RENAME TO passage;
+        INSERT INTO passage (pk, id, text, title, meta)
+            SELECT pk, id, text, title, meta FROM temp.passage_old ORDER BY pk;
+        DROP TABLE temp.passage_old;
+        DROP INDEX result_passage_0008;
+        DROP INDEX evidence_passage_0008;
+        DROP INDEX not_evidence_passage_0008;
+        CREATE INDEX passage_key_id ON passage(pk, id);
+        CREATE INDEX passage_document ON passage(document_pk);
+        -- A chunking's passages, in key order: counted for info, and the first chunking's
+        -- last key is the corpus stamp (db/undo.py), found without a scan of the others.
+        CREATE INDEX passage_chunking ON passage(chunking_pk);
+        -- A documents import's backup (db/documents.py): the undo table takes the kind
+        -- 'documents', copied as 0006 copied it (same pks, dependents kept aside).
+        CREATE TABLE undo_new (
+            pk INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+                ('gold', 'run', 'corpus', 'questions', 'documents')),
+            source_file TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            corpus_stamp TEXT NOT NULL,
+            rows INTEGER NOT NULL
+        );
+        INSERT INTO undo_new SELECT pk, at, kind, source_file, summary, corpus_stamp, rows
+            FROM undo;
+        CREATE TEMP TABLE aside_gold AS SELECT * FROM undo_gold;
+        CREATE TEMP TABLE aside_system AS SELECT * FROM undo_system;
+        CREATE TEMP TABLE aside_result AS SELECT * FROM undo_result;
+        CREATE TEMP TABLE aside_question AS SELECT * FROM undo_question;
+        DROP TABLE undo;
+        ALTER TABLE undo_new RENAME TO undo;
+        INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence)
+            SELECT undo_pk, question_id, gold_source, items, not_evidence FROM temp.aside_gold;
+        INSERT INTO undo_system SELECT * FROM temp.aside_system;
+        INSERT INTO undo_result SELECT * FROM temp.aside_result;
+        INSERT INTO undo_question SELECT * FROM temp.aside_question;
+        DROP TABLE temp.aside_gold;
+        DROP TABLE temp.aside_system;
+        DROP TABLE temp.aside_result;
+        DROP TABLE temp.aside_question;
+        -- The chunking of each result a run's backup keeps (NULL: the first): its passage ids
+        -- name passages of that chunking only.
+        ALTER TABLE undo_result ADD COLUMN chunking TEXT;
+        -- One row per document a documents import added (text NULL: remove it on restore) or
+        -- replaced (its text, title and metadata before).
+        CREATE TABLE undo_document (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            text TEXT,
+            title TEXT,
+            meta TEXT,
+            PRIMARY KEY (undo_pk, id)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from db import undo
+from db.documents import Documents
 from db.errors import StoreBusy, StoreError, translate
 from db.files import SQLITE_MAGIC, file_stamp
 from db.gold import Gold
@@ -113,10 +114,11 @@ def connect(path: Path, uri: str | None = None) -> _Connection:
     return conn
 
 
-class Store(Passages, Questions, Gold, Runs, JudgementLog):
+class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents):
     """One database file: the connection, its transactions (atomic()), opening, migrating and
     closing. What is stored is read and written through the areas it is made of, one module
-    each: db/passages.py, db/questions.py, db/gold.py, db/runs.py, db/judgements.py, and the
+    each: db/passages.py, db/questions.py, db/gold.py, db/runs.py, db/judgements.py,
+    db/documents.py, and the
     partial backups of db/undo.py."""
 
     def __init__(

@@ -36,10 +36,17 @@ _NOT_EVIDENCE = (
 )
 
 
+# The chunking a kept result's passage id names: the one recorded, else the first (the gold
+# and judgements always name passages of the first, pk 1).
+_RESULT_CHUNKING = "coalesce((SELECT c.pk FROM chunking c WHERE c.name = u.chunking), 1)"
+
+
 def corpus_stamp(store: Area) -> str:
-    """Changes whenever passages are replaced or added (both happen only in a corpus import)."""
+    """Changes whenever the corpus's passages are replaced or added (both happen only in a
+    corpus import); a chunking added beside it (db/documents.py) leaves it as it was."""
     row = store.conn.execute(
-        "SELECT (SELECT imported_at FROM corpus WHERE id = 1), (SELECT max(pk) FROM passage)"
+        "SELECT (SELECT imported_at FROM corpus WHERE id = 1), "
+        "(SELECT max(pk) FROM passage WHERE chunking_pk = 1)"
     ).fetchone()
     return f"{row[0]}|{row[1]}"
 
@@ -70,10 +77,11 @@ def _keep_runs(store: Area, undo_pk: int, systems_sql: str, params=()) -> int:
         (undo_pk, *params),
     )
     return conn.execute(
-        "INSERT INTO undo_result (undo_pk, system, question_id, rank, passage_id, score) "
-        "SELECT ?, s.name, q.id, r.rank, p.id, r.score FROM result r "
+        "INSERT INTO undo_result (undo_pk, system, question_id, rank, passage_id, score, "
+        "chunking) SELECT ?, s.name, q.id, r.rank, p.id, r.score, c.name FROM result r "
         "JOIN system s ON s.pk = r.system_pk JOIN question q ON q.pk = r.question_pk "
-        f"JOIN passage p ON p.pk = r.passage_pk WHERE r.system_pk IN ({systems_sql})",
+        "JOIN passage p ON p.pk = r.passage_pk LEFT JOIN chunking c ON c.pk = p.chunking_pk "
+        f"WHERE r.system_pk IN ({systems_sql})",
         (undo_pk, *params),
     ).rowcount
 
@@ -142,6 +150,22 @@ def keep_corpus_dependents(store: Area, source_file: str) -> int | None:
     return _finish(store, undo_pk, rows)
 
 
+def keep_documents(store: Area, source_file: str, added: int, replaced: int) -> int:
+    """Before a documents import adds and replaces the documents staged in temp.document_in
+    (line, id, text, title, meta): keep the ids it adds (text NULL, removed on restore) and
+    the documents it replaces as they were."""
+    undo_pk = _start(
+        store, "documents", source_file, f"{added} documents added, {replaced} replaced"
+    )
+    rows = store.conn.execute(
+        "INSERT OR IGNORE INTO undo_document (undo_pk, id, text, title, meta) "
+        "SELECT ?, s.id, d.text, d.title, d.meta FROM temp.document_in s "
+        "LEFT JOIN document d ON d.id = s.id",
+        (undo_pk,),
+    ).rowcount
+    return _finish(store, undo_pk, rows)
+
+
 def prune(store: Area, keep: int | None = None, max_rows: int | None = None) -> list[int]:
     """Remove the oldest backups beyond keep (KEEP), or beyond max_rows (MAX_ROWS) rows in
     all, never the newest; returns the keys removed."""
@@ -178,14 +202,15 @@ def _missing_ids(store: Area, undo_pk: int) -> list[str]:
         "UNION ALL SELECT 'question ' || u.question_id FROM undo_result u LEFT JOIN question q "
         "ON q.id = u.question_id WHERE u.undo_pk = :u AND q.pk IS NULL "
         "UNION ALL SELECT 'passage ' || u.passage_id FROM undo_result u LEFT JOIN passage p "
-        "ON p.id = u.passage_id WHERE u.undo_pk = :u AND p.pk IS NULL "
+        f"ON p.id = u.passage_id AND p.chunking_pk = {_RESULT_CHUNKING} "
+        "WHERE u.undo_pk = :u AND p.pk IS NULL "
         "UNION ALL SELECT 'passage ' || j.pid FROM (SELECT json_extract(i.value, '$[0]') AS pid, "
         "i.value AS item FROM undo_gold u, json_each(u.items) i WHERE u.undo_pk = :u "
         "UNION ALL SELECT a.value, NULL FROM undo_gold u, json_each(u.items) i, "
         "json_each(i.value, '$[2]') a WHERE u.undo_pk = :u "
         "UNION ALL SELECT n.value, NULL FROM undo_gold u, json_each(u.not_evidence) n "
         "WHERE u.undo_pk = :u) j LEFT JOIN passage p "
-        "ON p.id = j.pid WHERE p.pk IS NULL LIMIT 3"
+        "ON p.id = j.pid AND p.chunking_pk = 1 WHERE p.pk IS NULL LIMIT 3"
     )
     return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
 
@@ -214,6 +239,8 @@ def restore(store: Area, undo_pk: int) -> dict:
     _restore_gold(store, undo_pk)
     _restore_runs(store, undo_pk)
     _restore_questions(store, undo_pk)
+    if kind == "documents":
+        _restore_documents(store, undo_pk, summary)
     conn.execute("DELETE FROM undo WHERE pk = ?", (undo_pk,))
     return {"id": undo_pk, "kind": kind, "summary": summary}
 
@@ -229,7 +256,8 @@ def _restore_gold(store: Area, undo_pk: int) -> None:
     run(
         "INSERT OR IGNORE INTO judged_not_evidence (question_pk, passage_pk) "
         "SELECT q.pk, p.pk FROM undo_gold u JOIN question q ON q.id = u.question_id, "
-        "json_each(u.not_evidence) n JOIN passage p ON p.id = n.value WHERE u.undo_pk = ?",
+        "json_each(u.not_evidence) n JOIN passage p ON p.id = n.value AND p.chunking_pk = 1 "
+        "WHERE u.undo_pk = ?",
         (undo_pk,),
     )
     run(
@@ -240,7 +268,8 @@ def _restore_gold(store: Area, undo_pk: int) -> None:
     )
     items = (
         "FROM undo_gold u JOIN question q ON q.id = u.question_id, json_each(u.items) i "
-        "JOIN passage p ON p.id = json_extract(i.value, '$[0]') WHERE u.undo_pk = ?"
+        "JOIN passage p ON p.id = json_extract(i.value, '$[0]') AND p.chunking_pk = 1 "
+        "WHERE u.undo_pk = ?"
     )
     run(
         "INSERT INTO evidence_item (question_pk, passage_pk, role) "
@@ -251,8 +280,10 @@ def _restore_gold(store: Area, undo_pk: int) -> None:
         "INSERT OR IGNORE INTO alternative (item_pk, passage_pk) "
         "SELECT e.pk, ap.pk FROM undo_gold u JOIN question q ON q.id = u.question_id, "
         "json_each(u.items) i JOIN passage p ON p.id = json_extract(i.value, '$[0]') "
+        "AND p.chunking_pk = 1 "
         "JOIN evidence_item e ON e.question_pk = q.pk AND e.passage_pk = p.pk, "
-        "json_each(i.value, '$[2]') a JOIN passage ap ON ap.id = a.value WHERE u.undo_pk = ?",
+        "json_each(i.value, '$[2]') a JOIN passage ap ON ap.id = a.value AND ap.chunking_pk = 1 "
+        "WHERE u.undo_pk = ?",
         (undo_pk,),
     )
 
@@ -286,6 +317,35 @@ def _restore_runs(store: Area, undo_pk: int) -> None:
         "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "
         "SELECT s.pk, q.pk, u.rank, p.pk, u.score FROM undo_result u "
         "JOIN system s ON s.name = u.system JOIN question q ON q.id = u.question_id "
-        "JOIN passage p ON p.id = u.passage_id WHERE u.undo_pk = ?",
+        f"JOIN passage p ON p.id = u.passage_id AND p.chunking_pk = {_RESULT_CHUNKING} "
+        "WHERE u.undo_pk = ?",
         (undo_pk,),
+    )
+
+
+def _restore_documents(store: Area, undo_pk: int, summary: str) -> None:
+    """Remove the documents the import added and put back the texts it replaced; refused when
+    passages have spans in a document this would remove or change."""
+    run = store.conn.execute
+    in_use = run(
+        "SELECT u.id FROM undo_document u JOIN document d ON d.id = u.id "
+        "WHERE u.undo_pk = ? AND d.text IS NOT u.text AND EXISTS "
+        "(SELECT 1 FROM passage p WHERE p.document_pk = d.pk) LIMIT 1",
+        (undo_pk,),
+    ).fetchone()
+    if in_use:
+        raise RestoreRefused(
+            f"backup {undo_pk} ({summary}) would change document {in_use[0]!r}, which "
+            "passages of a chunking have spans in"
+        )
+    run(
+        "DELETE FROM document WHERE id IN "
+        "(SELECT id FROM undo_document WHERE undo_pk = ? AND text IS NULL)",
+        (undo_pk,),
+    )
+    run(
+        "UPDATE document SET (text, title, meta) = (SELECT u.text, u.title, u.meta "
+        "FROM undo_document u WHERE u.undo_pk = :u AND u.id = document.id) "
+        "WHERE id IN (SELECT id FROM undo_document WHERE undo_pk = :u AND text IS NOT NULL)",
+        {"u": undo_pk},
     )

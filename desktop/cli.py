@@ -209,6 +209,7 @@ def cmd_import(args, db_path) -> int:
             unit=args.unit,
             split=args.split,
             levels=levels,
+            chunking=args.chunking,
         )
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -457,6 +458,14 @@ def cmd_info(args, db_path) -> int:
         )
         chunking = f" ({chunking})" if chunking else ""
         print(f"corpus:          {printable(corpus['name'])}{chunking}")
+    # Every chunking once there are several (the first is the corpus above); documents, if any.
+    for c in info["chunkings"] if len(info["chunkings"]) > 1 else []:
+        shape = ", ".join(
+            f"{k} {c[k]}" for k in ("unit", "chunk_size", "overlap") if c[k] is not None
+        )
+        print(f"chunking:        {printable(c['name'])} ({c['passages']} passages; {shape or '-'})")
+    if info["documents"]:
+        print(f"documents:       {info['documents']}")
     for key in ("passages", "questions", "evidence_items", "alternatives", "results", "judgements"):
         print(f"{key + ':':<17}{info[key]}")
     for key in ("systems", "reviewers"):

@@ -10,12 +10,13 @@ from db.store import WAIT
 from desktop import search
 from desktop.app import backup, locks, scratch, targets
 from desktop.gold import effective as gold
+from desktop.project_documents import ProjectDocuments
 from desktop.project_evaluation import ProjectEvaluation
 from desktop.project_imports import ProjectImports, now
 from desktop.project_judgements import ProjectJudgements
 
 
-class Project(ProjectImports, ProjectJudgements, ProjectEvaluation):
+class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocuments):
     """A review project: one database and what is done with it, by concern: imports
     (desktop/project_imports.py), the judgement log (project_judgements.py) and evaluation
     (project_evaluation.py)."""
@@ -66,6 +67,8 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation):
             "database": str(self.path),
             "schema": self.store.schema_version(),
             "corpus": self.store.corpus(),
+            "chunkings": self.store.chunkings(),
+            "documents": self.store.document_count(),
             "passages": counts["passages"],
             "questions": counts["questions"],
             "evidence_items": counts["evidence_items"],

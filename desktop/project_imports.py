@@ -14,8 +14,10 @@ from itertools import islice
 from pathlib import Path
 
 from db import DuplicateRow, UnknownIds
+from db.documents import FIRST_CHUNKING, RunChunking
 from desktop import readers
 from desktop.readers import InputError, Progress
+from desktop.readers.documents import PlacedCorpusFiles
 
 
 def now() -> str:
@@ -123,6 +125,7 @@ class ProjectImports:
         unit=None,
         split="test",
         levels=None,
+        chunking=None,
         progress: Progress | None = None,
     ) -> ImportReport:
         """The one way in for a file, used by the command line and the window. kind is
@@ -131,7 +134,7 @@ class ProjectImports:
         corpus). levels: what graded qrels levels mean (readers.parse_levels)."""
         if kind == "corpus":
             return self.import_corpus(
-                paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress
+                paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress, chunking
             )
         given = _path_list(paths)
         if len(given) != 1:
@@ -152,7 +155,9 @@ class ProjectImports:
         if kind == "gold":
             return self.import_gold(path, fmt, encoding, progress, levels)
         if kind == "run":
-            return self.import_run(path, system, fmt, encoding, progress)
+            return self.import_run(path, system, fmt, encoding, progress, chunking)
+        if kind == "documents":
+            return self.import_documents(path, fmt, encoding, progress)
         if kind == "judgements":
             return self.import_judgements(path, encoding, progress, fmt)
         raise ValueError(f"unknown import kind {kind!r}")
@@ -168,10 +173,12 @@ class ProjectImports:
         overlap=None,
         unit=None,
         progress: Progress | None = None,
+        chunking: str | None = None,
     ) -> ImportReport:
         """One corpus from one file, several, or a folder of them: one transaction, so a bad
         line in any file imports none. With several files each passage's metadata records its
-        file's name as source_file."""
+        file's name as source_file. chunking: a name adds the corpus as a chunking beside
+        those there are (desktop/project_documents.py); the first one is the corpus."""
         given = _path_list(paths)
         skipped: list[str] = []
         files = readers.corpus_files(given, skipped)
@@ -180,6 +187,9 @@ class ProjectImports:
         shown = str(given[0]) if len(given) == 1 else source
         report = ImportReport("corpus", shown, 0, warnings=skipped)
         existing = self.store.corpus()
+        if existing and chunking and not replace:
+            shape = (chunk_size, overlap, unit)
+            return self.import_chunking(files, fmt, encoding, chunking, source, shape, progress)
         if existing and not replace:
             raise InputError(
                 shown,
@@ -188,15 +198,11 @@ class ProjectImports:
                 f"{existing['source_file']}); use --replace to replace it (this removes the "
                 "imported gold and runs, which point at its passages; judgements stay)",
             )
-        corpus = readers.CorpusFiles(files, fmt, encoding, tag=several)
+        corpus = PlacedCorpusFiles(files, fmt, encoding, several, self.placement())
+        shape = (chunk_size, overlap, unit)
         with self.store.atomic():
             if existing:
-                removed = self.store.clear_corpus(source)
-                report.messages.append(
-                    f"replaced the corpus: removed {removed['passages']} passages, "
-                    f"{removed['evidence_items']} evidence items and {removed['systems']} runs"
-                )
-                report.messages += _undo_note(removed["undo"])
+                self._clear_corpus(report, source)
             try:
                 report.rows = self.store.insert_passages(corpus.rows(progress), progress)
             except DuplicateRow as dup:
@@ -205,17 +211,34 @@ class ProjectImports:
                 raise InputError(
                     shown, None, "no passages in the file" + ("s" if len(files) > 1 else "")
                 )
-            self.store.set_corpus(name or default_name, source, chunk_size, overlap, unit, now())
-            for path, count in zip(files, corpus.counts, strict=True):
-                # A line per file: the import log is also what exports may never overwrite.
-                self.store.log_import("corpus", os.path.abspath(path), now(), count, 0)
+            self._record_corpus(chunking or name or default_name, source, shape, files, corpus)
             _phase(progress, "saving")
+        placed = corpus.placement.placed
         report.messages.append(
             f"imported {report.rows} passages"
             + (f" from {len(files)} files" if len(files) > 1 else "")
+            + (f" ({placed} placed in their documents)" if placed else "")
         )
         self._gold_cache = None
         return report
+
+    def _clear_corpus(self, report: ImportReport, source: str) -> None:
+        """--replace: the corpus goes, and the gold and runs that point at its passages."""
+        removed = self.store.clear_corpus(source)
+        report.messages.append(
+            f"replaced the corpus: removed {removed['passages']} passages, "
+            f"{removed['evidence_items']} evidence items and {removed['systems']} runs"
+        )
+        report.messages += _undo_note(removed["undo"])
+
+    def _record_corpus(self, name, source, shape, files, corpus) -> None:
+        """The corpus record, its chunking's shape and a log line per file (the import log is
+        also what exports may never overwrite)."""
+        chunk_size, overlap, unit = shape
+        self.store.set_corpus(name, source, chunk_size, overlap, unit, now())
+        self.record_shape(FIRST_CHUNKING, chunk_size, overlap, unit)
+        for path, count in zip(files, corpus.counts, strict=True):
+            self.store.log_import("corpus", os.path.abspath(path), now(), count, 0)
 
     def import_questions(
         self, path, fmt=None, encoding=None, progress: Progress | None = None, only=None
@@ -347,6 +370,7 @@ class ProjectImports:
         fmt=None,
         encoding=None,
         progress: Progress | None = None,
+        chunking: str | None = None,
     ) -> ImportReport:
         path = str(path)
         system = (system or Path(path).stem).strip()
@@ -367,9 +391,13 @@ class ProjectImports:
         with self.store.atomic():
             _phase(progress, "checking ids")
             try:
-                info = self.store.replace_run(system, os.path.abspath(path), fmt, now(), rows)
+                info = self.store.replace_run(
+                    system, os.path.abspath(path), fmt, now(), rows, chunking
+                )
             except UnknownIds as error:
                 raise _unknown_message(path, error) from None
+            except RunChunking as error:
+                raise InputError(path, error.line or None, error.message) from None
             self.store.log_import(
                 "run",
                 os.path.abspath(path),
@@ -379,23 +407,25 @@ class ProjectImports:
                 json.dumps({"system": system}),
             )
         report.rows = info["results"]
-        if info["replaced"]:
-            removed = info["removed"]
-            report.messages.append(
-                f"replaced the run of system {system!r}: {removed['results']} results for "
-                f"{removed['questions']} questions removed"
-            )
-            report.messages += _undo_note(info["undo"])
-        report.messages.append(
-            f"imported {info['results']} results for {info['questions']} "
-            f"questions as system {system!r}"
-        )
-        if repeats:
-            shown = "; ".join(
-                f"{path}:{ln}: {pid!r} again for {qid!r}" for ln, qid, pid in repeats[:3]
-            )
-            report.warnings.append(
-                f"{len(repeats)} repeated passages in ranked lists were counted once, at "
-                f"their first rank ({shown}{'; …' if len(repeats) > 3 else ''})"
-            )
+        _run_messages(report, path, system, info, repeats)
         return report
+
+
+def _run_messages(report: ImportReport, path: str, system: str, info: dict, repeats) -> None:
+    """What a run import says: what it replaced, what it added, the repeats it counted once."""
+    if info["replaced"]:
+        removed = info["removed"]
+        report.messages.append(
+            f"replaced the run of system {system!r}: {removed['results']} results for "
+            f"{removed['questions']} questions removed"
+        )
+        report.messages += _undo_note(info["undo"])
+    report.messages.append(
+        f"imported {info['results']} results for {info['questions']} questions as system {system!r}"
+    )
+    if repeats:
+        shown = "; ".join(f"{path}:{ln}: {pid!r} again for {qid!r}" for ln, qid, pid in repeats[:3])
+        report.warnings.append(
+            f"{len(repeats)} repeated passages in ranked lists were counted once, at "
+            f"their first rank ({shown}{'; …' if len(repeats) > 3 else ''})"
+        )

@@ -56,6 +56,11 @@ def _import_parser(sub) -> None:
     imp.add_argument("--chunk-size", type=int, help="corpus chunk size, recorded with it")
     imp.add_argument("--overlap", type=int, help="corpus chunk overlap, recorded with it")
     imp.add_argument("--unit", help="corpus chunk unit (for example 문단, tokens, 조)")
+    imp.add_argument(
+        "--chunking",
+        help="corpus: add it as a chunking of this name beside the others; "
+        "run: the chunking its ids name, when they are in two",
+    )
 
 
 def _reading_parsers(sub) -> None:

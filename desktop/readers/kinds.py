@@ -27,6 +27,7 @@ ACCEPTED = {
     "gold": ("jsonl", "qrels", "beir", "json-dict"),
     "run": ("trec", "jsonl", "csv", "json-dict", "msmarco"),
     "judgements": ("jsonl",),
+    "documents": ("jsonl",),  # the texts chunkings cut (design section 10)
 }
 # The window's file dialog: the names each kind's files go by, each may also come compressed
 # (.gz). Beyond EXTENSIONS: .tsv for BEIR qrels and MS MARCO runs.
@@ -36,6 +37,7 @@ FILE_PATTERNS = {
     "gold": "*.jsonl *.qrels *.tsv *.json *.gz",
     "run": "*.trec *.run *.jsonl *.csv *.tsv *.json *.gz",
     "judgements": "*.jsonl *.gz",
+    "documents": "*.jsonl *.gz",
 }
 # What `import KIND` takes: a file of each kind above, or a BEIR folder (corpus, queries, qrels).
 IMPORT_KINDS = (*ACCEPTED, "beir")
