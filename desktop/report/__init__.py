@@ -63,8 +63,9 @@ nothing behind.
 
 A sheet whose rows grow with the data goes on in "Misses 2", "Misses 3", … past Excel's
 1,048,576 rows (``MAX_ROWS``), its header repeated, and the Summary (written last) names them.
-Printed or turned into a PDF, every sheet is landscape and one page wide, its header row
-repeated on each page and at most two lines tall.
+Printed or turned into a PDF, every sheet is landscape and one page wide (or as few pages
+across as keep it readable, its first column repeated: ``sheet.pages_across``), its header
+row repeated on each page and at most two lines tall.
 """
 
 from desktop.report.sheet import LANGUAGES, default_language, sheet_names

@@ -4,6 +4,7 @@ Excel's row limit, the printed page's setup, and the sheets' names in each langu
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 
@@ -82,11 +83,25 @@ STYLES = {
 }
 
 
+# A landscape A4 page between Excel's default margins holds about 988 pixels at 96 dpi; a
+# column of width w (characters of the default font) takes about 7·w + 5 of them. Shrunk below
+# READABLE a page's 11-point text prints under 4.5 points, which cannot be read; above it a
+# sheet stays one page wide, so that the sample's report is short (under 20 pages).
+PAGE_PIXELS = 988
+READABLE = 0.4
+
+
+def pages_across(widths: Sequence[float]) -> int:
+    """How many pages wide a sheet prints so that it is shrunk no more than READABLE."""
+    pixels = sum(7 * width + 5 for width in widths)
+    return max(1, math.ceil(pixels / (PAGE_PIXELS / READABLE)))
+
+
 class Sheet:
     """One write-only worksheet, continued on more ("Misses 2", "Misses 3", …, the header row
     repeated) when it would pass ``max_rows`` rows. Column widths, frozen panes and the page
     setup are set before the first row (write-only sheets write them first): landscape, one
-    page wide, the ``print_rows`` repeated on every printed page. The autofilter is set at the
+    page wide or as few as keep it readable (``pages_across``), the ``print_rows`` repeated on every printed page. The autofilter is set at the
     end, when the extent of the table is known. ``append`` cleans every value, so that no row
     can make openpyxl raise halfway through a sheet."""
 
@@ -118,10 +133,15 @@ class Sheet:
             ws.column_dimensions[get_column_letter(index)].width = width
         if self.freeze:
             ws.freeze_panes = self.freeze
-        # On paper (or in a PDF): landscape, as many pages down as it takes but one across.
+        # On paper (or in a PDF): landscape, as many pages down as it takes, and as few
+        # across as keep the print readable; a sheet wider than one page repeats its first
+        # column on each page across, so every row still says what it is.
         ws.page_setup.orientation = "landscape"
         ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        across = pages_across(self.widths)
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = across, 0
+        if across > 1:
+            ws.print_title_cols = "A:A"
         if print_rows:
             ws.print_title_rows = print_rows
         self.rows = 0

@@ -87,13 +87,22 @@ def test_a_part_repeats_the_header_of_the_table_it_goes_on_with_only(tmp_path):
     assert [ws.print_title_rows for ws in wb] == ["$2:$2", "$1:$1", None]
 
 
-def test_every_sheet_prints_landscape_one_page_wide_headers_in_two_lines(sample, tmp_path):  # noqa: F811
+def test_every_sheet_prints_landscape_readable_headers_in_two_lines(sample, tmp_path):  # noqa: F811
+    from desktop.report.sheet import PAGE_PIXELS, READABLE
+
     wb = load_workbook(write_report(sample, tmp_path / "r.xlsx", [5, 10], **FAST))
     assert wb.sheetnames == list(KOREAN_SHEETS)
     for ws in wb.worksheets:
         assert ws.page_setup.orientation == "landscape", ws.title
         assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
-        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0), ws.title
+        across, down = ws.page_setup.fitToWidth, ws.page_setup.fitToHeight
+        assert down == 0, ws.title
+        # One page wide unless that would shrink the print below READABLE; then as few pages
+        # across as keep it readable, the first column repeated on each.
+        pixels = sum(7 * (d.width or 8.43) + 5 for d in ws.column_dimensions.values())
+        assert PAGE_PIXELS * across / pixels >= READABLE, ws.title
+        assert across == 1 or PAGE_PIXELS * (across - 1) / pixels < READABLE, ws.title
+        assert (ws.print_title_cols == "$A:$A") == (across > 1), ws.title
         widths = {k: d.width for k, d in ws.column_dimensions.items()}
         for row in ws.iter_rows():
             if not (row[0].fill and row[0].fill.fill_type == "solid"):
@@ -107,6 +116,7 @@ def test_every_sheet_prints_landscape_one_page_wide_headers_in_two_lines(sample,
     assert titles["정답 근거 변경"] == "$1:$2"  # its title line and header
     # The Recall@K curve (after a bar chart per K, 16 rows each) starts a page of its own.
     assert [b.id for b in wb["차트"].row_breaks.brk] == [32]
+    assert wb["요약"].page_setup.fitToWidth == 2, "the sample's Summary is ~40 columns wide"
 
 
 def test_sheet_names_are_in_one_language(sample, tmp_path):  # noqa: F811
