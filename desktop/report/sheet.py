@@ -101,7 +101,8 @@ class Sheet:
     """One write-only worksheet, continued on more ("Misses 2", "Misses 3", …, the header row
     repeated) when it would pass ``max_rows`` rows. Column widths, frozen panes and the page
     setup are set before the first row (write-only sheets write them first): landscape, one
-    page wide or as few as keep it readable (``pages_across``), the ``print_rows`` repeated on every printed page. The autofilter is set at the
+    page wide or as few as keep it readable (``pages_across``), the ``print_rows``
+    repeated on every printed page. The autofilter is set at the
     end, when the extent of the table is known. ``append`` cleans every value, so that no row
     can make openpyxl raise halfway through a sheet."""
 
