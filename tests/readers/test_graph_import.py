@@ -199,6 +199,16 @@ def test_a_long_id_names_the_same_passage_and_ranked_overrides(study, tmp_path):
     assert rows == [("4", 0), ("0", 0)]
 
 
+def test_restoring_a_replaced_graph_run_keeps_it_unranked(study, tmp_path):
+    db, tmp, _ = study
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(db.read_bytes())
+    ok(copy, "import", "run", str(tmp / "bm25.trec"), "--system", "GraphRAG")
+    assert stored(copy, "SELECT unranked FROM system WHERE name = 'GraphRAG'") == [(0,)]
+    ok(copy, "restore", "last-import")
+    assert stored(copy, "SELECT unranked FROM system WHERE name = 'GraphRAG'") == [(1,)]
+
+
 def test_metrics_json_marks_unranked_runs_and_compare_leaves_them_out(study):
     db, _, _ = study
     data = json.loads(ok(db, "metrics", "--k", "5,10", "--json").stdout)
