@@ -21,8 +21,14 @@ _META_ID = "graphrag_id"  # a GraphRAG passage's long `id`; its passage id is hu
 class ProjectGraph:
     """Project's graph retriever imports; Project sets self.store."""
 
-    def import_graph(self, kind: str, path, fmt: str, system=None, chunking=None, ranked=False):
+    def import_graph(self, kind: str, paths: list, fmt: str, system, chunking, ranked: bool):
         """`import corpus|run ... --format graphrag|lightrag`: the one way in for both."""
+        if len(paths) != 1:
+            shown = ", ".join(str(p) for p in paths)
+            raise InputError(
+                f"import {kind}", None, f"--format {fmt} reads one folder or file ({shown} given)"
+            )
+        path = paths[0]
         if kind == "corpus":
             return self.import_graph_chunking(path, fmt, chunking)
         if kind == "run":

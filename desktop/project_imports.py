@@ -136,9 +136,7 @@ class ProjectImports:
         corpus). levels: what graded qrels levels mean (readers.parse_levels). ranked: a
         graph retriever's context is a ranking after all (desktop/project_graph.py)."""
         if fmt in GRAPH_FORMATS:  # a folder for a corpus, a file for a run
-            given = _path_list(paths)
-            path = given[0] if len(given) == 1 else paths
-            return self.import_graph(kind, path, fmt, system, chunking, ranked)
+            return self.import_graph(kind, _path_list(paths), fmt, system, chunking, ranked)
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress, chunking

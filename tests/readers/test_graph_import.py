@@ -250,6 +250,15 @@ def test_graphrag_format_on_a_file_that_is_not_a_folder_is_refused(study, tmp_pa
     assert str(tmp / "rag_storage") in error
 
 
+def test_graph_formats_take_one_folder_and_only_a_corpus_or_a_run(study):
+    db, tmp, _ = study
+    folders = (str(tmp / "graphrag" / "output"), str(tmp / "rag_storage"))
+    error = refused_by_cli(db, "import", "corpus", *folders, "--format", "graphrag")
+    assert "reads one folder or file" in error
+    error = refused_by_cli(db, "import", "gold", folders[0], "--format", "graphrag")
+    assert f"{folders[0]}:" in error and "not gold files" in error
+
+
 def test_a_unit_that_is_in_no_document_is_refused_by_name(study, tmp_path):
     db, _, _ = study
 
