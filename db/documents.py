@@ -187,3 +187,14 @@ class Documents(Area):
             f"passage {other[1]!r} is of another chunking than line {line}'s {pid!r}: the ids "
             "of one run span two chunkings, and a run names the passages of one",
         )
+
+    def all_documents(self) -> list[tuple[int, str, str | None, str]]:
+        """(key, id, title, text) of every document, in key order: what a graph retriever's
+        chunking is matched against (desktop/readers/graph.py)."""
+        return self.conn.execute("SELECT pk, id, title, text FROM document ORDER BY pk").fetchall()
+
+    def chunking_passages(self, chunking_pk: int) -> list[tuple[str, str, str | None]]:
+        """(id, text, meta) of a chunking's passages, in key order."""
+        return self.conn.execute(
+            "SELECT id, text, meta FROM passage WHERE chunking_pk = ? ORDER BY pk", (chunking_pk,)
+        ).fetchall()

@@ -25,10 +25,12 @@ class Runs(Area):
         at: str,
         rows: Iterable[tuple[int, str, int, str, float | None]],
         chunking: str | None = None,
+        unranked: bool = False,
     ) -> dict:
         """Rows (line, qid, rank, passage_id, score) with final ranks, on the chunking their
         ids are in (or the one named, db/documents.py). Replaces the system's run if the name
-        exists. Caller holds the transaction. Raises UnknownIds or RunChunking."""
+        exists. unranked: the order given is not a ranking (a graph retriever's context).
+        Caller holds the transaction. Raises UnknownIds or RunChunking."""
         self._stage("run_rows", "line, qid, rank, pid, score", rows)
         self._check_ids("run_rows", "qid", ["pid"])
         chunking_pk = self.run_chunking(chunking)
@@ -43,14 +45,16 @@ class Runs(Area):
             ).fetchone()
             self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
             self.conn.execute(
-                "UPDATE system SET source_file = ?, format = ?, imported_at = ? WHERE pk = ?",
-                (source_file, fmt, at, existing),
+                "UPDATE system SET source_file = ?, format = ?, imported_at = ?, unranked = ? "
+                "WHERE pk = ?",
+                (source_file, fmt, at, int(unranked), existing),
             )
             system_pk = existing
         else:
             system_pk = self.conn.execute(
-                "INSERT INTO system (name, source_file, format, imported_at) VALUES (?, ?, ?, ?)",
-                (system, source_file, fmt, at),
+                "INSERT INTO system (name, source_file, format, imported_at, unranked) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (system, source_file, fmt, at, int(unranked)),
             ).lastrowid
         self.conn.execute(
             "INSERT INTO result (system_pk, question_pk, rank, passage_pk, score) "

@@ -474,4 +474,20 @@ def _documents_and_chunkings(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0009_unranked_runs")
+def _unranked_runs(db: Database) -> None:
+    """A run whose order is not a ranking (design section 11): a graph retriever's context
+    (GraphRAG orders its sources by entity, LightRAG interleaves three lists). Its rank
+    measures and shorter cut-offs are still computed in the given order, but marked, and
+    `compare` leaves it out of its tests."""
+    _script(
+        db,
+        """
+        ALTER TABLE system ADD COLUMN unranked INTEGER NOT NULL DEFAULT 0;
+        -- a run's backup keeps the flag, so `restore last-import` puts back an unranked run
+        ALTER TABLE undo_system ADD COLUMN unranked INTEGER NOT NULL DEFAULT 0;
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -72,8 +72,9 @@ def _keep_gold(store: Area, undo_pk: int, questions_sql: str, params=()) -> int:
 def _keep_runs(store: Area, undo_pk: int, systems_sql: str, params=()) -> int:
     conn = store.conn
     conn.execute(
-        "INSERT INTO undo_system (undo_pk, name, source_file, format, imported_at) "
-        f"SELECT ?, name, source_file, format, imported_at FROM system WHERE pk IN ({systems_sql})",
+        "INSERT INTO undo_system (undo_pk, name, source_file, format, imported_at, unranked) "
+        "SELECT ?, name, source_file, format, imported_at, unranked FROM system "
+        f"WHERE pk IN ({systems_sql})",
         (undo_pk, *params),
     )
     return conn.execute(
@@ -307,10 +308,11 @@ def _restore_runs(store: Area, undo_pk: int) -> None:
         (undo_pk,),
     )
     run(
-        "INSERT INTO system (name, source_file, format, imported_at) "
-        "SELECT name, source_file, format, imported_at FROM undo_system WHERE undo_pk = ? "
-        "ON CONFLICT (name) DO UPDATE SET source_file = excluded.source_file, "
-        "format = excluded.format, imported_at = excluded.imported_at",
+        "INSERT INTO system (name, source_file, format, imported_at, unranked) "
+        "SELECT name, source_file, format, imported_at, unranked FROM undo_system "
+        "WHERE undo_pk = ? ON CONFLICT (name) DO UPDATE SET source_file = excluded.source_file, "
+        "format = excluded.format, imported_at = excluded.imported_at, "
+        "unranked = excluded.unranked",
         (undo_pk,),
     )
     run(

@@ -210,6 +210,7 @@ def cmd_import(args, db_path) -> int:
             split=args.split,
             levels=levels,
             chunking=args.chunking,
+            ranked=args.ranked,
         )
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -253,9 +254,12 @@ def _num(value) -> str:
 
 def cmd_metrics(args, db_path) -> int:
     ks = _ks(args.k)
+    from desktop.project_graph import mark_unranked
+
     with _open(db_path) as project:
         evaluation = project.evaluate(ks)
-    data = evaluation.as_json(args.per_question)
+        systems = project.systems()
+    data = mark_unranked(evaluation.as_json(args.per_question), systems)
     if args.json:
         return print_json(data)
     q = data["questions"]
@@ -368,6 +372,12 @@ def cmd_compare(args, db_path) -> int:
         data = compare(project, ks).as_json()
     if args.json:
         return print_json(data)
+    if data["untested"]:
+        names = ", ".join(data["untested"])
+        print(
+            f"not tested against the others (unranked runs, their order is not a ranking): {names}"
+        )
+        print()
     for key, title, empty, columns in COMPARE_TABLES:
         print(title.format(family=data["family"]))
         if not data[key]:

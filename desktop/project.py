@@ -12,11 +12,12 @@ from desktop.app import backup, locks, scratch, targets
 from desktop.gold import effective as gold
 from desktop.project_documents import ProjectDocuments
 from desktop.project_evaluation import ProjectEvaluation
+from desktop.project_graph import ProjectGraph
 from desktop.project_imports import ProjectImports, now
 from desktop.project_judgements import ProjectJudgements
 
 
-class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocuments):
+class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocuments, ProjectGraph):
     """A review project: one database and what is done with it, by concern: imports
     (desktop/project_imports.py), the judgement log (project_judgements.py) and evaluation
     (project_evaluation.py)."""

@@ -18,6 +18,7 @@ from db.documents import FIRST_CHUNKING, RunChunking
 from desktop import readers
 from desktop.readers import InputError, Progress
 from desktop.readers.documents import PlacedCorpusFiles
+from desktop.readers.kinds import GRAPH_FORMATS
 
 
 def now() -> str:
@@ -127,11 +128,15 @@ class ProjectImports:
         levels=None,
         chunking=None,
         progress: Progress | None = None,
+        ranked=False,
     ) -> ImportReport:
         """The one way in for a file, used by the command line and the window. kind is
         corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
         and gold); paths is a path or a list of them (several, or a folder, only for a
-        corpus). levels: what graded qrels levels mean (readers.parse_levels)."""
+        corpus). levels: what graded qrels levels mean (readers.parse_levels). ranked: a
+        graph retriever's context is a ranking after all (desktop/project_graph.py)."""
+        if fmt in GRAPH_FORMATS:  # a folder for a corpus, a file for a run
+            return self.import_graph(kind, _path_list(paths), fmt, system, chunking, ranked)
         if kind == "corpus":
             return self.import_corpus(
                 paths, fmt, encoding, replace, name, chunk_size, overlap, unit, progress, chunking

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from desktop import __version__
-from desktop.readers.kinds import FORMATS, IMPORT_KINDS
+from desktop.readers.kinds import FORMATS, GRAPH_FORMATS, IMPORT_KINDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +44,7 @@ def _import_parser(sub) -> None:
         "file", nargs="+", help="the file (a corpus: files or a folder of them; beir: a folder)"
     )
     imp.add_argument("--system", help="the system a run belongs to (default: the file name)")
-    imp.add_argument("--format", choices=FORMATS)
+    imp.add_argument("--format", choices=FORMATS + GRAPH_FORMATS)
     _graded_options(imp)
     imp.add_argument("--encoding", help="decode a non-UTF-8 file, for example cp949")
     imp.add_argument(
@@ -60,6 +60,12 @@ def _import_parser(sub) -> None:
         "--chunking",
         help="corpus: add it as a chunking of this name beside the others; "
         "run: the chunking its ids name, when they are in two",
+    )
+    imp.add_argument(
+        "--ranked",
+        action="store_true",
+        help="run --format graphrag|lightrag: the context's order is a ranking (default: "
+        "unranked, its rank measures marked)",
     )
 
 

@@ -58,6 +58,7 @@ class Comparison:
     seed: int = SEED
     # question key -> system -> per K the indexes of the evidence items only it found
     only_found: dict[Hashable, dict[str, list[list[int]]]] = field(default_factory=dict)
+    untested: list[str] = field(default_factory=list)  # unranked runs, left out of the tests
     _by_key: dict = field(default_factory=dict, repr=False, compare=False)
 
     def pair(self, a: str, b: str, metric: str) -> PairResult | None:
@@ -82,6 +83,7 @@ class Comparison:
                 }
                 for r in self.pairs
             ],
+            "untested": self.untested,
             "unique": self.unique,
             "a_finds_b_misses": self.a_finds_b_misses,
             "union": self.union,
@@ -323,10 +325,13 @@ def compare_scores(
 
     gold = scores.gold
     names = list(scores.values)
+    systems = project.systems()
+    # An unranked run's order is not a ranking (design section 11): no test of its rank figures
+    untested = [s["name"] for s in systems if s.get("unranked") and s["name"] in names]
     step(1, "testing")
     pairs, family = pair_results(
         gold,
-        names,
+        [name for name in names if name not in untested],
         scores.values,
         ks,
         permutations,
@@ -337,7 +342,6 @@ def compare_scores(
     step(6, "comparing hits")
     unique, missed, union, only_found = coverage(gold, scores.found, ks)
     step(7, "checking ties")
-    systems = project.systems()
     trec = {s["name"]: s["pk"] for s in systems if s["format"] == "trec"}
     heads = {name: project.reads.scored_heads(pk, max(ks)) for name, pk in trec.items()}
     ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
@@ -358,6 +362,7 @@ def compare_scores(
         permutations=permutations,
         seed=seed,
         only_found=only_found,
+        untested=untested,
     )
 
 

@@ -329,13 +329,15 @@ def _add_sources(path, number, context: Context, names, chunking: GraphChunking,
                 path,
                 number,
                 f"question {context.question_id!r}: {what} {name!r} is not a unit of the "
-                f"{chunking.system} chunking (GraphRAG's DRIFT search is known to give "
-                "off-by-one source ids)",
+                f"{chunking.system} chunking{_DRIFT if chunking.system == 'graphrag' else ''}",
             )
         if unit.id in context.unit_ids:
             context.repeats.append(unit.id)
         else:
             context.unit_ids.append(unit.id)
+
+
+_DRIFT = " (GraphRAG's DRIFT search is known to give off-by-one source ids)"
 
 
 def _records(path, number, data: dict, key: str) -> list[dict]:

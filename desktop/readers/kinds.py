@@ -12,6 +12,9 @@ from pathlib import Path
 from desktop.readers.opening import GZIP_ERRORS, InputError, open_bytes
 
 FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco")
+# Graph retrievers' own files (design section 11): a corpus folder or a run of saved contexts,
+# read by desktop/readers/graph.py and imported by desktop/project_graph.py.
+GRAPH_FORMATS = ("graphrag", "lightrag")
 EXTENSIONS = {
     ".jsonl": "jsonl",
     ".csv": "csv",

@@ -120,7 +120,9 @@ def test_hand_computed_comparison_through_the_command_line(tmp_path, db_path):
         "union",
         "ties",
         "abstain",
+        "untested",
     }
+    assert data["untested"] == []  # two ranked runs: both tested
     assert data["k"] == [1, 2]
     assert data["family"] == 1 * 5 * 2  # one pair, five measures, two K
     pairs = {(p["a"], p["b"], p["metric"]): p for p in data["pairs"]}
