@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -251,10 +252,28 @@ def _num(value) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def _span_options(args) -> tuple[list[int], float]:
+    """--budget and --coverage: the budgets in characters and θ."""
+    from desktop.evaluation.spans import parse_budgets
+
+    try:
+        budgets = parse_budgets(args.budget) if args.budget is not None else []
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    try:
+        theta = float(args.coverage)
+    except ValueError:
+        theta = math.nan  # refused below with the same sentence
+    if not 0 < theta <= 1:
+        raise UsageError(f"--coverage must be above 0 and at most 1, not {args.coverage}")
+    return budgets, theta
+
+
 def cmd_metrics(args, db_path) -> int:
     ks = _ks(args.k)
+    budgets, theta = _span_options(args)
     with _open(db_path) as project:
-        evaluation = project.evaluate(ks)
+        evaluation = project.evaluate(ks, budgets=budgets, theta=theta)
     data = evaluation.as_json(args.per_question)
     if args.json:
         return print_json(data)
@@ -268,17 +287,17 @@ def cmd_metrics(args, db_path) -> int:
         return 0
     labels = evaluation.labels()
     rows = [
-        [s["system"], str(s["evaluated"]), *(_num(s[label]) for label in labels)]
+        [s["system"], str(s["evaluated"]), *(_num(s.get(label)) for label in labels)]
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
-    for note in (evaluation.unsettled_note(), data["core_note"]):
+    for note in (evaluation.unsettled_note(), data["core_note"], evaluation.span_note()):
         if note:
             print(printable(note))  # one line naming systems
     if args.per_question:
         print()
         rows = [
-            [p["system"], p["question"], *(_num(p[label]) for label in labels)]
+            [p["system"], p["question"], *(_num(p.get(label)) for label in labels)]
             for p in data["per_question"]
         ]
         print(format_table(["system", "question", *labels], rows))

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
+from db.documents import FIRST_CHUNKING
 from desktop.app import scratch, targets
-from desktop.evaluation import metrics
+from desktop.evaluation import metrics, span_scores, spans
 from desktop.gold import effective as gold
 from desktop.gold import export as gold_export
 from desktop.gold import pool as pool_module
@@ -53,8 +54,12 @@ class ProjectEvaluation:
             runs[names[system_pk]][question_pk] = [row[2] for row in group]
         return runs
 
-    def evaluate(self, ks, systems: list[str] | None = None, runs=None) -> Evaluation:
-        """``runs``: the ranked lists of self.runs(max K), when the caller has them already."""
+    def evaluate(
+        self, ks, systems: list[str] | None = None, runs=None, budgets=(), theta=spans.THETA
+    ) -> Evaluation:
+        """``runs``: the ranked lists of self.runs(max K), when the caller has them already.
+        Runs whose passages have spans are scored by the span rule too (section 10): at each
+        K and each budget of characters, with coverage θ."""
         ks = metrics.parse_ks(ks)
         effective = self.effective_gold()
         items = effective.metric_items()
@@ -63,7 +68,29 @@ class ProjectEvaluation:
             runs = {name: runs[name] for name in systems if name in runs}
         judged = {q: effective.judged(q) for q, these in items.items() if these}
         scores = metrics.evaluate(items, runs, ks, judged)
-        return Evaluation(ks, self.store.questions(), items, scores, effective)
+        evaluation = Evaluation(ks, self.store.questions(), items, scores, effective)
+        if self.reads.document_count():
+            setting = self._span_setting(items, runs, list(budgets), theta)
+            if budgets and any(setting.spanned(lists) for lists in runs.values()):
+                deep = self.runs()  # a budget may reach past the largest K
+                runs = {name: deep[name] for name in runs}
+                setting.spans = self._spans_of(items, runs)
+            spanned = span_scores.add_span_scores(scores, items, runs, ks, setting)
+            evaluation.span = (setting, spanned) if spanned else None
+        return evaluation
+
+    def _span_setting(self, items, runs, budgets: list[int], theta: float):
+        """θ, budgets, the spans of the gold's and the runs' passages, and the systems on the
+        chunking the gold was judged on (the first: gold and judgements name its passages)."""
+        names = {s["pk"]: s["name"] for s in self.reads.systems()}
+        on = self.reads.system_chunkings()
+        own = frozenset(names[pk] for pk, chunking in on.items() if chunking == FIRST_CHUNKING)
+        return span_scores.SpanSetting(theta, budgets, self._spans_of(items, runs), own)
+
+    def _spans_of(self, items, runs) -> dict[int, spans.Span]:
+        pks = {p for these in items.values() for item in these for p in item.passages}
+        pks.update(p for lists in runs.values() for ps in lists.values() for p in ps)
+        return {pk: spans.Span(*where) for pk, where in self.reads.passage_spans(pks).items()}
 
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
         """Mean Recall@1..depth per system over the evaluated questions."""
@@ -151,13 +178,35 @@ class Evaluation:
     items: dict[int, list[metrics.Item]]
     systems: list[metrics.SystemScores]
     gold: gold.EffectiveGold
+    # The span rule's setting and the systems it scored, None when no run has spans
+    span: tuple[span_scores.SpanSetting, list[str]] | None = None
 
     @property
     def evaluated(self) -> int:
         return sum(1 for q in self.questions if self.items.get(q["pk"]))
 
     def labels(self) -> list[str]:
-        return metrics.labels(self.ks, metrics.ALL_MEASURES)
+        by_ids = metrics.labels(self.ks, metrics.ALL_MEASURES)
+        if self.span is None:
+            return by_ids
+        return by_ids + span_scores.new_labels(self.ks, self.span[0].budgets)
+
+    def span_note(self) -> str | None:
+        """θ and the budgets, and why nDCG and P@K are '-' for a run on another chunking, or
+        None when no run has spans."""
+        if self.span is None:
+            return None
+        setting, scored = self.span
+        note = (
+            f"coverage θ = {setting.theta:g}: an evidence item is found by a run on another "
+            f"chunking when its context covers at least θ of one of the item's spans"
+        )
+        if setting.budgets:
+            note += "; budgets (characters): " + ", ".join(map(str, setting.budgets))
+        across = [name for name in scored if name not in setting.own]
+        if across:
+            note += f"; on another chunking ({', '.join(across)}): {spans.ACROSS_CHUNKINGS}"
+        return note
 
     def unsettled(self) -> list[tuple[str, int, float]]:
         """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
@@ -194,6 +243,13 @@ class Evaluation:
             ],
             "core_note": self.core_note(),
         }
+        if self.span is not None:  # only then: figures without spans stay as they were
+            setting, scored = self.span
+            out["coverage"] = setting.theta
+            out["budgets"] = setting.budgets
+            out["span_systems"] = scored
+            out["across_chunkings"] = [name for name in scored if name not in setting.own]
+            out["span_note"] = self.span_note()
         if per_question:
             ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}
             out["per_question"] = [

@@ -69,6 +69,17 @@ def _reading_parsers(sub) -> None:
     met.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
     met.add_argument("--json", action="store_true")
     met.add_argument("--per-question", action="store_true")
+    met.add_argument(
+        "--budget",
+        help="context lengths in characters, as 1000,2000: Recall, SpanRecall and "
+        "SpanPrecision at each, for runs whose passages have spans",
+    )
+    met.add_argument(
+        "--coverage",
+        default="0.5",
+        help="θ: the share of an evidence span a run on another chunking must cover to find "
+        "it (default 0.5)",
+    )
 
     cmp_ = sub.add_parser(
         "compare", help="win/tie/loss, corrected significance, unique hits, ties, abstention"
