@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -254,19 +253,13 @@ def _num(value) -> str:
 
 def _span_options(args) -> tuple[list[int], float]:
     """--budget and --coverage: the budgets in characters and θ."""
-    from desktop.evaluation.spans import parse_budgets
+    from desktop.evaluation.spans import parse_budgets, parse_coverage
 
+    budget = getattr(args, "budget", None)  # export has --coverage only
     try:
-        budgets = parse_budgets(args.budget) if args.budget is not None else []
+        return (parse_budgets(budget) if budget is not None else []), parse_coverage(args.coverage)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    try:
-        theta = float(args.coverage)
-    except ValueError:
-        theta = math.nan  # refused below with the same sentence
-    if not 0 < theta <= 1:
-        raise UsageError(f"--coverage must be above 0 and at most 1, not {args.coverage}")
-    return budgets, theta
 
 
 def cmd_metrics(args, db_path) -> int:
@@ -409,14 +402,24 @@ def cmd_export(args, db_path) -> int:
         return 0
     if target[0] == "gold":
         if len(target) != 2:
-            return fail("usage: export gold FILE [--format jsonl|qrels|beir]")
-        from desktop.gold.export import QRELS_CAVEAT
+            return fail("usage: export gold FILE [--format jsonl|qrels|beir] [--chunking NAME]")
+        from desktop.gold.export import QRELS_CAVEAT, Projection, dropped_note
 
+        _, theta = _span_options(args)
+        dropped: list = []  # items a projection onto --chunking cannot carry
         with _open(db_path) as project:
-            n = project.export_gold(target[1], args.format, args.force)
-        print(f"wrote the reviewed gold of {n} questions to {printable(target[1])} ({args.format})")
-        if args.format != "jsonl":
-            print(f"note: {QRELS_CAVEAT}")
+            try:
+                n = project.export_gold(
+                    target[1], args.format, args.force, args.chunking, theta, dropped
+                )
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        onto = f" {Projection(args.chunking, theta).words()}" if args.chunking else ""
+        where = f"{printable(target[1])} ({args.format})"
+        print(f"wrote the reviewed gold of {n} questions{onto} to {where}")
+        for note in (dropped_note(dropped), args.format != "jsonl" and QRELS_CAVEAT):
+            if note:
+                print(printable(f"note: {note}"))
         return 0
     if len(target) != 1:
         return fail("usage: export REPORT.xlsx [--k 5,10] [--lang ko|en] [--force]")

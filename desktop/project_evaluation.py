@@ -150,10 +150,20 @@ class ProjectEvaluation:
             if pool_module.listed(pk in found, bool(effective.items.get(pk)), pk in ranked):
                 yield question
 
-    def export_gold(self, path, fmt: str = "jsonl", force: bool = False) -> int:
+    def export_gold(
+        self,
+        path,
+        fmt: str = "jsonl",
+        force: bool = False,
+        chunking: str | None = None,
+        theta: float = spans.THETA,
+        dropped: list | None = None,
+    ) -> int:
         """Write the effective gold (pending and disputed changes leave the imported state)
         as gold JSONL, TREC qrels or BEIR qrels; returns the questions written. Without force,
-        an empty result never replaces a non-empty file."""
+        an empty result never replaces a non-empty file. ``chunking``: the gold projected
+        onto that chunking (section 10, coverage θ), the items none of its passages reach
+        listed in ``dropped``."""
         if fmt not in gold_export.FORMATS:
             raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
         target = self.export_target(path)
@@ -164,11 +174,41 @@ class ProjectEvaluation:
                 effective, self.store.questions(), self.store.gold_question_pks(), id_of
             )
         )
+        projection = None
+        if chunking is not None:
+            projection = gold_export.Projection(chunking, theta)
+            rows = self._projected(rows, projection, [] if dropped is None else dropped)
         targets.refuse_emptying(target, len(rows), "gold questions", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-                handle.writelines(gold_export.lines(fmt, iter(rows)))
+                handle.writelines(gold_export.lines(fmt, iter(rows), projection))
         return len(rows)
+
+    def _projected(self, rows, projection, dropped: list) -> list:
+        """The rows' items as passages of the projection's chunking (ValueError: no such
+        chunking, or it has no spans)."""
+        found = self.reads.chunking_named(projection.chunking)
+        if found is None:
+            names = ", ".join(repr(c["name"]) for c in self.reads.chunkings()) or "none"
+            raise ValueError(f"there is no chunking {projection.chunking!r} (there are: {names})")
+        passages = self.reads.chunking_spans(found["pk"])
+        if not passages:
+            raise ValueError(
+                f"the passages of chunking {projection.chunking!r} have no spans in documents, "
+                "so the gold cannot be carried onto them (import documents, then the corpus "
+                "with document_id)"
+            )
+        keys = {p for _, items, _ in rows for item in items for p in item.alternatives}
+        keys.update(item.primary_pk for _, items, _ in rows for item in items)
+        known = self.reads.passage_spans(keys)
+
+        def spans_of(item) -> list[spans.Span]:
+            pks = (item.primary_pk, *item.alternatives)
+            return [spans.Span(*known[pk]) for pk in pks if pk in known]
+
+        return list(
+            gold_export.projected(iter(rows), spans_of, passages, projection.theta, dropped)
+        )
 
 
 @dataclass

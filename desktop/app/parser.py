@@ -111,6 +111,15 @@ def _export_parser(sub) -> None:
     exp.add_argument(
         "--force", action="store_true", help="let an empty export replace a non-empty file"
     )
+    exp.add_argument(
+        "--chunking", help="gold: projected onto this chunking's passages (design section 10)"
+    )
+    exp.add_argument(
+        "--coverage",
+        default="0.5",
+        help="gold --chunking: θ, the share of a span or of a passage that must overlap "
+        "(default 0.5)",
+    )
 
 
 def _finding_parsers(sub) -> None:

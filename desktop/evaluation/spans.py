@@ -11,6 +11,7 @@ every text handed in here must already be NFC.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -404,3 +405,14 @@ def parse_budgets(text: str) -> list[int]:
     if min(values) < 1:
         raise ValueError(f"a budget must be at least 1 character, not {min(values)}")
     return sorted(set(values))
+
+
+def parse_coverage(text: str) -> float:
+    """--coverage 0.5: θ, above 0 and at most 1."""
+    try:
+        theta = float(text)
+    except ValueError:
+        theta = math.nan  # refused below with the same sentence
+    if not 0 < theta <= 1:
+        raise ValueError(f"--coverage must be a number above 0 and at most 1, not {text!r}")
+    return theta

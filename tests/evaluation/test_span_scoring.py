@@ -244,3 +244,71 @@ def test_figures_without_spans_are_unchanged_byte_for_byte(sample_db):
     assert done.stdout == before
     done = cli(sample_db, "metrics", "--json", "--per-question", "--budget", "1000,2000")
     assert hashlib.sha256(done.stdout.encode("utf-8")).hexdigest() == SAMPLE_PER_QUESTION_SHA256
+
+
+# -- export gold --chunking ---------------------------------------------------------------------
+
+
+def projected_oracle(theta: float) -> dict[str, list[set[str]]]:
+    """Per question, each item's passages of the 100-character chunking: those holding at
+    least θ of one of its spans, or lying at least θ inside one (sets of positions)."""
+    out = {}
+    for q, items in GOLD.items():
+        these = []
+        for primary, _, alts in items:
+            spans = [chars(*SPAN[p]) for p in (primary, *alts)]
+            passages = {
+                pid
+                for pid, *where in LARGE
+                for s in spans
+                if (common := len(chars(*where) & s))
+                and (common >= theta * len(s) or common >= theta * len(chars(*where)))
+            }
+            these.append(passages)
+        out[q] = these
+    return out
+
+
+@pytest.mark.parametrize("theta", [0.5, 0.9])
+def test_export_gold_onto_another_chunking_equals_the_projection_by_positions(db, tmp_path, theta):
+    target = tmp_path / "projected.jsonl"
+    done = cli(db, "export", "gold", str(target), "--chunking", "c100", "--coverage", str(theta))
+    assert done.returncode == 0, done.stderr
+    assert "projected onto chunking c100" in done.stdout
+    lines = [json.loads(line) for line in target.read_text("utf-8").splitlines()]
+    want = projected_oracle(theta)
+    for line in lines:
+        assert line["projected"] == {"chunking": "c100", "coverage": theta}
+        got = [{e["passage_id"], *e.get("alternatives", [])} for e in line["evidence"]]
+        assert got == [p for p in want[line["question_id"]] if p], line
+    assert {line["question_id"] for line in lines} == set(GOLD)
+
+
+def test_export_gold_projection_by_hand_in_each_format(db, tmp_path):
+    """q2's item is d2[80:120). On the 100-character chunking d2[0:100) holds 20 of its 40
+    characters (exactly θ = 0.5) and d2[80:180) all of it; d2[160:200) none."""
+    for fmt in ("jsonl", "qrels", "beir"):
+        target = tmp_path / f"g.{fmt}"
+        done = cli(db, "export", "gold", str(target), "--chunking", "c100", "--format", fmt)
+        assert done.returncode == 0, done.stderr
+        text = target.read_text("utf-8")
+        if fmt == "jsonl":
+            q2 = next(json.loads(t) for t in text.splitlines() if '"q2"' in t)
+            assert q2["evidence"] == [
+                {"passage_id": "c100-d2-0", "role": "core", "alternatives": ["c100-d2-80"]}
+            ]
+        elif fmt == "qrels":
+            q2 = [t for t in text.splitlines() if t.startswith("q2 ")]
+            assert q2 == [
+                "q2 projected:c100@0.5 c100-d2-0 2",
+                "q2 projected:c100@0.5 c100-d2-80 2",
+            ]
+        else:
+            assert text.splitlines()[0].endswith("\tprojected onto chunking c100 at coverage 0.5")
+            assert "q2\tc100-d2-0\t2" in text.splitlines()
+
+
+def test_export_gold_onto_an_unknown_chunking_is_refused(db, tmp_path):
+    done = cli(db, "export", "gold", str(tmp_path / "g.jsonl"), "--chunking", "nope")
+    assert done.returncode == 2 and "there is no chunking 'nope'" in done.stderr
+    assert not (tmp_path / "g.jsonl").exists()
