@@ -63,18 +63,17 @@ class ProjectEvaluation:
         ks = metrics.parse_ks(ks)
         effective = self.effective_gold()
         items = effective.metric_items()
-        runs = self.runs(max(ks)) if runs is None else runs
+        spans_known = bool(self.reads.document_count())
+        if runs is None or (budgets and spans_known):
+            # a budget may reach past the largest K, on the runs whose passages have spans
+            runs = self.runs(None if budgets and spans_known else max(ks))
         if systems is not None:
             runs = {name: runs[name] for name in systems if name in runs}
         judged = {q: effective.judged(q) for q, these in items.items() if these}
         scores = metrics.evaluate(items, runs, ks, judged)
         evaluation = Evaluation(ks, self.store.questions(), items, scores, effective)
-        if self.reads.document_count():
+        if spans_known:
             setting = self._span_setting(items, runs, list(budgets), theta)
-            if budgets and any(setting.spanned(lists) for lists in runs.values()):
-                deep = self.runs()  # a budget may reach past the largest K
-                runs = {name: deep[name] for name in runs}
-                setting.spans = self._spans_of(items, runs)
             spanned = span_scores.add_span_scores(scores, items, runs, ks, setting)
             evaluation.span = (setting, spanned) if spanned else None
         return evaluation
@@ -229,7 +228,7 @@ class Evaluation:
         by_ids = metrics.labels(self.ks, metrics.ALL_MEASURES)
         if self.span is None:
             return by_ids
-        return by_ids + span_scores.new_labels(self.ks, self.span[0].budgets)
+        return by_ids + list(span_scores.new_labels(self.ks, self.span[0].budgets))
 
     def span_note(self) -> str | None:
         """θ and the budgets, and why nDCG and P@K are '-' for a run on another chunking, or

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from desktop.evaluation import metrics, spans
 from desktop.evaluation.spans import Span, SpanItem, SpanQuestion
@@ -44,11 +45,16 @@ def span_items(items: Sequence[metrics.Item], known: Mapping[Hashable, Span]):
     return out
 
 
-def new_labels(ks: Sequence[int], budgets: Sequence[int]) -> list[str]:
+def new_labels(ks: Sequence[int], budgets: Sequence[int]) -> tuple[str, ...]:
     """The span rule's labels the id scorer does not give: SpanRecall@K, SpanPrecision@K and
     every measure at every budget, in spans.labels' order."""
+    return _new_labels(tuple(ks), tuple(budgets))
+
+
+@lru_cache(maxsize=16)
+def _new_labels(ks: tuple[int, ...], budgets: tuple[int, ...]) -> tuple[str, ...]:
     by_ids = set(metrics.labels(ks, metrics.ALL_MEASURES))
-    return [name for name in spans.labels(ks, budgets) if name not in by_ids]
+    return tuple(name for name in spans.labels(ks, budgets) if name not in by_ids)
 
 
 def add_span_scores(
@@ -71,7 +77,7 @@ def add_span_scores(
         if these:
             prepared[q] = SpanQuestion(these, setting.theta)
     extra = new_labels(ks, setting.budgets)
-    names = metrics.labels(ks, measures) + extra
+    names = metrics.labels(ks, measures) + list(extra)
     scored = []
     for system in scores:
         lists = runs.get(system.system, {})
@@ -80,19 +86,48 @@ def add_span_scores(
         own = system.system in setting.own
         means = metrics.Means(ks, measures=measures, extra=extra)
         for q, values in system.per_question.items():
-            values.update(dict.fromkeys(extra))
-            prep = prepared.get(q)
-            if prep is not None:
-                ranked = [(p, known[p]) for p in lists.get(q, ())]
-                every = range(len(prep.items))
-                found = prep.score(ranked, ks, setting.budgets, id_rule_items=every if own else ())
-                values.update((name, found[name]) for name in extra)
-                if not own:
-                    values.update(_across(found, ks))
+            ranked = _head(lists.get(q, ()), known, max(ks), max(setting.budgets, default=0))
+            rescore(values, prepared.get(q), ranked, ks, setting.budgets, own)
             means.add([values[name] for name in names])
         system.means = means.means()
         scored.append(system.system)
     return scored
+
+
+def _head(passages: Sequence[Hashable], known: Mapping[Hashable, Span], k: int, budget: int):
+    """(passage, span) of the first passages of a list: the top k and as many as reach the
+    budget, no more (a deep list is walked only as far as a measure looks)."""
+    out, total = [], 0
+    for rank, passage in enumerate(passages, 1):
+        if rank > k and total >= budget:
+            break
+        span = known[passage]
+        out.append((passage, span))
+        total += len(span)
+    return out
+
+
+def rescore(
+    values: dict[str, float | None],
+    prep: SpanQuestion | None,
+    ranked: Sequence[tuple[Hashable, Span]],
+    ks: Sequence[int],
+    budgets: Sequence[int],
+    own: bool,
+) -> None:
+    """One question of one run with spans, in place: the id scorer's ``values``
+    (metrics.Prepared.score) gain the span measures (None when the question's items lack
+    spans, prep None) and, for a run on another chunking (not own), take the span rule's
+    Recall, CoreRecall, Hit and MRR. The one step the command line, the window and the report
+    share for runs with spans."""
+    values.update(dict.fromkeys(new_labels(ks, budgets)))
+    if prep is None:
+        return
+    every = range(len(prep.items))
+    found = prep.score(ranked, ks, budgets, id_rule_items=every if own else ())
+    values.update((name, found[name]) for name in new_labels(ks, budgets))
+    if not own:
+        values.update(_across(found, ks))
 
 
 def _across(found: Mapping[str, float | None], ks: Sequence[int]) -> dict[str, float | None]:

@@ -281,6 +281,15 @@ class _Walk:
             if index not in self.id_rule and self.coverage(index) >= question.theta:
                 self._mark(index, rank)
 
+    def copy(self) -> _Walk:
+        """The walk so far, to go on from without changing this one."""
+        other = _Walk.__new__(_Walk)
+        other.__dict__.update(self.__dict__)
+        other.covered = [list(row) for row in self.covered]
+        other.found = list(self.found)
+        other.u = {document: list(pairs) for document, pairs in self.u.items()}
+        return other
+
     def _mark(self, index: int, rank: int) -> None:
         if not self.found[index]:
             self.found[index] = True
@@ -360,12 +369,26 @@ class SpanQuestion:
             if len(id_rule) < len(self.items):
                 for measure in ID_ONLY_MEASURES:
                     out[label(measure, k)] = None
-        spans = [span for _, span in ranked]
+        out.update(self._at_budgets(ranked, budgets))
+        return out
+
+    def _at_budgets(self, ranked, budgets: Sequence[int]) -> dict[str, float | None]:
+        """The measures at each budget, by one walk over the whole passages the budgets share
+        (ascending): a budget that cuts a passage measures a copy with the cut part added."""
+        out: dict[str, float | None] = {}
+        walk, done, total = _Walk(self, frozenset()), 0, 0
         for budget in sorted(budgets):
-            walk = _Walk(self, frozenset())
-            for rank, span in enumerate(prefix(spans, budget=budget), 1):
-                walk.step(rank, ranked[rank - 1][0], span)
-            for measure, value in walk.measures().items():
+            while done < len(ranked) and total + len(ranked[done][1]) <= budget:
+                walk.step(done + 1, *ranked[done])
+                total += len(ranked[done][1])
+                done += 1
+            measured = walk
+            if done < len(ranked) and total < budget:  # the passage the budget cuts
+                key, span = ranked[done]
+                measured = walk.copy()
+                cut = Span(span.document, span.start, span.start + budget - total)
+                measured.step(done + 1, key, cut)
+            for measure, value in measured.measures().items():
                 out[label(measure, budget=budget)] = value
         return out
 
