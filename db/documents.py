@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from db import undo
-from db.rows import Area
+from db.rows import Area, chunks
 
 FIRST_CHUNKING = 1  # today's corpus: `import corpus` without --chunking replaces it
 
@@ -198,3 +198,43 @@ class Documents(Area):
         return self.conn.execute(
             "SELECT id, text, meta FROM passage WHERE chunking_pk = ? ORDER BY pk", (chunking_pk,)
         ).fetchall()
+
+    def system_chunkings(self) -> dict[int, int]:
+        """System key -> the chunking its run names passages of (a run names one, as
+        run_chunking decides on import): read from one result of each system."""
+        return {
+            row[0]: row[1]
+            for row in self.conn.execute(
+                "SELECT s.pk, (SELECT p.chunking_pk FROM result r JOIN passage p "
+                "ON p.pk = r.passage_pk WHERE r.system_pk = s.pk LIMIT 1) FROM system s"
+            )
+            if row[1] is not None
+        }
+
+    def passage_spans(self, passage_pks: Iterable[int]) -> dict[int, tuple[str, int, int]]:
+        """Passage key -> (document id, start, end) for those of these passages that have a
+        span; read in batches of keys."""
+        out: dict[int, tuple[str, int, int]] = {}
+        for batch in chunks(((pk,) for pk in set(passage_pks)), 900):
+            marks = ",".join("?" * len(batch))
+            out.update(
+                (pk, (document, start, end))
+                for pk, document, start, end in self.conn.execute(
+                    f'SELECT p.pk, d.id, p.start, p."end" FROM passage p JOIN document d '
+                    f"ON d.pk = p.document_pk WHERE p.pk IN ({marks})",
+                    [row[0] for row in batch],
+                )
+            )
+        return out
+
+    def chunking_spans(self, chunking_pk: int) -> dict[str, list[tuple[str, int, int]]]:
+        """Document id -> (passage id, start, end) of the chunking's passages that have a
+        span, in the document's order: where an item's spans are projected to (export gold)."""
+        out: dict[str, list[tuple[str, int, int]]] = {}
+        for pid, document, start, end in self.conn.execute(
+            'SELECT p.id, d.id, p.start, p."end" FROM passage p JOIN document d '
+            "ON d.pk = p.document_pk WHERE p.chunking_pk = ? ORDER BY d.pk, p.start, p.pk",
+            (chunking_pk,),
+        ):
+            out.setdefault(document, []).append((pid, start, end))
+        return out

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from desktop.app.parser import build_parser
+from desktop.app.tables import COMPARE_TABLES, cell, format_table, num
 from desktop.app.terminal import printable
 
 
@@ -217,24 +218,6 @@ def cmd_import(args, db_path) -> int:
     return 0
 
 
-def format_table(headers: list[str], rows: list[list[str]]) -> str:
-    """Columns aligned by terminal width (Hangul takes two), every cell made printable."""
-    from desktop.app.terminal import printable, width
-
-    cells = [[printable(c) for c in row] for row in [headers, *rows]]
-    widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
-
-    def line(row: list[str]) -> str:
-        return "  ".join(
-            c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-
-    out = [line(cells[0]), "  ".join("-" * w for w in widths)]
-    out.extend(line(row) for row in cells[1:])
-    return "\n".join(out)
-
-
 class UsageError(Exception):
     """A command line argument that cannot be used; main() prints it and exits with 2."""
 
@@ -248,16 +231,24 @@ def _ks(text: str) -> list[int]:
         raise UsageError(str(error)) from None
 
 
-def _num(value) -> str:
-    return "-" if value is None else f"{value:.4f}"
+def _span_options(args) -> tuple[list[int], float]:
+    """--budget and --coverage: the budgets in characters and θ."""
+    from desktop.evaluation.spans import parse_budgets, parse_coverage
+
+    budget = getattr(args, "budget", None)  # export has --coverage only
+    try:
+        return (parse_budgets(budget) if budget is not None else []), parse_coverage(args.coverage)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def cmd_metrics(args, db_path) -> int:
     ks = _ks(args.k)
     from desktop.project_graph import mark_unranked
 
+    budgets, theta = _span_options(args)
     with _open(db_path) as project:
-        evaluation = project.evaluate(ks)
+        evaluation = project.evaluate(ks, budgets=budgets, theta=theta)
         systems = project.systems()
     data = mark_unranked(evaluation.as_json(args.per_question), systems)
     if args.json:
@@ -272,96 +263,21 @@ def cmd_metrics(args, db_path) -> int:
         return 0
     labels = evaluation.labels()
     rows = [
-        [s["system"], str(s["evaluated"]), *(_num(s[label]) for label in labels)]
+        [s["system"], str(s["evaluated"]), *(num(s.get(label)) for label in labels)]
         for s in data["systems"]
     ]
     print(format_table(["system", "n", *labels], rows))
-    for note in (evaluation.unsettled_note(), data["core_note"]):
+    for note in (evaluation.unsettled_note(), data["core_note"], evaluation.span_note()):
         if note:
             print(printable(note))  # one line naming systems
     if args.per_question:
         print()
         rows = [
-            [p["system"], p["question"], *(_num(p[label]) for label in labels)]
+            [p["system"], p["question"], *(num(p.get(label)) for label in labels)]
             for p in data["per_question"]
         ]
         print(format_table(["system", "question", *labels], rows))
     return 0
-
-
-# What `compare` prints without --json: per JSON list, a title, what to say when it is empty,
-# and its columns as (header, key).
-COMPARE_TABLES = (
-    (
-        "pairs",
-        "win/tie/loss per question; p_holm: Holm-Bonferroni over all {family} tests "
-        "(every pair, measure and K)",
-        "needs two systems",
-        (
-            ("A", "a"),
-            ("B", "b"),
-            ("metric", "metric"),
-            ("wins", "wins"),
-            ("ties", "ties"),
-            ("losses", "losses"),
-            ("p", "p"),
-            ("p_holm", "p_holm"),
-        ),
-    ),
-    (
-        "unique",
-        "evidence items only this system finds",
-        "no runs",
-        (("system", "system"), ("K", "k"), ("items", "items")),
-    ),
-    (
-        "a_finds_b_misses",
-        "evidence items A finds and B misses",
-        "needs two systems",
-        (("A", "a"), ("B", "b"), ("K", "k"), ("items", "items")),
-    ),
-    (
-        "union",
-        "union Recall@K (what a perfect fusion could reach)",
-        "no runs",
-        (("systems", "systems"), ("K", "k"), ("Recall", "Recall")),
-    ),
-    (
-        "ties",
-        "ties at the cutoff: trec_eval order and the range over tie orders",
-        "no TREC runs",
-        (
-            ("system", "system"),
-            ("metric", "metric"),
-            ("value", "value"),
-            ("low", "low"),
-            ("high", "high"),
-            ("questions", "questions"),
-        ),
-    ),
-    (
-        "abstain",
-        "abstention: top-1 score separating answerable from abstain questions "
-        "(answer when score >= threshold; -: never answer)",
-        "needs runs with scores and both answerable and abstain questions",
-        (
-            ("system", "system"),
-            ("AUROC", "auroc"),
-            ("threshold", "threshold"),
-            ("accuracy", "accuracy"),
-            ("answerable", "answerable"),
-            ("abstain", "abstain"),
-        ),
-    ),
-)
-
-
-def _cell(value) -> str:
-    if isinstance(value, list):
-        return " + ".join(value)
-    if value is None or isinstance(value, float):
-        return _num(value)
-    return str(value)
 
 
 def cmd_compare(args, db_path) -> int:
@@ -383,7 +299,7 @@ def cmd_compare(args, db_path) -> int:
         if not data[key]:
             print(f"  ({empty})")
         else:
-            rows = [[_cell(row[name]) for _, name in columns] for row in data[key]]
+            rows = [[cell(row[name]) for _, name in columns] for row in data[key]]
             print(format_table([header for header, _ in columns], rows))
         print()
     return 0
@@ -400,14 +316,24 @@ def cmd_export(args, db_path) -> int:
         return 0
     if target[0] == "gold":
         if len(target) != 2:
-            return fail("usage: export gold FILE [--format jsonl|qrels|beir]")
-        from desktop.gold.export import QRELS_CAVEAT
+            return fail("usage: export gold FILE [--format jsonl|qrels|beir] [--chunking NAME]")
+        from desktop.gold.export import QRELS_CAVEAT, Projection, dropped_note
 
+        _, theta = _span_options(args)
+        dropped: list = []  # items a projection onto --chunking cannot carry
         with _open(db_path) as project:
-            n = project.export_gold(target[1], args.format, args.force)
-        print(f"wrote the reviewed gold of {n} questions to {printable(target[1])} ({args.format})")
-        if args.format != "jsonl":
-            print(f"note: {QRELS_CAVEAT}")
+            try:
+                n = project.export_gold(
+                    target[1], args.format, args.force, args.chunking, theta, dropped
+                )
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        onto = f" {Projection(args.chunking, theta).words()}" if args.chunking else ""
+        where = f"{printable(target[1])} ({args.format})"
+        print(f"wrote the reviewed gold of {n} questions{onto} to {where}")
+        for note in (dropped_note(dropped), args.format != "jsonl" and QRELS_CAVEAT):
+            if note:
+                print(printable(f"note: {note}"))
         return 0
     if len(target) != 1:
         return fail("usage: export REPORT.xlsx [--k 5,10] [--lang ko|en] [--force]")

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
+from db.documents import FIRST_CHUNKING
 from desktop.app import scratch, targets
-from desktop.evaluation import metrics
+from desktop.evaluation import metrics, span_scores, spans
 from desktop.gold import effective as gold
 from desktop.gold import export as gold_export
 from desktop.gold import pool as pool_module
@@ -53,17 +54,42 @@ class ProjectEvaluation:
             runs[names[system_pk]][question_pk] = [row[2] for row in group]
         return runs
 
-    def evaluate(self, ks, systems: list[str] | None = None, runs=None) -> Evaluation:
-        """``runs``: the ranked lists of self.runs(max K), when the caller has them already."""
+    def evaluate(
+        self, ks, systems: list[str] | None = None, runs=None, budgets=(), theta=spans.THETA
+    ) -> Evaluation:
+        """``runs``: the ranked lists of self.runs(max K), when the caller has them already.
+        Runs whose passages have spans are scored by the span rule too (section 10): at each
+        K and each budget of characters, with coverage θ."""
         ks = metrics.parse_ks(ks)
         effective = self.effective_gold()
         items = effective.metric_items()
-        runs = self.runs(max(ks)) if runs is None else runs
+        spans_known = bool(self.reads.document_count())
+        if runs is None or (budgets and spans_known):
+            # a budget may reach past the largest K, on the runs whose passages have spans
+            runs = self.runs(None if budgets and spans_known else max(ks))
         if systems is not None:
             runs = {name: runs[name] for name in systems if name in runs}
         judged = {q: effective.judged(q) for q, these in items.items() if these}
         scores = metrics.evaluate(items, runs, ks, judged)
-        return Evaluation(ks, self.store.questions(), items, scores, effective)
+        evaluation = Evaluation(ks, self.store.questions(), items, scores, effective)
+        if spans_known:
+            setting = self._span_setting(items, runs, list(budgets), theta)
+            spanned = span_scores.add_span_scores(scores, items, runs, ks, setting)
+            evaluation.span = (setting, spanned) if spanned else None
+        return evaluation
+
+    def _span_setting(self, items, runs, budgets: list[int], theta: float):
+        """θ, budgets, the spans of the gold's and the runs' passages, and the systems on the
+        chunking the gold was judged on (the first: gold and judgements name its passages)."""
+        names = {s["pk"]: s["name"] for s in self.reads.systems()}
+        on = self.reads.system_chunkings()
+        own = frozenset(names[pk] for pk, chunking in on.items() if chunking == FIRST_CHUNKING)
+        return span_scores.SpanSetting(theta, budgets, self._spans_of(items, runs), own)
+
+    def _spans_of(self, items, runs) -> dict[int, spans.Span]:
+        pks = {p for these in items.values() for item in these for p in item.passages}
+        pks.update(p for lists in runs.values() for ps in lists.values() for p in ps)
+        return {pk: spans.Span(*where) for pk, where in self.reads.passage_spans(pks).items()}
 
     def recall_curves(self, depth: int | None = None) -> dict[str, list[float]]:
         """Mean Recall@1..depth per system over the evaluated questions."""
@@ -123,10 +149,20 @@ class ProjectEvaluation:
             if pool_module.listed(pk in found, bool(effective.items.get(pk)), pk in ranked):
                 yield question
 
-    def export_gold(self, path, fmt: str = "jsonl", force: bool = False) -> int:
+    def export_gold(
+        self,
+        path,
+        fmt: str = "jsonl",
+        force: bool = False,
+        chunking: str | None = None,
+        theta: float = spans.THETA,
+        dropped: list | None = None,
+    ) -> int:
         """Write the effective gold (pending and disputed changes leave the imported state)
         as gold JSONL, TREC qrels or BEIR qrels; returns the questions written. Without force,
-        an empty result never replaces a non-empty file."""
+        an empty result never replaces a non-empty file. ``chunking``: the gold projected
+        onto that chunking (section 10, coverage θ), the items none of its passages reach
+        listed in ``dropped``."""
         if fmt not in gold_export.FORMATS:
             raise ValueError(f"the gold is exported as {', '.join(gold_export.FORMATS)}")
         target = self.export_target(path)
@@ -137,11 +173,41 @@ class ProjectEvaluation:
                 effective, self.store.questions(), self.store.gold_question_pks(), id_of
             )
         )
+        projection = None
+        if chunking is not None:
+            projection = gold_export.Projection(chunking, theta)
+            rows = self._projected(rows, projection, [] if dropped is None else dropped)
         targets.refuse_emptying(target, len(rows), "gold questions", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-                handle.writelines(gold_export.lines(fmt, iter(rows)))
+                handle.writelines(gold_export.lines(fmt, iter(rows), projection))
         return len(rows)
+
+    def _projected(self, rows, projection, dropped: list) -> list:
+        """The rows' items as passages of the projection's chunking (ValueError: no such
+        chunking, or it has no spans)."""
+        found = self.reads.chunking_named(projection.chunking)
+        if found is None:
+            names = ", ".join(repr(c["name"]) for c in self.reads.chunkings()) or "none"
+            raise ValueError(f"there is no chunking {projection.chunking!r} (there are: {names})")
+        passages = self.reads.chunking_spans(found["pk"])
+        if not passages:
+            raise ValueError(
+                f"the passages of chunking {projection.chunking!r} have no spans in documents, "
+                "so the gold cannot be carried onto them (import documents, then the corpus "
+                "with document_id)"
+            )
+        keys = {p for _, items, _ in rows for item in items for p in item.alternatives}
+        keys.update(item.primary_pk for _, items, _ in rows for item in items)
+        known = self.reads.passage_spans(keys)
+
+        def spans_of(item) -> list[spans.Span]:
+            pks = (item.primary_pk, *item.alternatives)
+            return [spans.Span(*known[pk]) for pk in pks if pk in known]
+
+        return list(
+            gold_export.projected(iter(rows), spans_of, passages, projection.theta, dropped)
+        )
 
 
 @dataclass
@@ -151,13 +217,35 @@ class Evaluation:
     items: dict[int, list[metrics.Item]]
     systems: list[metrics.SystemScores]
     gold: gold.EffectiveGold
+    # The span rule's setting and the systems it scored, None when no run has spans
+    span: tuple[span_scores.SpanSetting, list[str]] | None = None
 
     @property
     def evaluated(self) -> int:
         return sum(1 for q in self.questions if self.items.get(q["pk"]))
 
     def labels(self) -> list[str]:
-        return metrics.labels(self.ks, metrics.ALL_MEASURES)
+        by_ids = metrics.labels(self.ks, metrics.ALL_MEASURES)
+        if self.span is None:
+            return by_ids
+        return by_ids + list(span_scores.new_labels(self.ks, self.span[0].budgets))
+
+    def span_note(self) -> str | None:
+        """θ and the budgets, and why nDCG and P@K are '-' for a run on another chunking, or
+        None when no run has spans."""
+        if self.span is None:
+            return None
+        setting, scored = self.span
+        note = (
+            f"coverage θ = {setting.theta:g}: an evidence item is found by a run on another "
+            f"chunking when its context covers at least θ of one of the item's spans"
+        )
+        if setting.budgets:
+            note += "; budgets (characters): " + ", ".join(map(str, setting.budgets))
+        across = [name for name in scored if name not in setting.own]
+        if across:
+            note += f"; on another chunking ({', '.join(across)}): {spans.ACROSS_CHUNKINGS}"
+        return note
 
     def unsettled(self) -> list[tuple[str, int, float]]:
         """(system, K, Judged@K) where Judged@K is under metrics.JUDGED_ENOUGH: too little of
@@ -194,6 +282,13 @@ class Evaluation:
             ],
             "core_note": self.core_note(),
         }
+        if self.span is not None:  # only then: figures without spans stay as they were
+            setting, scored = self.span
+            out["coverage"] = setting.theta
+            out["budgets"] = setting.budgets
+            out["span_systems"] = scored
+            out["across_chunkings"] = [name for name in scored if name not in setting.own]
+            out["span_note"] = self.span_note()
         if per_question:
             ids: dict[Hashable, str] = {q["pk"]: q["id"] for q in self.questions}
             out["per_question"] = [

@@ -75,6 +75,17 @@ def _reading_parsers(sub) -> None:
     met.add_argument("--k", default="5,10", help="comma-separated K list (default 5,10)")
     met.add_argument("--json", action="store_true")
     met.add_argument("--per-question", action="store_true")
+    met.add_argument(
+        "--budget",
+        help="context lengths in characters, as 1000,2000: Recall, SpanRecall and "
+        "SpanPrecision at each, for runs whose passages have spans",
+    )
+    met.add_argument(
+        "--coverage",
+        default="0.5",
+        help="θ: the share of an evidence span a run on another chunking must cover to find "
+        "it (default 0.5)",
+    )
 
     cmp_ = sub.add_parser(
         "compare", help="win/tie/loss, corrected significance, unique hits, ties, abstention"
@@ -105,6 +116,15 @@ def _export_parser(sub) -> None:
     )
     exp.add_argument(
         "--force", action="store_true", help="let an empty export replace a non-empty file"
+    )
+    exp.add_argument(
+        "--chunking", help="gold: projected onto this chunking's passages (design section 10)"
+    )
+    exp.add_argument(
+        "--coverage",
+        default="0.5",
+        help="gold --chunking: θ, the share of a span or of a passage that must overlap "
+        "(default 0.5)",
     )
 
 

@@ -105,7 +105,8 @@ def unsettled(
         (system, k, these.get(label("Judged", k)))
         for system, these in means.items()
         for k in ks
-        if (these.get(label("Judged", k)) or 0.0) < JUDGED_ENOUGH
+        # None: not defined for this run (one on another chunking than the gold's)
+        if these.get(label("Judged", k)) is not None and these[label("Judged", k)] < JUDGED_ENOUGH
     ]
 
 
@@ -261,9 +262,12 @@ class Means:
 
     __slots__ = ("ks", "labels", "depth", "questions", "_sums", "_counts", "_steps")
 
-    def __init__(self, ks: Sequence[int] = (), depth: int = 0, measures=MEASURES):
+    def __init__(
+        self, ks: Sequence[int] = (), depth: int = 0, measures=MEASURES, extra: Sequence[str] = ()
+    ):
+        """extra: labels averaged after the measures at K (the span rule's, spans.labels)."""
         self.ks = sorted(ks)
-        self.labels = labels(self.ks, measures)
+        self.labels = labels(self.ks, measures) + list(extra)
         self.depth = depth
         self.questions = 0
         self._sums = array("d", [0.0] * len(self.labels))

@@ -11,6 +11,7 @@ every text handed in here must already be NFC.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -280,6 +281,15 @@ class _Walk:
             if index not in self.id_rule and self.coverage(index) >= question.theta:
                 self._mark(index, rank)
 
+    def copy(self) -> _Walk:
+        """The walk so far, to go on from without changing this one."""
+        other = _Walk.__new__(_Walk)
+        other.__dict__.update(self.__dict__)
+        other.covered = [list(row) for row in self.covered]
+        other.found = list(self.found)
+        other.u = {document: list(pairs) for document, pairs in self.u.items()}
+        return other
+
     def _mark(self, index: int, rank: int) -> None:
         if not self.found[index]:
             self.found[index] = True
@@ -359,12 +369,26 @@ class SpanQuestion:
             if len(id_rule) < len(self.items):
                 for measure in ID_ONLY_MEASURES:
                     out[label(measure, k)] = None
-        spans = [span for _, span in ranked]
+        out.update(self._at_budgets(ranked, budgets))
+        return out
+
+    def _at_budgets(self, ranked, budgets: Sequence[int]) -> dict[str, float | None]:
+        """The measures at each budget, by one walk over the whole passages the budgets share
+        (ascending): a budget that cuts a passage measures a copy with the cut part added."""
+        out: dict[str, float | None] = {}
+        walk, done, total = _Walk(self, frozenset()), 0, 0
         for budget in sorted(budgets):
-            walk = _Walk(self, frozenset())
-            for rank, span in enumerate(prefix(spans, budget=budget), 1):
-                walk.step(rank, ranked[rank - 1][0], span)
-            for measure, value in walk.measures().items():
+            while done < len(ranked) and total + len(ranked[done][1]) <= budget:
+                walk.step(done + 1, *ranked[done])
+                total += len(ranked[done][1])
+                done += 1
+            measured = walk
+            if done < len(ranked) and total < budget:  # the passage the budget cuts
+                key, span = ranked[done]
+                measured = walk.copy()
+                cut = Span(span.document, span.start, span.start + budget - total)
+                measured.step(done + 1, key, cut)
+            for measure, value in measured.measures().items():
                 out[label(measure, budget=budget)] = value
         return out
 
@@ -404,3 +428,14 @@ def parse_budgets(text: str) -> list[int]:
     if min(values) < 1:
         raise ValueError(f"a budget must be at least 1 character, not {min(values)}")
     return sorted(set(values))
+
+
+def parse_coverage(text: str) -> float:
+    """--coverage 0.5: θ, above 0 and at most 1."""
+    try:
+        theta = float(text)
+    except ValueError:
+        theta = math.nan  # refused below with the same sentence
+    if not 0 < theta <= 1:
+        raise ValueError(f"--coverage must be a number above 0 and at most 1, not {text!r}")
+    return theta

@@ -10,8 +10,10 @@ where no item has alternatives; the JSONL keeps the items whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
+from desktop.evaluation import spans
 from desktop.gold import effective as gold
 
 FORMATS = ("jsonl", "qrels", "beir")
@@ -53,10 +55,17 @@ def levels(items: list[gold.GoldItem], not_evidence: list[str]) -> list[tuple[st
     return list(out.items())
 
 
-def lines(fmt: str, rows: Iterator[tuple[str, list[gold.GoldItem], list[str]]]) -> Iterator[str]:
-    """The file's lines, each ending in a newline."""
+def lines(
+    fmt: str,
+    rows: Iterator[tuple[str, list[gold.GoldItem], list[str]]],
+    projection: Projection | None = None,
+) -> Iterator[str]:
+    """The file's lines, each ending in a newline. A projected gold says so where the format
+    has room (Projection.mark)."""
     if fmt == "beir":
-        yield "query-id\tcorpus-id\tscore\n"
+        tail = f"\t{projection.words()}" if projection else ""
+        yield f"query-id\tcorpus-id\tscore{tail}\n"
+    iteration = projection.token() if projection else "0"
     for qid, items, not_evidence in rows:
         if fmt == "jsonl":
             evidence = []
@@ -68,9 +77,80 @@ def lines(fmt: str, rows: Iterator[tuple[str, list[gold.GoldItem], list[str]]]) 
                     entry["alternatives"] = sorted(item.alternatives.values())
                 evidence.append(entry)
             obj: dict = {"question_id": qid, "evidence": evidence}
+            if projection:
+                obj["projected"] = {"chunking": projection.chunking, "coverage": projection.theta}
             if not_evidence:
                 obj["not_evidence"] = not_evidence
             yield json.dumps(obj, ensure_ascii=False) + "\n"
             continue
         for pid, level in levels(items, not_evidence):
-            yield f"{qid} 0 {pid} {level}\n" if fmt == "qrels" else f"{qid}\t{pid}\t{level}\n"
+            if fmt == "qrels":
+                yield f"{qid} {iteration} {pid} {level}\n"
+            else:
+                yield f"{qid}\t{pid}\t{level}\n"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """The gold carried onto another chunking (design section 10): where a file says so. JSONL
+    lines carry a "projected" field; TREC qrels its iteration column (the second, which
+    trec_eval and our reader ignore); BEIR qrels a fourth column of its header row (which BEIR
+    loaders skip)."""
+
+    chunking: str
+    theta: float
+
+    def words(self) -> str:
+        return f"projected onto chunking {self.chunking} at coverage {self.theta:g}"
+
+    def token(self) -> str:
+        return "projected:" + "_".join(f"{self.chunking}@{self.theta:g}".split())
+
+
+@dataclass(frozen=True)
+class ProjectedItem:
+    """An evidence item as passages of another chunking: any one of them finds it, as
+    GoldItem's primary and alternatives do (the names lines() and levels() read)."""
+
+    primary_id: str
+    role: str | None
+    alternatives: dict[int, str] = field(default_factory=dict)
+
+
+def projected(
+    rows: Iterator[tuple[str, list[gold.GoldItem], list[str]]],
+    spans_of: Callable[[gold.GoldItem], list[spans.Span]],
+    passages: Mapping[str, Sequence[tuple[str, int, int]]],
+    theta: float,
+    dropped: list,
+) -> Iterator[tuple[str, list[ProjectedItem], list[str]]]:
+    """The rows with each item's passages those of the other chunking that spans.project_gold
+    finds (passages: document id -> (passage id, start, end)). An item none reaches, or with no
+    span, is left out and listed in dropped as (question id, primary passage id). Passages
+    judged not evidence name the gold's chunking and are left out."""
+    for qid, items, _ in rows:
+        out = []
+        for item in items:
+            these = spans_of(item)
+            candidates = (
+                (pid, spans.Span(document, start, end))
+                for document in sorted({span.document for span in these})
+                for pid, start, end in passages.get(document, ())
+            )
+            ids = spans.project_gold(these, candidates, theta) if these else []
+            if ids:
+                out.append(ProjectedItem(ids[0], item.role, dict(enumerate(ids[1:]))))
+            else:
+                dropped.append((qid, item.primary_id))
+        yield qid, out, []
+
+
+def dropped_note(dropped: list[tuple[str, str]]) -> str | None:
+    """One line naming the evidence items a projection left out (the first five), or None."""
+    if not dropped:
+        return None
+    shown = ", ".join(f"{q}/{p}" for q, p in dropped[:5]) + (", ..." if len(dropped) > 5 else "")
+    return (
+        f"{len(dropped)} evidence items reach no passage of that chunking (or have no span) "
+        f"and are left out (question/passage: {shown})"
+    )

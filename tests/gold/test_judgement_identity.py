@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import unicodedata
 from datetime import datetime
 
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +20,11 @@ from tests.helpers import cli, small_project, write_jsonl
 FIELDS = ("reviewer", "at", "question_id", "kind", "passage_id", "value", "settles", "system")
 
 names = st.text(min_size=1, max_size=12).map(str.strip).filter(bool)
-texts = st.text(min_size=1, max_size=20)
+# Text already in NFC: imports normalise every text (design section 10), which is another
+# test's subject; here two lines must differ after import as they did before it.
+texts = st.text(min_size=1, max_size=20).filter(
+    lambda text: unicodedata.normalize("NFC", text) == text
+)
 times = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2099, 12, 31)).map(
     lambda moment: moment.isoformat(timespec="milliseconds") + "+09:00"
 )

@@ -1,0 +1,140 @@
+"""`metrics --k 5,10 --budget 1000,2000 --json` against the same without `--budget`, whole
+processes, on a generated database with documents cut into two chunkings (200 characters, and
+500 with 100 of overlap), gold judged on the first and a run of depth 100 on each. CPU seconds
+of the child (user + system: the machine is shared), the two commands alternated. Prints one
+JSON object.
+
+    python tests/bench/bench_span_metrics.py [--documents 2000] [--questions 3000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.common import PY, ROOT, korean_text, write_ranked  # noqa: E402
+
+DOCUMENT_CHARS = 2000
+CHUNKINGS = {"c200": (200, 200), "c500o100": (500, 400)}  # name: (size, step)
+
+
+def _write(path: Path, rows) -> Path:
+    with open(path, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+def _cut(texts: dict[str, str], size: int, step: int, name: str) -> list[dict]:
+    out = []
+    for doc, text in texts.items():
+        for start in range(0, len(text), step):
+            end = min(start + size, len(text))
+            out.append(
+                {
+                    "id": f"{name}-{doc}-{start}",
+                    "text": text[start:end],
+                    "document_id": doc,
+                    "start": start,
+                    "end": end,
+                }
+            )
+            if end == len(text):
+                break
+    return out
+
+
+def build(base: Path, documents: int, questions: int, depth: int) -> Path:
+    rng = random.Random(5)
+    texts = {f"d{i}": korean_text(rng, 700)[:DOCUMENT_CHARS] for i in range(documents)}
+    _write(base / "docs.jsonl", ({"id": d, "text": t} for d, t in texts.items()))
+    cuts = {name: _cut(texts, *shape, name) for name, shape in CHUNKINGS.items()}
+    for name, rows in cuts.items():
+        _write(base / f"{name}.jsonl", rows)
+    _write(base / "q.jsonl", ({"id": f"q{q}", "text": f"질문 {q}"} for q in range(questions)))
+    small = cuts["c200"]
+    gold = {f"q{q}": rng.sample(small, rng.randint(1, 3)) for q in range(questions)}
+    _write(
+        base / "gold.jsonl",
+        (
+            {"question_id": q, "evidence": [{"passage_id": p["id"]} for p in items]}
+            for q, items in gold.items()
+        ),
+    )
+    db = base / "db.sqlite"
+    steps = [["init"], ["import", "documents", str(base / "docs.jsonl")]]
+    steps += [["import", "corpus", str(base / f"{n}.jsonl"), "--chunking", n] for n in cuts]
+    steps += [
+        ["import", "questions", str(base / "q.jsonl")],
+        ["import", "gold", str(base / "gold.jsonl")],
+    ]
+    for name, rows in cuts.items():
+        by_doc: dict[str, list[str]] = {}
+        for row in rows:
+            by_doc.setdefault(row["document_id"], []).append(row["id"])
+        with open(base / f"{name}.trec", "w", encoding="utf-8") as handle:
+            for q, items in gold.items():
+                near = [pid for item in items for pid in by_doc[item["document_id"]]]
+                ranked = rng.sample(near, min(len(near), 5)) + [
+                    rng.choice(rows)["id"] for _ in range(depth)
+                ]
+                write_ranked(handle, q, ranked[:depth], name, lambda r: f"{100 - r / 1000:.4f}")
+        steps.append(["import", "run", str(base / f"{name}.trec"), "--system", name])
+    for step in steps:
+        subprocess.run(
+            [PY, "-m", "desktop", "--db", str(db), *step], check=True, cwd=ROOT, capture_output=True
+        )
+    return db
+
+
+def cpu_run(args: list[str]) -> float:
+    """The child's CPU seconds (user + system)."""
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise RuntimeError(err.decode()[-2000:])
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--documents", type=int, default=2000)
+    parser.add_argument("--questions", type=int, default=3000)
+    parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = build(Path(tmp), opts.documents, opts.questions, opts.depth)
+        plain = [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"]
+        budget = [*plain, "--budget", "1000,2000"]
+        times: dict[str, list[float]] = {"without_budget": [], "with_budget": []}
+        for _ in range(opts.repeat):
+            times["without_budget"].append(cpu_run(plain))
+            times["with_budget"].append(cpu_run(budget))
+        medians = {name: round(statistics.median(t), 3) for name, t in times.items()}
+        print(
+            json.dumps(
+                {
+                    "documents": opts.documents,
+                    "questions": opts.questions,
+                    "depth": opts.depth,
+                    "cpu_s_median": medians,
+                    "ratio": round(medians["with_budget"] / medians["without_budget"], 2),
+                    "runs": opts.repeat,
+                }
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
