@@ -279,3 +279,17 @@ def test_a_graph_run_needs_its_chunking(tmp_path):
     ok(db, "init")
     error = refused_by_cli(db, "import", "run", str(path), "--format", "graphrag")
     assert f"{path}:" in error and "--format graphrag --chunking NAME" in error
+
+
+def test_metrics_put_bm25_graphrag_and_lightrag_side_by_side_at_one_budget(study):
+    """Issue 26's study: at a budget of 2,000 characters every system is scored by the span
+    rule on the same gold, whatever its chunking, and the graph runs reach the evidence."""
+    db, _, _ = study
+    data = json.loads(ok(db, "metrics", "--k", "5", "--budget", "2000", "--json").stdout)
+    rows = {row["system"]: row for row in data["systems"]}
+    assert set(rows) == {"BM25", "GraphRAG", "LightRAG"}
+    for name, row in rows.items():
+        for label in ("Recall@2000ch", "SpanRecall@2000ch", "SpanPrecision@2000ch"):
+            assert row[label] is not None and 0 <= row[label] <= 1, (name, label)
+    assert rows["GraphRAG"]["SpanRecall@2000ch"] > 0 and rows["LightRAG"]["SpanRecall@2000ch"] > 0
+    assert data["budgets"] == [2000]
