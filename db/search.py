@@ -114,7 +114,7 @@ def stored_token(term: str) -> str | None:
     return term if term.lower() == term == term.upper() else None
 
 
-def _phrase(term: str) -> str:
+def phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
@@ -142,9 +142,25 @@ def plan(terms: Sequence[str]) -> TermPlan:
     short = [t for t in terms if len(t) < 3 and not _NOT_IN_BIGRAMS.search(t)]
     like = [t for t in terms if len(t) < 3 and _NOT_IN_BIGRAMS.search(t)]
     return TermPlan(
-        trigram=" AND ".join(map(_phrase, long)) or None,
+        trigram=" AND ".join(map(phrase, long)) or None,
         # A one-character term is the first character of some token: a prefix query.
-        bigram=" AND ".join(_phrase(t) + ("*" if len(t) == 1 else "") for t in short) or None,
+        bigram=" AND ".join(phrase(t) + ("*" if len(t) == 1 else "") for t in short) or None,
         like=like,
         counted=stored_token(one) if one and not like else None,
     )
+
+
+def relevance_order(plan: TermPlan) -> tuple[str, list] | None:
+    """SQL giving (pk, rank) of the passages one index matches, rank lowest best: FTS5's
+    bm25 over the trigram index (which counts how often and how near a term occurs) when the
+    search has a long term, else over the bigram index (which only knows whether a pair occurs,
+    so the rarer pairs and the shorter passages rank first). None for a search of LIKE terms
+    only: those are shown in corpus order."""
+    if plan.trigram:
+        return "SELECT rowid AS pk, rank FROM passage_fts WHERE passage_fts MATCH ?", [plan.trigram]
+    if plan.bigram:
+        return (
+            "SELECT rowid AS pk, rank FROM passage_bigram WHERE passage_bigram MATCH ?",
+            [plan.bigram],
+        )
+    return None
