@@ -177,21 +177,20 @@ class Passages(Area):
         self, terms: Sequence[str], limit: int = 100, offset: int = 0, relevance: bool = False
     ) -> list[dict]:
         """Passages containing every term (case folded as FTS5 folds it), in corpus order
-        or by relevance (search.relevance_order): the page of `limit` from `offset`. Terms of
-        three characters or more are phrases of the trigram index, shorter ones tokens of the
-        bigram index (db/search.py)."""
+        or by relevance (search.relevance_order, ties in corpus order): the page of `limit`
+        from `offset`. Terms of three characters or more are phrases of the trigram index,
+        shorter ones tokens of the bigram index (db/search.py)."""
         plan = search.plan(terms)
         source = self._search_source(plan)
         if source is None:
             return []
         sql, params = source
-        ranked = search.relevance_order(plan) if relevance else None
-        if ranked is not None:
-            rank_sql, rank_params = ranked
+        if relevance:
+            rank_sql, rank_params = search.relevance_order(plan, source)
             return self._query(
                 f"SELECT p.* FROM ({rank_sql}) r JOIN passage p ON p.pk = r.pk "
-                f"WHERE p.pk IN ({sql}) ORDER BY r.rank, p.pk LIMIT ? OFFSET ?",
-                [*rank_params, *params, limit, offset],
+                "ORDER BY r.rank, p.pk LIMIT ? OFFSET ?",
+                [*rank_params, limit, offset],
             )
         return self._query(
             f"SELECT * FROM passage WHERE pk IN ({sql} ORDER BY pk LIMIT ? OFFSET ?) ORDER BY pk",
