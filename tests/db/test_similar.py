@@ -198,3 +198,15 @@ def test_search_by_relevance_orders_by_bm25_and_keeps_the_total(dbfile, tmp_path
     short = json.loads(cli(dbfile, "search", "국무", "--json", "--order", "relevance").stdout)
     assert [p["passage_id"] for p in short["passages"]] == ["often", "long", "once"]
     assert short["total"] == 3
+
+
+def test_search_by_relevance_of_a_word_only_like_finds(dbfile, tmp_path):
+    """A short word holding U+180E is matched with LIKE (db/search.py); it is ranked by its
+    counts all the same."""
+    word = "가\u180e"
+    texts = {"once": f"{word} 하나 " + OTHERS[0], "twice": f"{word} {word} 둘", "none": UNRELATED}
+    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    done = cli(dbfile, "search", word, "--json", "--order", "relevance")
+    found = json.loads(done.stdout)
+    assert [p["passage_id"] for p in found["passages"]] == ["twice", "once"]
+    assert found["total"] == 2
