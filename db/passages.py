@@ -174,15 +174,24 @@ class Passages(Area):
         return earlier + later
 
     def search_passages(
-        self, terms: Sequence[str], limit: int = 100, offset: int = 0
+        self, terms: Sequence[str], limit: int = 100, offset: int = 0, relevance: bool = False
     ) -> list[dict]:
-        """Passages containing every term (case folded as FTS5 folds it), in corpus order:
-        the page of `limit` from `offset`. Terms of three characters or more are phrases of the
-        trigram index, shorter ones tokens of the bigram index (db/search.py)."""
-        source = self._search_source(search.plan(terms))
+        """Passages containing every term (case folded as FTS5 folds it), in corpus order
+        or by relevance (search.relevance_order, ties in corpus order): the page of `limit`
+        from `offset`. Terms of three characters or more are phrases of the trigram index,
+        shorter ones tokens of the bigram index (db/search.py)."""
+        plan = search.plan(terms)
+        source = self._search_source(plan)
         if source is None:
             return []
         sql, params = source
+        if relevance:
+            rank_sql, rank_params = search.relevance_order(plan, source)
+            return self._query(
+                f"SELECT p.* FROM ({rank_sql}) r JOIN passage p ON p.pk = r.pk "
+                "ORDER BY r.rank, p.pk LIMIT ? OFFSET ?",
+                [*rank_params, limit, offset],
+            )
         return self._query(
             f"SELECT * FROM passage WHERE pk IN ({sql} ORDER BY pk LIMIT ? OFFSET ?) ORDER BY pk",
             [*params, limit, offset],
@@ -201,13 +210,15 @@ class Passages(Area):
                 return kept
         return self._scalar(f"SELECT count(*) FROM ({source[0]})", source[1])
 
-    def search(self, terms: Sequence[str], limit: int, offset: int = 0) -> tuple[int, list[dict]]:
+    def search(
+        self, terms: Sequence[str], limit: int, offset: int = 0, relevance: bool = False
+    ) -> tuple[int, list[dict]]:
         """(total, one page) read from one snapshot, so the count fits the page."""
         began = not self.conn.in_transaction
         if began:
             self.conn.execute("BEGIN")
         try:
-            return self.search_count(terms), self.search_passages(terms, limit, offset)
+            return self.search_count(terms), self.search_passages(terms, limit, offset, relevance)
         finally:
             if began:
                 self.conn.execute("COMMIT")

@@ -114,7 +114,7 @@ def stored_token(term: str) -> str | None:
     return term if term.lower() == term == term.upper() else None
 
 
-def _phrase(term: str) -> str:
+def phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
@@ -128,6 +128,8 @@ class TermPlan:
     like: list[str] = field(default_factory=list)
     # the stored token when the whole search is one two-character term: its count may be kept
     counted: str | None = None
+    # every term under three characters (bigram and LIKE ones): ranked by their counts
+    short: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -142,9 +144,36 @@ def plan(terms: Sequence[str]) -> TermPlan:
     short = [t for t in terms if len(t) < 3 and not _NOT_IN_BIGRAMS.search(t)]
     like = [t for t in terms if len(t) < 3 and _NOT_IN_BIGRAMS.search(t)]
     return TermPlan(
-        trigram=" AND ".join(map(_phrase, long)) or None,
+        trigram=" AND ".join(map(phrase, long)) or None,
         # A one-character term is the first character of some token: a prefix query.
-        bigram=" AND ".join(_phrase(t) + ("*" if len(t) == 1 else "") for t in short) or None,
+        bigram=" AND ".join(phrase(t) + ("*" if len(t) == 1 else "") for t in short) or None,
         like=like,
         counted=stored_token(one) if one and not like else None,
+        short=[t for t in terms if len(t) < 3],
+    )
+
+
+def relevance_order(plan: TermPlan, source: tuple[str, list]) -> tuple[str, list]:
+    """SQL giving (pk, rank) of the passages source selects, rank lowest best. With a term of
+    three characters or more, FTS5's bm25 over the trigram index (which counts how often a
+    term occurs and how long a passage is; shorter terms add nothing to it). With short terms
+    only: the bigram index is contentless and detail=none, so its bm25 is 0 for every
+    passage; the same BM25 (k1 1.2, b 0.75) is then counted from the found passages' texts,
+    every term weighing alike, as all are required (occurrences counted with ASCII case
+    folded, as SQLite's lower() folds)."""
+    sql, params = source
+    if plan.trigram:
+        return (
+            "SELECT rowid AS pk, rank FROM passage_fts WHERE passage_fts MATCH ? "
+            f"AND rowid IN ({sql})",
+            [plan.trigram, *params],
+        )
+    short = [t.lower() for t in plan.short]
+    # occurrences of a term: how much shorter the text is without it, in terms
+    tf = "((length(t) - length(replace(t, ?, ''))) / length(?))"
+    score = " + ".join(f"{tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * n / mean))" for _ in short)
+    return (
+        f"SELECT pk, -({score}) AS rank FROM (SELECT pk, lower(text) AS t, length(text) AS n, "
+        f"avg(length(text)) OVER () AS mean FROM passage WHERE pk IN ({sql}))",
+        [*(x for term in short for x in (term, term, term, term)), *params],
     )

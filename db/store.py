@@ -30,6 +30,7 @@ from db.passages import Passages
 from db.questions import Questions
 from db.runs import Runs
 from db.schema import SCHEMA_VERSION
+from db.similar import Similar
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -114,7 +115,7 @@ def connect(path: Path, uri: str | None = None) -> _Connection:
     return conn
 
 
-class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents):
+class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents, Similar):
     """One database file: the connection, its transactions (atomic()), opening, migrating and
     closing. What is stored is read and written through the areas it is made of, one module
     each: db/passages.py, db/questions.py, db/gold.py, db/runs.py, db/judgements.py,

@@ -417,7 +417,7 @@ def cmd_search(args, db_path) -> int:
     if problem:
         return fail(problem)
     with _open(db_path) as project:
-        page = project.search(" ".join(args.text), args.limit, args.offset)
+        page = project.search(" ".join(args.text), args.limit, args.offset, args.order)
     if args.json:
         return print_json(page.as_json())
     last = args.offset + len(page.passages)
@@ -425,6 +425,27 @@ def cmd_search(args, db_path) -> int:
     print(f"{page.total} passages hold every word of {printable(page.query)!r}{shown}")
     for found in page.passages:
         print(f"{printable(found.passage_id)}  {printable(found.excerpt)}")
+    return 0
+
+
+def cmd_similar(args, db_path) -> int:
+    from desktop.app.terminal import printable
+    from desktop.search import check_page
+
+    problem = check_page(args.limit, 0)
+    if problem:
+        return fail(problem)
+    with _open(db_path) as project:
+        found = project.similar(args.passage_id, args.limit)
+    if found is None:
+        return fail(f"no passage {args.passage_id!r} in the corpus")
+    if args.json:
+        return print_json(found.as_json())
+    if not found.similar:
+        print(f"no passage is like {printable(found.passage_id)!r}")
+    for alike in found.similar:
+        where = " ".join(printable(w) for w in (alike.document, alike.title) if w)
+        print(f"{alike.score:.3f}  {printable(alike.passage_id)}  {where}".rstrip())
     return 0
 
 
@@ -506,6 +527,7 @@ COMMANDS = {
     "export": cmd_export,
     "info": cmd_info,
     "search": cmd_search,
+    "similar": cmd_similar,
     "merge": cmd_merge,
     "agreement": cmd_agreement,
     "demo": cmd_demo,

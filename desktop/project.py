@@ -83,10 +83,16 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
     def systems(self) -> list[dict]:
         return self.store.systems()
 
-    def search(self, text: str, limit: int = 20, offset: int = 0) -> search.SearchPage:
+    def search(
+        self, text: str, limit: int = 20, offset: int = 0, order: str = "corpus"
+    ) -> search.SearchPage:
         """Passages holding every word of text: the exact total and one page in corpus order
-        (desktop/search.py). The window and the command line both ask here."""
-        return search.search(self.store, text, limit, offset)
+        or by relevance (desktop/search.py). The window and the command line both ask here."""
+        return search.search(self.store, text, limit, offset, order)
+
+    def similar(self, passage_id: str, limit: int = 10) -> search.SimilarPassages | None:
+        """The passages most like one of the corpus, best first (desktop/search.py)."""
+        return search.similar(self.store, passage_id, limit)
 
     def questions(self) -> list[dict]:
         return self.store.questions()

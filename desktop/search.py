@@ -1,6 +1,7 @@
 """Corpus search as the window and the command line both show it: every word typed required,
 the exact number of passages found, and one page of them in corpus order (the order the
-corpus files gave), each with a one-line excerpt around the first word found. No Qt here."""
+corpus files gave) or by relevance (FTS5's bm25), each with a one-line excerpt around the
+first word found; and the passages most like one (db/similar.py). No Qt here."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from desktop.readers import nfc
 
 LIMIT_MAX = 1000
+ORDERS = ("corpus", "relevance")
 EXCERPT_CHARS = 160
 _SPACES = re.compile(r"\s+")
 
@@ -66,16 +68,61 @@ def excerpt(text: str, terms: Sequence[str], width: int = EXCERPT_CHARS) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
-def search(store, text: str, limit: int = 20, offset: int = 0) -> SearchPage:
-    """One page of the passages holding every word of text, with the exact total. Raises
-    ValueError for a page outside 1..LIMIT_MAX from an offset below 0."""
+def search(store, text: str, limit: int = 20, offset: int = 0, order: str = "corpus") -> SearchPage:
+    """One page of the passages holding every word of text, with the exact total, in corpus
+    order or by relevance (ORDERS). Raises ValueError for a page outside 1..LIMIT_MAX from an
+    offset below 0."""
     problem = check_page(limit, offset)
     if problem:
         raise ValueError(problem)
     terms = words(text)
-    total, rows = store.search(terms, limit, offset)
+    total, rows = store.search(terms, limit, offset, relevance=order == "relevance")
     return SearchPage(
         text,
         total,
         [Found(r["pk"], r["id"], r["title"], excerpt(r["text"], terms)) for r in rows],
+    )
+
+
+@dataclass(frozen=True)
+class Alike:
+    passage_id: str
+    score: float  # 0..1: the share of the passage's distinctive pairs it holds (db/similar.py)
+    document: str | None
+    title: str | None
+
+
+@dataclass(frozen=True)
+class SimilarPassages:
+    passage_id: str
+    similar: list[Alike]
+
+    def as_json(self) -> dict:
+        return {
+            "passage_id": self.passage_id,
+            "similar": [
+                {
+                    "passage_id": a.passage_id,
+                    "score": a.score,
+                    "document": a.document,
+                    "title": a.title,
+                }
+                for a in self.similar
+            ],
+        }
+
+
+def similar(store, passage_id: str, limit: int = 10) -> SimilarPassages | None:
+    """The passages of the corpus most like passage_id, best first (db/similar.py), or None
+    when the corpus has no such passage. Raises ValueError for a limit outside 1..LIMIT_MAX."""
+    problem = check_page(limit, 0)
+    if problem:
+        raise ValueError(problem)
+    found = store.passage(nfc(passage_id))
+    if found is None:
+        return None
+    rows = store.similar_passages(found["pk"], limit)
+    return SimilarPassages(
+        found["id"],
+        [Alike(r["id"], r["score"], r["document"], r["title"]) for r in rows],
     )

@@ -129,7 +129,7 @@ def _export_parser(sub) -> None:
 
 
 def _finding_parsers(sub) -> None:
-    """pool, info and search: what the database holds and what is left to judge."""
+    """pool, info, search and similar: what the database holds and what is left to judge."""
     pool = sub.add_parser("pool", help="passages in some system's top D not judged yet")
     pool.add_argument("--depth", type=int, default=10, help="top D of every system (default 10)")
     pool.add_argument("--json", action="store_true")
@@ -143,7 +143,18 @@ def _finding_parsers(sub) -> None:
     find.add_argument("text", nargs="+", metavar="TEXT")
     find.add_argument("--limit", type=int, default=20, help="passages per page (1..1000)")
     find.add_argument("--offset", type=int, default=0, help="passages to skip first")
+    find.add_argument(
+        "--order",
+        choices=("corpus", "relevance"),
+        default="corpus",
+        help="corpus order (default) or by relevance (bm25)",
+    )
     find.add_argument("--json", action="store_true")
+
+    alike = sub.add_parser("similar", help="passages most like PASSAGE_ID, best first")
+    alike.add_argument("passage_id", metavar="PASSAGE_ID")
+    alike.add_argument("--limit", type=int, default=10, help="passages to list (1..1000)")
+    alike.add_argument("--json", action="store_true")
 
 
 def _log_parsers(sub) -> None:

@@ -1,0 +1,152 @@
+"""Similar passages (issue 21): the passages of a passage's chunking most like it, found in
+the bigram index search already keeps (db/search.py), so no index is added and an import
+costs what it did.
+
+First the candidates: a passage's distinctive terms are its adjacent-character pairs (tokens
+of passage_bigram) that the fewest passages hold, those under COMMON_BIGRAM_DOCS (counted from
+the index's own vocabulary, a doclist of a few hundred rows at most), at most MAX_TERMS of
+them; a pair only the passage itself holds finds nothing and is left out. A candidate's share
+is the inverse document frequency of the terms it holds over that of all the terms. Then the
+best RERANKED by share are scored again, as the geometric mean of that share and the cosine of
+their whole texts' character pairs and triples, so that a passage holding the rare pairs
+inside three times the text, or a list of the same common words, falls behind a copy. Scores
+run 0..1: a copy is near 1, an unrelated passage near 0.
+
+Chosen by measuring on real Korean text (tests/bench/bench_similar.py --quality): the share
+alone put a known paraphrase second or lower in 2 of 40 cases; with the cosine, 1 of 40 (at
+rank 2) and none of 140, as TF-IDF cosine over every pair and triple does by brute force,
+which a million passages would need a new index of vectors for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from operator import add
+
+from db.rows import Area, chunks
+from db.search import COMMON_BIGRAM_DOCS, phrase, stored_token
+
+MAX_TERMS = 64
+RERANKED = 200  # the best by shared pairs, ranked again with their whole texts
+FEW_TERMS = 8  # below this many rare pairs, the least common of the counted ones fill in
+_VOCAB = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_bigram_vocab "
+    "USING fts5vocab(main, passage_bigram, 'row')"
+)
+
+
+def pair_tokens(text: str) -> set[str]:
+    """The passage_bigram tokens of text that are whole pairs (no whitespace), folded as
+    FTS5 folds them; pairs whose folding Python cannot be sure of are left out."""
+    pairs = (p for p in map(add, text, text[1:]) if not any(c.isspace() for c in p))
+    return {t for t in map(stored_token, pairs) if t is not None}
+
+
+def _grams(text: str) -> Counter:
+    """How often each pair and triple of characters occurs, whitespace runs as one space."""
+    flat = " ".join(text.split())
+    found = Counter(map(add, flat, flat[1:]))
+    found.update(a + b + c for a, b, c in zip(flat, flat[1:], flat[2:], strict=False))
+    return found
+
+
+def _cosine(a: Counter, text: str) -> float:
+    """The cosine of a and text's pairs and triples: 1.0 for the same counts."""
+    b = _grams(text)
+    dot = sum(n * b[g] for g, n in a.items() if g in b)
+    norm = math.sqrt(sum(n * n for n in a.values()) * sum(n * n for n in b.values()))
+    return dot / norm if norm else 0.0
+
+
+class Similar(Area):
+    """Similar passages of a passage, best first."""
+
+    def similar_passages(self, pk: int, limit: int) -> list[dict]:
+        """Up to `limit` passages of pk's chunking most like it, best first, as rows of pk,
+        id, title, document (its id or None) and score (0..1); never pk itself, nor a
+        passage overlapping or touching it in its document, nor (without documents) the
+        passage just before or after it."""
+        text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
+        weights = self._term_weights(pair_tokens(text or ""))
+        total = sum(weights.values())
+        if not total:
+            return []
+        scores: dict[int, float] = {}
+        for term, weight in weights.items():
+            for (rowid,) in self.conn.execute(
+                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?", (phrase(term),)
+            ):
+                scores[rowid] = scores.get(rowid, 0.0) + weight
+        excluded = self._excluded(pk)
+        ranked = sorted(
+            ((p, s / total) for p, s in scores.items() if p not in excluded),
+            key=lambda s: (-s[1], s[0]),
+        )
+        out: list[dict] = []
+        shape = _grams(text)
+        for part in chunks(iter(ranked), RERANKED):
+            rows = self._similar_rows(pk, [p for p, _ in part])
+            found = [
+                {**rows[p], "score": round(math.sqrt(score * _cosine(shape, rows[p]["text"])), 3)}
+                for p, score in part
+                if p in rows
+            ]
+            out += sorted(found, key=lambda r: (-r["score"], r["pk"]))
+            if len(out) >= limit:
+                break
+        return [{k: v for k, v in r.items() if k != "text"} for r in out[:limit]]
+
+    def _term_weights(self, terms: set[str]) -> dict[str, float]:
+        """Inverse document frequency of the passage's distinctive terms (module docstring)."""
+        passages = self._scalar("SELECT count(*) FROM passage") or 1
+        common: dict[str, int] = {}
+        for part in chunks(((t,) for t in terms), 500):
+            marks = ",".join("?" * len(part))
+            common.update(
+                self.conn.execute(
+                    f"SELECT term, docs FROM passage_bigram_count WHERE term IN ({marks})",
+                    [t[0] for t in part],
+                ).fetchall()
+            )
+        self.conn.execute(_VOCAB)
+        rare: dict[str, int] = {}
+        for term in terms - common.keys():
+            docs = self._scalar("SELECT doc FROM temp.passage_bigram_vocab WHERE term = ?", (term,))
+            if docs and docs > 1 and docs < COMMON_BIGRAM_DOCS:
+                rare[term] = docs
+        chosen = sorted(rare.items(), key=lambda t: (t[1], t[0]))[:MAX_TERMS]
+        if len(chosen) < FEW_TERMS:
+            chosen += sorted(common.items(), key=lambda t: (t[1], t[0]))[: FEW_TERMS - len(chosen)]
+        return {t: math.log(passages / d) for t, d in chosen if d < passages}
+
+    def _excluded(self, pk: int) -> set[int]:
+        """pk, the passages of its chunking overlapping or touching it in its document, and
+        without a document the passages just before and after it in corpus order."""
+        chunking, document, start, end = self.conn.execute(
+            'SELECT chunking_pk, document_pk, start, "end" FROM passage WHERE pk = ?', (pk,)
+        ).fetchone()
+        if document is not None and start is not None:
+            near = self.conn.execute(
+                "SELECT pk FROM passage WHERE document_pk = ? AND chunking_pk = ? AND start <= ? "
+                'AND "end" >= ?',
+                (document, chunking, end, start),
+            ).fetchall()
+        else:
+            near = self.conn.execute(
+                "SELECT max(pk) FROM passage WHERE chunking_pk = ? AND pk < ? UNION ALL "
+                "SELECT min(pk) FROM passage WHERE chunking_pk = ? AND pk > ?",
+                (chunking, pk, chunking, pk),
+            ).fetchall()
+        return {pk} | {r[0] for r in near if r[0] is not None}
+
+    def _similar_rows(self, pk: int, pks: list[int]) -> dict[int, dict]:
+        """pk, id, title and document id of those of pks in pk's chunking."""
+        marks = ",".join("?" * len(pks))
+        rows = self._query(
+            "SELECT p.pk, p.id, p.title, d.id AS document, p.text FROM passage p "
+            "LEFT JOIN document d ON d.pk = p.document_pk WHERE p.pk IN "
+            f"({marks}) AND p.chunking_pk = (SELECT chunking_pk FROM passage WHERE pk = ?)",
+            [*pks, pk],
+        )
+        return {r["pk"]: r for r in rows}
