@@ -55,7 +55,11 @@ def documents_of(passages: list[dict]) -> tuple[list[dict], list[dict]]:
             else:
                 doc_id = f"ch{len([g for g in groups if g.startswith('제')]) + 1:02d}"
             heading = "" if doc_id == "preamble" else chapter
-            groups[chapter] = {"id": doc_id, "title": chapter, "lines": [heading] if heading else []}
+            groups[chapter] = {
+                "id": doc_id,
+                "title": chapter,
+                "lines": [heading] if heading else [],
+            }
         doc = groups[chapter]
         section = " ".join(p[k] for k in ("section", "subsection") if p.get(k))
         if section and section not in doc["lines"]:
@@ -72,7 +76,9 @@ def documents_of(passages: list[dict]) -> tuple[list[dict], list[dict]]:
                 "end": start + len(p["text"]),
             }
         )
-    documents = [{"id": d["id"], "title": d["title"], "text": "\n".join(d["lines"])} for d in groups.values()]
+    documents = [
+        {"id": d["id"], "title": d["title"], "text": "\n".join(d["lines"])} for d in groups.values()
+    ]
     texts = {d["id"]: d["text"] for d in documents}
     for p in placed:
         assert texts[p["document_id"]][p["start"] : p["end"]] == p["text"], p["id"]
@@ -115,7 +121,12 @@ def main() -> int:
         system = f"BM25-{name}"
         write_text(OUT / "runs" / f"bm25-{name}.trec", trec(run, f"bm25-{name}", 4))
         study["chunkings"].append(
-            {"name": name, "file": f"{name}.jsonl", "system": system, "run": f"runs/bm25-{name}.trec"}
+            {
+                "name": name,
+                "file": f"{name}.jsonl",
+                "system": system,
+                "run": f"runs/bm25-{name}.trec",
+            }
         )
         print(f"{name}: {len(rows)} passages")
     study["chunkings"][0]["unit"] = "조"
