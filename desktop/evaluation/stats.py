@@ -4,15 +4,13 @@ pure Python and fast enough for thousands of questions times ten systems.
 Per-question Recall@K is a fraction found/total with a small total (the question's evidence
 items), so every value is handed over exactly as (numerator, denominator) and turned into an
 integer in units of 1/scale, where scale is the least common multiple of the denominators.
-For the bootstrap, the columns (one per system and K) are packed side by side into one Python
+The columns being tested (one per system and K) are then packed side by side into one Python
 integer per question, each in a field wide enough never to carry into the next: adding the
-packed integers of the questions a resample picks adds every column at once, at C speed. Where
-the packed integers of thousands of questions would take more than PACKED_BYTES, the columns are
-packed in turns, each turn drawing again from the same seed: the numbers are those of one turn,
-and the memory does not grow with the columns. For the randomization test, a permutation's signs
-are the bits of one integer and each pair's differences are held as bit planes, so the sum over
-the flipped questions is a few popcounts. Both are exact: the intervals and the comparisons
-against the observed difference have no rounding in them.
+packed integers of the questions a resample picks adds every column at once, at C speed. The
+resampled sums are exact, so the intervals and the comparisons against the observed difference
+have no rounding in them. Where the packed integers of thousands of questions would take more
+than PACKED_BYTES, the columns are packed in turns, each turn drawing again from the same
+seed: the numbers are those of one turn, and the memory does not grow with the columns.
 
 Both procedures draw from ``random.Random(seed)`` and are reproducible for a given seed. The
 same resampled questions (bootstrap) and the same sign vectors (randomization) serve every
@@ -32,6 +30,7 @@ from operator import ne, or_
 # Beyond this the scale is no longer the exact common denominator but a power of two, and
 # values are rounded to 1/2**60: far below anything a report shows.
 MAX_SCALE_BITS = 60
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
 # What the packed integers of one turn may take together: past it, the columns (bootstrap) or
 # pairs (randomization) are packed in turns, each drawing the same resamples or signs from
 # the same seed, so that the results are those of packing them all at once.
@@ -192,6 +191,7 @@ def randomization_p_values(
     permutations: int = 1000,
     seed: int = 0,
     tick: Tick | None = None,
+    budget: int | None = None,
     store=None,
 ) -> list[float]:
     """Two-sided paired randomization (sign-flip) test per pair (a, b) of columns, on the mean
@@ -200,12 +200,7 @@ def randomization_p_values(
     is (1 + permutations whose |mean difference| >= the observed one) / (1 + permutations).
     Questions where every pair's difference is 0 change no statistic and are left out.
     ``numerators[c]`` is read once per column; with a ``store`` (see _Units) the columns in
-    units wait in a file, so that memory does not grow with the columns.
-
-    A permutation is one random integer of m bits (m questions kept), bit m-1-j flipping
-    question j. Each pair's differences (+ scale, so never negative) are held as bit planes,
-    integers whose bit m-1-j is bit b of question j's difference: the sum over the flipped
-    questions is then sum over b of 2**b * popcount(signs & plane b), exact and at C speed."""
+    units wait in a file, so that memory does not grow with the columns."""
     n = len(denominators)
     if not pairs:
         return []
@@ -214,24 +209,35 @@ def randomization_p_values(
     scale = common_scale(denominators)
     units = _Units(numerators, denominators, scale, store)
     totals, differs = _observed(units, pairs, n)
+    # Questions left out differ by 0 in every pair, so the sums over all and over keep agree.
+    observed = [abs(t) for t in totals]
     keep = array("l", compress(range(n), differs))
     m = len(keep)
     if not m:
         return [1.0] * len(pairs)
-    planes = [_planes(units[a], units[b], keep, scale) for a, b in pairs]
-    observed = [abs(t) for t in totals]
+    # Each field holds the sum over the flipped questions of (difference + scale) >= 0.
+    width = (2 * scale * m).bit_length() + 1
+    mask = (1 << width) - 1
     extreme = [0] * len(pairs)
-    rng = random.Random(seed)
-    for r in range(permutations):
-        signs = rng.getrandbits(m)
-        flipped = signs.bit_count()
-        for p, bits in enumerate(planes):
-            flipped_sum = sum((signs & plane).bit_count() << b for b, plane in bits)
-            # Flipping the signs of a set F of differences gives  D - 2 * sum(F).
-            if abs(totals[p] - 2 * (flipped_sum - flipped * scale)) >= observed[p]:
-                extreme[p] += 1
-        if tick and r % 50 == 49:
-            tick(r + 1, permutations)
+    turns = _turns(len(pairs), _per_turn(m, width, len(pairs), budget))
+    work = permutations * len(turns)
+    for t, chosen in enumerate(turns):
+        packed = _packed(units, [pairs[p] for p in chosen], keep, width, scale)
+        # The sign vectors depend on the seed and m alone: every turn flips the same ones.
+        rng = random.Random(seed)
+        for r in range(permutations):
+            bits = rng.getrandbits(m)
+            flipped = bits.bit_count()
+            selectors = format(bits, f"0{m}b").encode("ascii").translate(_BITS)
+            total = sum(compress(packed, selectors))
+            for j, p in enumerate(chosen):
+                flipped_sum = ((total >> (j * width)) & mask) - flipped * scale
+                # Flipping the signs of a set F of differences gives  D - 2 * sum(F).
+                if abs(totals[p] - 2 * flipped_sum) >= observed[p]:
+                    extreme[p] += 1
+            if tick and r % 50 == 49:
+                tick(t * permutations + r + 1, work)
+        del packed
     return [(1 + e) / (1 + permutations) for e in extreme]
 
 
@@ -247,15 +253,13 @@ def _observed(units, pairs, n: int) -> tuple[list[int], bytes]:
     return totals, differs
 
 
-def _planes(ua, ub, keep, scale: int) -> list[tuple[int, int]]:
-    """(b, plane b) for the bits b that some kept question's difference + scale has: plane b's
-    bit m-1-j is bit b of question keep[j]'s difference + scale (the first kept question in
-    the highest bit, as a permutation's bits are read)."""
-    values = [ua[i] - ub[i] + scale for i in keep]
-    planes = []
-    for b in range(max(values).bit_length()):
-        digits = "".join("1" if v >> b & 1 else "0" for v in values)
-        plane = int(digits, 2)
-        if plane:
-            planes.append((b, plane))
-    return planes
+def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:
+    """Per kept question, the differences (+ scale, so never negative) of these pairs side by
+    side in one integer, a field of ``width`` bits each, so one sum adds up every pair."""
+    packed = [0] * len(keep)
+    for j, (a, b) in enumerate(pairs):
+        ua, ub = units[a], units[b]
+        shift = j * width
+        for position, i in enumerate(keep):
+            packed[position] += (ua[i] - ub[i] + scale) << shift
+    return packed

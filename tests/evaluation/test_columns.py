@@ -116,7 +116,7 @@ def test_turns_change_no_number(case, seed):
     )
     assert turns == whole
     whole_p = stats.randomization_p_values(
-        numerators, denominators, pairs, permutations=60, seed=seed
+        numerators, denominators, pairs, permutations=60, seed=seed, budget=10**9
     )
     store = scratch.Columns(len(denominators))
     try:
@@ -126,6 +126,7 @@ def test_turns_change_no_number(case, seed):
             pairs,
             permutations=60,
             seed=seed,
+            budget=1,
             store=store,
         )
     finally:
@@ -207,7 +208,7 @@ def test_scratch_files_outside_an_export_leave_no_name_in_the_temp_folder():
 def naive_p_values(numerators, denominators, pairs, permutations, seed):
     """The sign-flip test written plainly with fractions: a permutation is one integer of m
     bits from random.Random(seed), bit m-1-j flipping the j-th question that differs in some
-    pair (the stream stats.randomization_p_values documents)."""
+    pair (the stream stats.randomization_p_values draws, packed or not)."""
     diffs = [
         [Fraction(x, d) - Fraction(y, d) for x, y, d in zip(a, b, denominators, strict=True)]
         for a, b in ((numerators[p], numerators[q]) for p, q in pairs)
@@ -242,5 +243,9 @@ def test_randomization_equals_the_plain_sign_flip_test(case, seed):
     denominators, n_columns, rng = case
     numerators = [[rng.randint(0, d) for d in denominators] for _ in range(n_columns)]
     pairs = [(a, b) for a in range(n_columns) for b in range(n_columns) if a != b]
-    got = stats.randomization_p_values(numerators, denominators, pairs, permutations=40, seed=seed)
-    assert got == naive_p_values(numerators, denominators, pairs, 40, seed)
+    naive = naive_p_values(numerators, denominators, pairs, 40, seed)
+    for budget in (None, 1):  # packed at once, and a pair a turn
+        got = stats.randomization_p_values(
+            numerators, denominators, pairs, permutations=40, seed=seed, budget=budget
+        )
+        assert got == naive
