@@ -43,6 +43,8 @@ class ProjectEvaluation:
             passage_pks,
             judgements,
             self.store.not_evidence_rows(),
+            self.store.span_item_rows(),
+            self.store.span_alternative_rows(),
         )
 
     def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
