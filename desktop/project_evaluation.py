@@ -179,6 +179,8 @@ class ProjectEvaluation:
         if chunking is not None:
             projection = gold_export.Projection(chunking, theta)
             rows = self._projected(rows, projection, [] if dropped is None else dropped)
+        elif fmt != "jsonl" and (why := gold_export.spans_unsaid(rows)):
+            raise ValueError(why)
         targets.refuse_emptying(target, len(rows), "gold questions", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
@@ -205,7 +207,8 @@ class ProjectEvaluation:
 
         def spans_of(item) -> list[spans.Span]:
             pks = (item.primary_pk, *item.alternatives)
-            return [spans.Span(*known[pk]) for pk in pks if pk in known]
+            given = ([item.span] if item.span else []) + item.alternative_spans
+            return [spans.Span(*known[pk]) for pk in pks if pk in known] + given
 
         return list(
             gold_export.projected(iter(rows), spans_of, passages, projection.theta, dropped)
