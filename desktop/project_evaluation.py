@@ -250,6 +250,15 @@ class Evaluation:
         across = [name for name in scored if name not in setting.own]
         if across:
             note += f"; on another chunking ({', '.join(across)}): {spans.ACROSS_CHUNKINGS}"
+        given = sum(
+            any(item.primary not in item.passages for item in these)
+            for these in self.items.values()
+        )
+        if given:
+            note += (
+                f"; {given} questions have evidence given as spans, found by coverage on every "
+                "run: their nDCG and P@K are '-' and left out of those means"
+            )
         return note
 
     def unsettled(self) -> list[tuple[str, int, float]]:

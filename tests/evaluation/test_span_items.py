@@ -146,6 +146,7 @@ def oracle(system: str, q: str, theta: float, k=None, budget=None) -> dict:
 def test_span_items_are_scored_by_the_span_rule_on_every_run(db, theta):
     done = cli(db, "metrics", "--k", "1,2,3", "--budget", "30,120", "--coverage", str(theta))
     assert done.returncode == 0, done.stderr
+    assert "2 questions have evidence given as spans" in done.stdout
     done = cli(
         db, "metrics", "--k", "1,2,3", "--budget", "30,120", "--coverage", str(theta), "--json"
     )
