@@ -218,20 +218,34 @@ class Gold(Area):
             (question_pk,),
         ).fetchall()
 
-    def span_item_rows(self) -> list[tuple[int, int, str, int, int, str | None]]:
+    def span_item_rows(
+        self, question_pk: int | None = None
+    ) -> list[tuple[int, int, str, int, int, str | None]]:
         """(question_pk, span item pk, document id, start, end, role) of every item given as
-        a span, in the order imported."""
+        a span (or of one question's, through its index), in the order imported."""
+        where, params = ("WHERE i.question_pk = ? ", (question_pk,)) if question_pk else ("", ())
         return self.conn.execute(
             'SELECT i.question_pk, i.pk, d.id, i.start, i."end", i.role FROM span_item i '
-            "JOIN document d ON d.pk = i.document_pk ORDER BY i.question_pk, i.pk"
+            f"JOIN document d ON d.pk = i.document_pk {where}ORDER BY i.question_pk, i.pk",
+            params,
         ).fetchall()
 
-    def span_alternative_rows(self) -> list[tuple]:
+    def span_alternative_rows(self, question_pk: int | None = None) -> list[tuple]:
         """(evidence item pk or None, span item pk or None, passage_pk or None, document id
-        or None, start, end): the alternatives of span items and the span alternatives."""
+        or None, start, end): the alternatives of span items and the span alternatives (of
+        every question, or of one, read from its items by their indexes)."""
+        columns = 'a.item_pk, a.span_item_pk, a.passage_pk, d.id, a.start, a."end"'
+        document = "LEFT JOIN document d ON d.pk = a.document_pk"
+        if question_pk is None:
+            return self.conn.execute(
+                f"SELECT {columns} FROM span_alternative a {document}"
+            ).fetchall()
         return self.conn.execute(
-            'SELECT a.item_pk, a.span_item_pk, a.passage_pk, d.id, a.start, a."end" '
-            "FROM span_alternative a LEFT JOIN document d ON d.pk = a.document_pk"
+            f"SELECT {columns} FROM span_item i JOIN span_alternative a "
+            f"ON a.span_item_pk = i.pk {document} WHERE i.question_pk = ? UNION ALL "
+            f"SELECT {columns} FROM evidence_item e JOIN span_alternative a "
+            f"ON a.item_pk = e.pk {document} WHERE e.question_pk = ?",
+            (question_pk, question_pk),
         ).fetchall()
 
     def alternative_rows(self) -> list[tuple[int, int]]:

@@ -148,3 +148,24 @@ def test_bad_span_lines_are_refused_with_their_line(db, tmp_path):  # noqa: F811
         done = cli(db, "import", "judgements", str(path))
         assert done.returncode == 2 and done.stderr.startswith(f"{path}:1: "), entry
         assert words in done.stderr, (words, done.stderr)
+
+
+def test_one_questions_gold_holds_its_span_items_as_the_whole_gold_does(db, tmp_path):  # noqa: F811
+    """The window and the report build a question's gold from its own rows
+    (review.question_gold): imported span items, their alternatives and span lines in it
+    exactly as in the effective gold of the whole database."""
+    from desktop import review
+
+    alt = {"document_id": "d1", "start": 5, "end": 25}
+    judge(
+        db,
+        tmp_path,
+        [line("kim", "evidence", True), line("kim", "alternative", "c40-d1-200", span=alt)],
+    )
+    with Project(db) as project:
+        whole = project.effective_gold()
+        names = project.store.reviewers()
+        for question in project.store.questions():
+            built, _, _ = review.question_gold(project, question, "", False, names)
+            assert built.items[question["pk"]] == whole.items[question["pk"]], question["id"]
+            assert any(item.span for item in built.items[question["pk"]]), question["id"]
