@@ -255,9 +255,10 @@ class Evaluation:
             for these in self.items.values()
         )
         if given:
+            have = "1 question has" if given == 1 else f"{given} questions have"
             note += (
-                f"; {given} questions have evidence given as spans, found by coverage on every "
-                "run: their nDCG and P@K are '-' and left out of those means"
+                f"; {have} evidence given as spans, found by coverage on every run: "
+                "its nDCG and P@K are '-' and left out of those means"
             )
         return note
 

@@ -43,6 +43,14 @@ class Decision:
     value: object = None  # the value in force when status counts
     adjudicator: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    span: Span | None = None  # a decision about a span: passage_id holds its key
+
+    def __post_init__(self):
+        # Keyed by a SpanKey (target_of), kept as its span and a plain str key: the report
+        # marshals decisions' fields, which takes str itself only.
+        if isinstance(self.passage_id, SpanKey):
+            self.span = self.passage_id.span
+            self.passage_id = str(self.passage_id)
 
     @property
     def counts(self) -> bool:
@@ -258,8 +266,8 @@ def build(
         if d.kind == "answerable":
             answerable[question_pk] = bool(d.value)
             continue
-        if isinstance(d.passage_id, SpanKey):
-            _apply_span(d, d.passage_id, these, judged_out, question_pk)
+        if d.span is not None:
+            _apply_span(d, SpanKey(d.passage_id), these, judged_out, question_pk)
             continue
         passage_pk = passage_pks.get(d.passage_id)
         if passage_pk is None:

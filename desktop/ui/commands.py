@@ -279,6 +279,12 @@ class ReviewCommands:
         settles = dispute.kind
         if settles == "evidence" and value is False:
             settles, value = "not_evidence", True  # "not evidence" against an added item
+        span = dispute.decision.span  # a disagreement about a span is settled by its span
+        if span is not None:
+            where = {"passage_id": "", "span": (span.document, span.start, span.end)}
+            line = {"kind": "adjudication", "value": value, "settles": settles, **where}
+            self.judge_lines([line])
+            return
         self.judge("adjudication", value, passage_id=dispute.passage_id, settles=settles)
 
     def undo(self) -> None:

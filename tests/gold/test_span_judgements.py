@@ -169,3 +169,13 @@ def test_one_questions_gold_holds_its_span_items_as_the_whole_gold_does(db, tmp_
             built, _, _ = review.question_gold(project, question, "", False, names)
             assert built.items[question["pk"]] == whole.items[question["pk"]], question["id"]
             assert any(item.span for item in built.items[question["pk"]]), question["id"]
+
+
+def test_the_report_is_written_with_span_items_and_span_disagreements(db, tmp_path):  # noqa: F811
+    later = "2026-12-01T11:00:00+09:00"
+    lines = [line("kim", "evidence", True), line("kim", "role", "core")]
+    lines += [line("lee", "evidence", True, later), line("lee", "role", "supporting", later)]
+    judge(db, tmp_path, lines)
+    done = cli(db, "export", str(tmp_path / "report.xlsx"), "--k", "1,3")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "report.xlsx").stat().st_size > 0

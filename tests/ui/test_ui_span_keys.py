@@ -9,6 +9,7 @@ from PySide6.QtGui import QTextCursor
 
 from tests.evaluation.test_span_items import db  # noqa: F401 (a fixture)
 from tests.evaluation.test_span_scoring import DOCUMENTS
+from tests.helpers import cli, write_jsonl
 from tests.ui.uihelpers import idle
 
 
@@ -78,3 +79,36 @@ def test_without_a_selection_r_is_the_windows_key(open_window, qtbot, db):  # no
     assert window.reader.selected_span() is None
     qtbot.keyClick(window.reader.viewer, Qt.Key.Key_R)
     assert all(line[2] is None for line in spans_judged(window))
+
+
+def test_a_disagreement_about_a_span_is_adjudicated_by_its_span(open_window, qtbot, db, tmp_path):  # noqa: F811
+    """kim and lee gave the span item d1:0-30 of q3 different roles: the window lists the
+    disagreement, and settling it writes an adjudication naming the span (not a passage)."""
+    span = {"document_id": "d1", "start": 0, "end": 30}
+    base = {"question_id": "q3", "passage_id": None, "span": span}
+    lines = [
+        {**base, "reviewer": who, "at": at, "kind": kind, "value": value}
+        for who, at, role in (
+            ("kim", "2026-12-01T10:00:00+09:00", "core"),
+            ("lee", "2026-12-01T11:00:00+09:00", "supporting"),
+        )
+        for kind, value in (("evidence", True), ("role", role))
+    ]
+    done = cli(db, "import", "judgements", str(write_jsonl(tmp_path / "j.jsonl", lines)))
+    assert done.returncode == 0, done.stderr
+    window = open_window(db, reviewer="park")
+    window.show_question("q3")
+    idle(qtbot, window)
+    dispute = window.evidence_panel.current_dispute()
+    assert dispute is not None and dispute.decision.span is not None
+    window.commands.adjudicate(0)
+    last = window.project.judgement_lines()[-1]
+    assert (last["kind"], last["settles"], last["span"], last["passage_id"]) == (
+        "adjudication",
+        "role",
+        span,
+        None,
+    )
+    assert last["value"] in ("core", "supporting")
+    idle(qtbot, window)
+    assert window.evidence_panel.current_dispute() is None
