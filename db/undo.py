@@ -237,7 +237,38 @@ def _missing_ids(store: Area, undo_pk: int) -> list[str]:
         "WHERE u.undo_pk = :u) j LEFT JOIN passage p "
         "ON p.id = j.pid AND p.chunking_pk = 1 WHERE p.pk IS NULL LIMIT 3"
     )
-    return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
+    missing = [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
+    return (missing + _missing_span_ids(store, undo_pk))[:3]
+
+
+def _missing_span_ids(store: Area, undo_pk: int) -> list[str]:
+    """The documents and passages the kept span items and span alternatives (_SPANS) name
+    that the database lacks: put back without them, the items would be lost."""
+    documents, passages = set(), set()
+    for (text,) in store.conn.execute(
+        "SELECT spans FROM undo_gold WHERE undo_pk = ? AND spans != '[]'", (undo_pk,)
+    ):
+        for entry in json.loads(text):
+            if entry[0] == "span":
+                documents.add(entry[1])
+                for alternative in entry[5]:
+                    if isinstance(alternative, str):
+                        passages.add(alternative)
+                    else:
+                        documents.add(alternative[0])
+            else:
+                documents.add(entry[2])
+    run = store.conn.execute
+    out = [
+        f"document {d}"
+        for d in sorted(documents)
+        if run("SELECT 1 FROM document WHERE id = ?", (d,)).fetchone() is None
+    ]
+    return out + [
+        f"passage {p}"
+        for p in sorted(passages)
+        if run("SELECT 1 FROM passage WHERE id = ? AND chunking_pk = 1", (p,)).fetchone() is None
+    ]
 
 
 def restore(store: Area, undo_pk: int) -> dict:
@@ -259,7 +290,7 @@ def restore(store: Area, undo_pk: int) -> dict:
     if missing:
         raise RestoreRefused(
             f"backup {undo_pk} ({summary}) names ids this database lacks ({', '.join(missing)}); "
-            "import the corpus and questions it was made with first"
+            "import the corpus, questions and documents it was made with first"
         )
     _restore_gold(store, undo_pk)
     _restore_runs(store, undo_pk)

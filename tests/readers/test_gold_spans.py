@@ -158,3 +158,29 @@ def test_documents_that_span_items_count_in_keep_their_text(db, tmp_path):  # no
     changed = {"id": "d2", "text": DOCUMENTS["d2"][::-1]}
     done = cli(db, "import", "documents", str(write_jsonl(tmp_path / "d.jsonl", [changed])))
     assert done.returncode == 2 and "evidence given as spans" in done.stderr
+
+
+def test_a_backup_whose_span_document_is_gone_is_refused_not_put_back_without_it(tmp_path):
+    """Span gold replaced by a second import, then its document removed (the documents
+    import undone): putting the first gold back would lose its span item, so the restore is
+    refused naming the document, and nothing changes."""
+    path = tmp_path / "db.sqlite"
+    write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "대한민국"}])
+    write_jsonl(tmp_path / "q.jsonl", [{"id": "q2", "text": "질문"}])
+    write_jsonl(tmp_path / "d.jsonl", [{"id": "d1", "text": "국회는 법률을 제정한다."}])
+    assert cli(path, "init").returncode == 0
+    for kind, name in (("corpus", "c"), ("questions", "q"), ("documents", "d")):
+        assert cli(path, "import", kind, str(tmp_path / f"{name}.jsonl")).returncode == 0
+    span = gold_file(tmp_path, [{"span": {"document_id": "d1", "start": 0, "end": 3}}], "s.jsonl")
+    plain = gold_file(tmp_path, [{"passage_id": "p1"}], "p.jsonl")
+    for gold in (span, plain):
+        done = cli(path, "import", "gold", str(gold))
+        assert done.returncode == 0, done.stderr
+    listed = cli(path, "restore", "--list").stdout
+    documents = next(line.split()[0] for line in listed.splitlines() if "documents" in line)
+    done = cli(path, "restore", documents.strip("#:"))
+    assert done.returncode == 0, (listed, done.stderr)
+    before = snapshot(path)
+    done = cli(path, "restore", "last-import")
+    assert done.returncode != 0 and "document d1" in done.stderr, done.stderr
+    assert snapshot(path) == before
