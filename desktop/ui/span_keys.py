@@ -14,6 +14,12 @@ from desktop.gold.span_snap import selection_span, utf16_length
 KEYS = {Qt.Key.Key_E: "core", Qt.Key.Key_R: "supporting", Qt.Key.Key_A: "alternative"}
 
 
+def span_label(line: dict) -> str:
+    """A judgement line's span as its key 'd1:10-200' (the status bar's name for it), or ''."""
+    span = line.get("span")
+    return str(span_key(*span)) if span else ""
+
+
 def reader_selection(project, passage_pk: int, block, cursor) -> tuple[str, int, int] | None:
     """The reader's selection within the passage's block as (document id, start, end) code
     points of the document, snapped to whole characters; None when nothing of the passage is

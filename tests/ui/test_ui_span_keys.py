@@ -52,6 +52,7 @@ def test_e_on_a_selection_adds_a_core_span_item_and_a_adds_an_alternative_span(
     qtbot.keyClick(window.reader.viewer, Qt.Key.Key_E)
     span = {"document_id": "d1", "start": start, "end": end}
     assert spans_judged(window) == [("evidence", True, span, None), ("role", "core", span, None)]
+    assert f"d1:{start}-{end}" in window.statusBar().currentMessage()
     # undo takes back both lines, by the span; redo writes them again
     window.commands.undo()
     assert spans_judged(window)[2:] == [("role", None, span, None), ("evidence", None, span, None)]
