@@ -262,28 +262,19 @@ class Gold(Area):
         )
 
     def evidence_primaries(self, question_id: str | None = None) -> dict[str, set[str]]:
-        """Question id -> the primary passage ids of its imported evidence items (of every
-        question with gold, or of the one named)."""
+        """Question id -> the primaries of its imported evidence items: passage ids, and the
+        span keys ('d1:10-200') of the items given as spans (of every question with gold, or
+        of the one named). One statement: the window asks before every judgement."""
         out: dict[str, set[str]] = {}
         for qid, pid in self.conn.execute(
             "SELECT q.id, p.id FROM evidence_item e JOIN question q ON q.pk = e.question_pk "
-            "JOIN passage p ON p.pk = e.passage_pk WHERE ? IS NULL OR q.id = ?",
-            (question_id, question_id),
-        ):
-            out.setdefault(qid, set()).add(pid)
-        return out
-
-    def span_item_keys(self, question_id: str | None = None) -> dict[str, set[str]]:
-        """Question id -> the span keys ('d1:10-200') of its imported items given as spans (of
-        every question, or of the one named)."""
-        out: dict[str, set[str]] = {}
-        for qid, key in self.conn.execute(
+            "JOIN passage p ON p.pk = e.passage_pk WHERE ?1 IS NULL OR q.id = ?1 UNION ALL "
             "SELECT q.id, d.id || ':' || i.start || '-' || i.\"end\" FROM span_item i "
             "JOIN question q ON q.pk = i.question_pk JOIN document d ON d.pk = i.document_pk "
-            "WHERE ? IS NULL OR q.id = ?",
-            (question_id, question_id),
+            "WHERE ?1 IS NULL OR q.id = ?1",
+            (question_id,),
         ):
-            out.setdefault(qid, set()).add(key)
+            out.setdefault(qid, set()).add(pid)
         return out
 
     def question_evidence(self, question_pk: int) -> list[dict]:

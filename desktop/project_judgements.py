@@ -79,7 +79,7 @@ class ProjectJudgements:
         """Append one line to the log, committed before this returns. span: (document id,
         start, end) for a line about a span (design section 10) instead of a passage."""
         checked = settles if kind == "adjudication" else kind
-        primaries = self._primaries(question_id)
+        primaries = self.store.evidence_primaries(question_id)
         # Only an alternative or a drop may name an item an evidence line added.
         added = self.added_evidence(question_id) if checked in ("alternative", "drop") else {}
         target = span_key(*span) if span else passage_id
@@ -100,14 +100,6 @@ class ProjectJudgements:
         row["span"] = str(target) if span else None
         self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
         return row
-
-    def _primaries(self, question_id: str | None = None) -> dict[str, set[str]]:
-        """Question id -> the primaries of its imported items: passage ids, and the span keys
-        of the items given as spans."""
-        primaries = self.store.evidence_primaries(question_id)
-        for qid, keys in self.store.span_item_keys(question_id).items():
-            primaries.setdefault(qid, set()).update(keys)
-        return primaries
 
     def _span_problem(self, kind: str, passage_id: str, span) -> str | None:
         """Why a line cannot name this span: a kind that names passages only, a passage too,
@@ -188,7 +180,7 @@ class ProjectJudgements:
     ) -> ImportReport:
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
-        primaries = self._primaries()
+        primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = [
             self._imported_row(path, rec, known, primaries, added)
