@@ -42,8 +42,8 @@ class Documents(Area):
         self._stage("document_in", "line, id, text, title, meta", rows)
         in_use = self.conn.execute(
             "SELECT s.line, s.id FROM temp.document_in s JOIN document d ON d.id = s.id "
-            "WHERE d.text IS NOT s.text AND EXISTS (SELECT 1 FROM passage p "
-            "WHERE p.document_pk = d.pk) ORDER BY s.line LIMIT 1"
+            "WHERE d.text IS NOT s.text AND (EXISTS (SELECT 1 FROM passage p "
+            f"WHERE p.document_pk = d.pk) OR {undo.SPANS_IN_DOCUMENT}) ORDER BY s.line LIMIT 1"
         ).fetchone()
         if in_use:
             raise DocumentInUse(*in_use)

@@ -10,6 +10,22 @@ from db import undo
 from db.rows import Area
 
 
+class BadSpan(Exception):
+    """A span the store cannot place: its document is missing, or it runs past the end."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(line, message)
+        self.line, self.message = line, message
+
+
+# A staged span's document (d) and whether it lies inside it: the checks of _check_spans.
+_SPAN_PROBLEM = (
+    'SELECT s.line, s.doc, s.start, s."end", length(d.text) FROM temp.{table} s '
+    "LEFT JOIN document d ON d.id = s.doc WHERE s.doc IS NOT NULL "
+    'AND (d.pk IS NULL OR s."end" > length(d.text)) ORDER BY s.line LIMIT 1'
+)
+
+
 class Gold(Area):
     """Imported gold: evidence items, alternatives, passages judged not evidence."""
 
@@ -20,33 +36,109 @@ class Gold(Area):
         items: Iterable[tuple[int, str, str, str | None]],
         alternatives: Iterable[tuple[int, str, str, str]],
         not_evidence: Iterable[tuple[int, str, str]] = (),
+        span_items: Iterable[tuple[int, str, str, int, int, str | None]] = (),
+        span_alternatives: Iterable[tuple] = (),
     ) -> dict[str, int]:
         """Replace the gold of every question named: questions (line, qid); items
         (line, qid, passage_id, role); alternatives (line, qid, primary_id, passage_id);
-        passages judged not evidence (line, qid, passage_id: qrels level 0).
-        Caller holds the transaction. Raises UnknownIds. The counts returned include what
-        was removed: the questions whose gold is replaced, their items and alternatives."""
+        passages judged not evidence (line, qid, passage_id: qrels level 0); items given as
+        spans (line, qid, document_id, start, end, role); alternatives of an item given as
+        a span or given as spans (line, qid, item: its primary passage id, or its span key
+        'd1:10-200', then a passage id or None, then document_id, start, end or Nones).
+        Caller holds the transaction. Raises UnknownIds and BadSpan. The counts returned
+        include what was removed: the questions whose gold is replaced, their items and
+        alternatives."""
         self._stage("gold_q", "line, qid", questions)
         self._stage("gold_item", "line, qid, pid, role", items)
         self._stage("gold_alt", "line, qid, primary_id, pid", alternatives)
         self._stage("gold_not", "line, qid, pid", not_evidence)
+        self._stage("gold_span", 'line, qid, doc, start, "end", role', span_items)
+        self._stage("gold_span_alt", 'line, qid, item, pid, doc, start, "end"', span_alternatives)
         self._check_ids("gold_q", "qid", [])
         self._check_ids("gold_item", "qid", ["pid"], 1)
         self._check_ids("gold_alt", None, ["pid"], 1)
         self._check_ids("gold_not", None, ["pid"], 1)
+        self._check_ids("gold_span_alt", None, ["pid"], 1)
+        self._check_spans()
         kept = undo.keep_gold(self, source_file)
         removed = self._gold_replaced()
         self._put_gold(source_file)
+        self._put_span_gold()
         counts = {
             "questions": self._scalar("SELECT count(*) FROM temp.gold_q"),
-            "evidence_items": self._scalar("SELECT count(*) FROM temp.gold_item"),
-            "alternatives": self._scalar("SELECT count(*) FROM temp.gold_alt"),
+            "evidence_items": self._scalar(
+                "SELECT (SELECT count(*) FROM temp.gold_item) "
+                "+ (SELECT count(*) FROM temp.gold_span)"
+            ),
+            "alternatives": self._scalar(
+                "SELECT (SELECT count(*) FROM temp.gold_alt) "
+                "+ (SELECT count(*) FROM temp.gold_span_alt)"
+            ),
             "undo": kept,
             "removed": removed,
         }
-        for name in ("gold_q", "gold_item", "gold_alt", "gold_not"):
+        for name in ("gold_q", "gold_item", "gold_alt", "gold_not", "gold_span", "gold_span_alt"):
             self.conn.execute(f"DROP TABLE temp.{name}")
         return counts
+
+    def _check_spans(self) -> None:
+        """Refuses a staged span on a database without documents, of a document the store
+        lacks, or running past its document's end (offsets are code points: SQLite's
+        length() of a text counts them)."""
+        first = self._scalar(
+            "SELECT min(line) FROM (SELECT line FROM temp.gold_span UNION ALL "
+            "SELECT line FROM temp.gold_span_alt WHERE doc IS NOT NULL)"
+        )
+        if first is None:
+            return
+        if not self._scalar("SELECT count(*) FROM document"):
+            raise BadSpan(
+                first,
+                "evidence given as a span needs the documents its offsets count in, and this "
+                "database has none: import documents FILE first",
+            )
+        for table in ("gold_span", "gold_span_alt"):
+            row = self.conn.execute(_SPAN_PROBLEM.format(table=table)).fetchone()
+            if row is None:
+                continue
+            line, doc, start, end, length = row
+            if length is None:
+                raise BadSpan(line, f"unknown document id {doc!r}: import its documents first")
+            raise BadSpan(
+                line,
+                f"span {doc}:{start}-{end} runs past the end of document {doc!r} "
+                f"({length} characters)",
+            )
+
+    def _put_span_gold(self) -> None:
+        """The staged span items, then the staged alternatives of span items and span
+        alternatives of passage items (the old ones went with their items)."""
+        run = self.conn.execute
+        run(
+            "DELETE FROM span_item WHERE question_pk IN "
+            "(SELECT q.pk FROM question q JOIN temp.gold_q s ON s.qid = q.id)"
+        )
+        run(
+            'INSERT INTO span_item (question_pk, document_pk, start, "end", role) '
+            'SELECT q.pk, d.pk, s.start, s."end", s.role FROM temp.gold_span s '
+            "JOIN question q ON q.id = s.qid JOIN document d ON d.id = s.doc ORDER BY s.line"
+        )
+        run(
+            'INSERT INTO span_alternative (span_item_pk, passage_pk, document_pk, start, "end") '
+            'SELECT i.pk, p.pk, d.pk, s.start, s."end" FROM temp.gold_span_alt s '
+            "JOIN question q ON q.id = s.qid JOIN span_item i ON i.question_pk = q.pk "
+            "JOIN document idoc ON idoc.pk = i.document_pk "
+            "AND s.item = idoc.id || ':' || i.start || '-' || i.\"end\" "
+            "LEFT JOIN passage p ON p.id = s.pid AND p.chunking_pk = 1 "
+            "LEFT JOIN document d ON d.id = s.doc"
+        )
+        run(
+            'INSERT INTO span_alternative (item_pk, document_pk, start, "end") '
+            'SELECT e.pk, d.pk, s.start, s."end" FROM temp.gold_span_alt s '
+            "JOIN question q ON q.id = s.qid JOIN passage pp ON pp.id = s.item "
+            "AND pp.chunking_pk = 1 JOIN evidence_item e ON e.question_pk = q.pk "
+            "AND e.passage_pk = pp.pk JOIN document d ON d.id = s.doc"
+        )
 
     def _gold_replaced(self) -> dict[str, int]:
         """How much gold the staged questions (temp.gold_q) have before it is replaced."""
@@ -58,10 +150,16 @@ class Gold(Area):
             "questions": self._scalar(f"SELECT count(*) FROM ({replaced})"),
             "evidence_items": self._scalar(
                 f"SELECT count(*) FROM evidence_item WHERE question_pk IN ({replaced})"
-            ),
+            )
+            + self._scalar(f"SELECT count(*) FROM span_item WHERE question_pk IN ({replaced})"),
             "alternatives": self._scalar(
                 "SELECT count(*) FROM alternative a JOIN evidence_item e ON e.pk = a.item_pk "
                 f"WHERE e.question_pk IN ({replaced})"
+            )
+            + self._scalar(
+                "SELECT count(*) FROM span_alternative a LEFT JOIN evidence_item e "
+                "ON e.pk = a.item_pk LEFT JOIN span_item i ON i.pk = a.span_item_pk "
+                f"WHERE coalesce(e.question_pk, i.question_pk) IN ({replaced})"
             ),
         }
 
@@ -120,6 +218,36 @@ class Gold(Area):
             (question_pk,),
         ).fetchall()
 
+    def span_item_rows(
+        self, question_pk: int | None = None
+    ) -> list[tuple[int, int, str, int, int, str | None]]:
+        """(question_pk, span item pk, document id, start, end, role) of every item given as
+        a span (or of one question's, through its index), in the order imported."""
+        where, params = ("WHERE i.question_pk = ? ", (question_pk,)) if question_pk else ("", ())
+        return self.conn.execute(
+            'SELECT i.question_pk, i.pk, d.id, i.start, i."end", i.role FROM span_item i '
+            f"JOIN document d ON d.pk = i.document_pk {where}ORDER BY i.question_pk, i.pk",
+            params,
+        ).fetchall()
+
+    def span_alternative_rows(self, question_pk: int | None = None) -> list[tuple]:
+        """(evidence item pk or None, span item pk or None, passage_pk or None, document id
+        or None, start, end): the alternatives of span items and the span alternatives (of
+        every question, or of one, read from its items by their indexes)."""
+        columns = 'a.item_pk, a.span_item_pk, a.passage_pk, d.id, a.start, a."end"'
+        document = "LEFT JOIN document d ON d.pk = a.document_pk"
+        if question_pk is None:
+            return self.conn.execute(
+                f"SELECT {columns} FROM span_alternative a {document}"
+            ).fetchall()
+        return self.conn.execute(
+            f"SELECT {columns} FROM span_item i JOIN span_alternative a "
+            f"ON a.span_item_pk = i.pk {document} WHERE i.question_pk = ? UNION ALL "
+            f"SELECT {columns} FROM evidence_item e JOIN span_alternative a "
+            f"ON a.item_pk = e.pk {document} WHERE e.question_pk = ?",
+            (question_pk, question_pk),
+        ).fetchall()
+
     def alternative_rows(self) -> list[tuple[int, int]]:
         return self.conn.execute("SELECT item_pk, passage_pk FROM alternative").fetchall()
 
@@ -128,18 +256,23 @@ class Gold(Area):
         return dict(
             self.conn.execute(
                 "SELECT pk, id FROM passage WHERE pk IN (SELECT passage_pk FROM evidence_item "
-                "UNION SELECT passage_pk FROM alternative)"
+                "UNION SELECT passage_pk FROM alternative "
+                "UNION SELECT passage_pk FROM span_alternative WHERE passage_pk IS NOT NULL)"
             ).fetchall()
         )
 
     def evidence_primaries(self, question_id: str | None = None) -> dict[str, set[str]]:
-        """Question id -> the primary passage ids of its imported evidence items (of every
-        question with gold, or of the one named)."""
+        """Question id -> the primaries of its imported evidence items: passage ids, and the
+        span keys ('d1:10-200') of the items given as spans (of every question with gold, or
+        of the one named). One statement: the window asks before every judgement."""
         out: dict[str, set[str]] = {}
         for qid, pid in self.conn.execute(
             "SELECT q.id, p.id FROM evidence_item e JOIN question q ON q.pk = e.question_pk "
-            "JOIN passage p ON p.pk = e.passage_pk WHERE ? IS NULL OR q.id = ?",
-            (question_id, question_id),
+            "JOIN passage p ON p.pk = e.passage_pk WHERE ?1 IS NULL OR q.id = ?1 UNION ALL "
+            "SELECT q.id, d.id || ':' || i.start || '-' || i.\"end\" FROM span_item i "
+            "JOIN question q ON q.pk = i.question_pk JOIN document d ON d.pk = i.document_pk "
+            "WHERE ?1 IS NULL OR q.id = ?1",
+            (question_id,),
         ):
             out.setdefault(qid, set()).add(pid)
         return out
@@ -184,6 +317,10 @@ class Gold(Area):
             "gold": digest(
                 "SELECT q.id || char(30) || p.id || char(30) || coalesce(e.role, '') AS x "
                 "FROM evidence_item e JOIN question q ON q.pk = e.question_pk "
-                "JOIN passage p ON p.pk = e.passage_pk ORDER BY x"
+                "JOIN passage p ON p.pk = e.passage_pk UNION ALL "
+                "SELECT q.id || char(30) || d.id || ':' || i.start || '-' || i.\"end\" "
+                "|| char(30) || coalesce(i.role, '') FROM span_item i "
+                "JOIN question q ON q.pk = i.question_pk JOIN document d ON d.pk = i.document_pk "
+                "ORDER BY x"
             ),
         }

@@ -58,6 +58,9 @@ def judgement_line(row: dict) -> dict:
     }
     if row["passage_id"]:
         line["passage_id"] = row["passage_id"]
+    if row.get("span"):  # design section 10: a line about a span names no passage
+        line["passage_id"] = None
+        line["span"] = span_object(row["span"])
     line["value"] = json.loads(row["value"])
     if row["settles"]:
         line["settles"] = row["settles"]
@@ -77,17 +80,33 @@ def row_of(line: dict) -> tuple:
         json.dumps(line["value"], ensure_ascii=False),
         line.get("settles"),
         line.get("system"),
+        span_key_of(line.get("span")),
     )
+
+
+def span_key_of(span: dict | None) -> str | None:
+    """The key 'd1:10-200' the log stores for a line's span object (None: no span)."""
+    if not span:
+        return None
+    return f"{span['document_id']}:{span['start']}-{span['end']}"
+
+
+def span_object(key: str) -> dict:
+    """A stored span key as the line's object; offsets are read from the right, as a document
+    id may hold ':' and '-' itself."""
+    document, _, offsets = key.rpartition(":")
+    start, _, end = offsets.partition("-")
+    return {"document_id": document, "start": int(start), "end": int(end)}
 
 
 def identity(line: dict) -> tuple:
     """A judgement's identity: every field of its line (design section 6), so two lines that
     differ in any one of them (a note's system, an adjudication's settles) are two judgements.
-    An absent passage, settles or system is the same as an empty one (an export leaves all
-    three out when empty). Import, merge, restore and the journal's repair all use it: the
+    An absent passage, settles, system or span is the same as an empty one (an export leaves
+    them out when empty). Import, merge, restore and the journal's repair all use it: the
     store through its unique index judgement_identity (db/schema.py, the same fields)."""
     row = row_of(line)
-    return (*row[:6], row[6] or "", row[7] or "")
+    return (*row[:6], row[6] or "", row[7] or "", row[8] or "")
 
 
 def _encode(line: dict) -> bytes:

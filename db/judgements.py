@@ -13,10 +13,14 @@ from db.rows import Area, chunks
 FEW_LINES = 16  # judgement lines inserted one statement each (a window's keypress)
 INSERT_JUDGEMENT = (
     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, passage_id, value, "
-    "settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "settles, system, span) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 log = logging.getLogger("recall_reviewer.store")
+
+
+def _with_span(row: tuple) -> tuple:
+    return row if len(row) == len(JudgementLog.JUDGEMENT_COLUMNS) else (*row, None)
 
 
 class JudgementLog(Area):
@@ -33,14 +37,18 @@ class JudgementLog(Area):
         "value",
         "settles",
         "system",
+        "span",  # a span's key 'd1:10-200' when the line judges a span (passage_id '')
     )
 
     def add_judgements(self, rows: Iterable[tuple]) -> int:
         """Append judgement lines (columns as JUDGEMENT_COLUMNS); a line already in the log is
         skipped, so re-importing or re-merging adds nothing. Returns how many were added; they
         go to the journal once the transaction has committed."""
+        few = isinstance(rows, list) and len(rows) <= FEW_LINES
+        # a line about no span may leave its last column out (rows written before spans)
+        rows = [*map(_with_span, rows)] if few else map(_with_span, rows)
         with self.atomic():
-            if isinstance(rows, list) and len(rows) <= FEW_LINES:
+            if few:
                 added = self._insert_lines(rows)
             else:
                 last = self._scalar("SELECT coalesce(max(pk), 0) FROM judgement")

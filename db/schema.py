@@ -490,4 +490,48 @@ def _unranked_runs(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0010_evidence_as_spans")
+def _evidence_as_spans(db: Database) -> None:
+    """Evidence given as spans (design section 10): an item with no passage behind it, and
+    alternatives given as spans, of a passage item or of a span item (whose alternatives may
+    also be passages). Judgement lines may name a span instead of a passage: `span` holds its
+    key, 'd1:10-200', and is part of a line's identity."""
+    _script(
+        db,
+        """
+        CREATE TABLE span_item (
+            pk INTEGER PRIMARY KEY,
+            question_pk INTEGER NOT NULL REFERENCES question(pk) ON DELETE CASCADE,
+            document_pk INTEGER NOT NULL REFERENCES document(pk),
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            role TEXT CHECK (role IN ('core', 'supporting')),
+            UNIQUE (question_pk, document_pk, start, "end")
+        );
+        -- Exactly one item (a passage item or a span item) and exactly one target (a passage,
+        -- only for a span item, or a span).
+        CREATE TABLE span_alternative (
+            item_pk INTEGER REFERENCES evidence_item(pk) ON DELETE CASCADE,
+            span_item_pk INTEGER REFERENCES span_item(pk) ON DELETE CASCADE,
+            passage_pk INTEGER REFERENCES passage(pk),
+            document_pk INTEGER REFERENCES document(pk),
+            start INTEGER,
+            "end" INTEGER,
+            CHECK ((item_pk IS NULL) <> (span_item_pk IS NULL)),
+            CHECK ((passage_pk IS NULL) <> (document_pk IS NULL))
+        );
+        CREATE INDEX span_alternative_item ON span_alternative(item_pk);
+        CREATE INDEX span_alternative_span_item ON span_alternative(span_item_pk);
+        CREATE INDEX span_item_document ON span_item(document_pk);
+        -- A gold import's backup keeps a question's span items and span alternatives too
+        -- (db/undo.py's _SPANS).
+        ALTER TABLE undo_gold ADD COLUMN spans TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE judgement ADD COLUMN span TEXT;
+        DROP INDEX judgement_identity;
+        CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
+            passage_id, value, coalesce(settles, ''), coalesce(system, ''), coalesce(span, ''));
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

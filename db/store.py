@@ -355,8 +355,14 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents, Similar):
         return {
             "passages": one("SELECT count(*) FROM passage"),
             "questions": one("SELECT count(*) FROM question"),
-            "evidence_items": one("SELECT count(*) FROM evidence_item"),
-            "alternatives": one("SELECT count(*) FROM alternative"),
+            # items and alternatives given as spans count with the others (design 10)
+            "evidence_items": one(
+                "SELECT (SELECT count(*) FROM evidence_item) + (SELECT count(*) FROM span_item)"
+            ),
+            "alternatives": one(
+                "SELECT (SELECT count(*) FROM alternative) "
+                "+ (SELECT count(*) FROM span_alternative)"
+            ),
             "gold_questions": one("SELECT count(*) FROM gold_question"),
             "results": one("SELECT count(*) FROM result"),
             "judgements": one("SELECT count(*) FROM judgement"),

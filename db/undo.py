@@ -12,6 +12,7 @@ MAX_ROWS rows (the newest one is always kept: it is never larger than what the d
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,29 @@ _NOT_EVIDENCE = (
     "JOIN passage p ON p.pk = n.passage_pk WHERE n.question_pk = q.pk), '[]')"
 )
 
+# A question's items given as spans, ["span", document, start, end, role, [alternatives: a
+# passage id or [document, start, end]]], and the span alternatives of its passage items,
+# ["alternative", primary passage id, document, start, end], as a JSON array (design 10).
+_SPAN_ALTERNATIVE = (
+    "json(CASE WHEN a.passage_pk IS NOT NULL THEN json_quote(ap.id) "
+    'ELSE json_array(ad.id, a.start, a."end") END)'
+)
+_SPANS = (
+    "coalesce((SELECT json_group_array(json(x)) FROM ("
+    "SELECT json_array('span', d.id, i.start, i.\"end\", i.role, (SELECT json_group_array("
+    f"{_SPAN_ALTERNATIVE}) FROM span_alternative a LEFT JOIN passage ap ON ap.pk = a.passage_pk "
+    "LEFT JOIN document ad ON ad.pk = a.document_pk WHERE a.span_item_pk = i.pk)) AS x "
+    "FROM span_item i JOIN document d ON d.pk = i.document_pk WHERE i.question_pk = q.pk "
+    "UNION ALL SELECT json_array('alternative', p.id, ad.id, a.start, a.\"end\") "
+    "FROM span_alternative a JOIN evidence_item e ON e.pk = a.item_pk "
+    "JOIN passage p ON p.pk = e.passage_pk JOIN document ad ON ad.pk = a.document_pk "
+    "WHERE e.question_pk = q.pk)), '[]')"
+)
+# A document that evidence given as spans counts offsets in (d: the document).
+SPANS_IN_DOCUMENT = (
+    "EXISTS (SELECT 1 FROM span_item si WHERE si.document_pk = d.pk) "
+    "OR EXISTS (SELECT 1 FROM span_alternative sa WHERE sa.document_pk = d.pk)"
+)
 
 # The chunking a kept result's passage id names: the one recorded, else the first (the gold
 # and judgements always name passages of the first, pk 1).
@@ -62,8 +86,8 @@ def _start(store: Area, kind: str, source_file: str, summary: str) -> int:
 
 def _keep_gold(store: Area, undo_pk: int, questions_sql: str, params=()) -> int:
     return store.conn.execute(
-        "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence) "
-        f"SELECT ?, q.id, g.source_file, {_ITEMS}, {_NOT_EVIDENCE} FROM question q "
+        "INSERT INTO undo_gold (undo_pk, question_id, gold_source, items, not_evidence, spans) "
+        f"SELECT ?, q.id, g.source_file, {_ITEMS}, {_NOT_EVIDENCE}, {_SPANS} FROM question q "
         f"LEFT JOIN gold_question g ON g.question_pk = q.pk WHERE q.pk IN ({questions_sql})",
         (undo_pk, *params),
     ).rowcount
@@ -213,7 +237,38 @@ def _missing_ids(store: Area, undo_pk: int) -> list[str]:
         "WHERE u.undo_pk = :u) j LEFT JOIN passage p "
         "ON p.id = j.pid AND p.chunking_pk = 1 WHERE p.pk IS NULL LIMIT 3"
     )
-    return [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
+    missing = [r[0] for r in store.conn.execute(sql, {"u": undo_pk})]
+    return (missing + _missing_span_ids(store, undo_pk))[:3]
+
+
+def _missing_span_ids(store: Area, undo_pk: int) -> list[str]:
+    """The documents and passages the kept span items and span alternatives (_SPANS) name
+    that the database lacks: put back without them, the items would be lost."""
+    documents, passages = set(), set()
+    for (text,) in store.conn.execute(
+        "SELECT spans FROM undo_gold WHERE undo_pk = ? AND spans != '[]'", (undo_pk,)
+    ):
+        for entry in json.loads(text):
+            if entry[0] == "span":
+                documents.add(entry[1])
+                for alternative in entry[5]:
+                    if isinstance(alternative, str):
+                        passages.add(alternative)
+                    else:
+                        documents.add(alternative[0])
+            else:
+                documents.add(entry[2])
+    run = store.conn.execute
+    out = [
+        f"document {d}"
+        for d in sorted(documents)
+        if run("SELECT 1 FROM document WHERE id = ?", (d,)).fetchone() is None
+    ]
+    return out + [
+        f"passage {p}"
+        for p in sorted(passages)
+        if run("SELECT 1 FROM passage WHERE id = ? AND chunking_pk = 1", (p,)).fetchone() is None
+    ]
 
 
 def restore(store: Area, undo_pk: int) -> dict:
@@ -235,7 +290,7 @@ def restore(store: Area, undo_pk: int) -> dict:
     if missing:
         raise RestoreRefused(
             f"backup {undo_pk} ({summary}) names ids this database lacks ({', '.join(missing)}); "
-            "import the corpus and questions it was made with first"
+            "import the corpus, questions and documents it was made with first"
         )
     _restore_gold(store, undo_pk)
     _restore_runs(store, undo_pk)
@@ -252,6 +307,7 @@ def _restore_gold(store: Area, undo_pk: int) -> None:
         "SELECT q.pk FROM undo_gold u JOIN question q ON q.id = u.question_id WHERE u.undo_pk = ?"
     )
     run(f"DELETE FROM evidence_item WHERE question_pk IN ({named})", (undo_pk,))
+    run(f"DELETE FROM span_item WHERE question_pk IN ({named})", (undo_pk,))
     run(f"DELETE FROM gold_question WHERE question_pk IN ({named})", (undo_pk,))
     run(f"DELETE FROM judged_not_evidence WHERE question_pk IN ({named})", (undo_pk,))
     run(
@@ -287,6 +343,54 @@ def _restore_gold(store: Area, undo_pk: int) -> None:
         "WHERE u.undo_pk = ?",
         (undo_pk,),
     )
+    _restore_span_gold(store, undo_pk)
+
+
+def _restore_span_gold(store: Area, undo_pk: int) -> None:
+    """The kept items given as spans and span alternatives (_SPANS), a question at a time:
+    a gold's span items are few, and their JSON is plainer to walk here than in SQL."""
+    run = store.conn.execute
+    kept = run(
+        "SELECT q.pk, u.spans FROM undo_gold u JOIN question q ON q.id = u.question_id "
+        "WHERE u.undo_pk = ? AND u.spans != '[]'",
+        (undo_pk,),
+    ).fetchall()
+    for question_pk, text in kept:
+        for entry in json.loads(text):
+            if entry[0] == "span":
+                _, document, start, end, role, alternatives = entry
+                added = run(
+                    'INSERT INTO span_item (question_pk, document_pk, start, "end", role) '
+                    "SELECT ?, pk, ?, ?, ? FROM document WHERE id = ?",
+                    (question_pk, start, end, role, document),
+                )
+                for alternative in alternatives if added.rowcount == 1 else ():
+                    _restore_span_alternative(run, "span_item_pk", added.lastrowid, alternative)
+            else:
+                _, primary, document, start, end = entry
+                row = run(
+                    "SELECT e.pk FROM evidence_item e JOIN passage p ON p.pk = e.passage_pk "
+                    "WHERE e.question_pk = ? AND p.id = ? AND p.chunking_pk = 1",
+                    (question_pk, primary),
+                ).fetchone()
+                if row:
+                    _restore_span_alternative(run, "item_pk", row[0], [document, start, end])
+
+
+def _restore_span_alternative(run, column: str, item_pk: int, alternative) -> None:
+    if isinstance(alternative, str):
+        run(
+            f"INSERT INTO span_alternative ({column}, passage_pk) "
+            "SELECT ?, pk FROM passage WHERE id = ? AND chunking_pk = 1",
+            (item_pk, alternative),
+        )
+    else:
+        document, start, end = alternative
+        run(
+            f'INSERT INTO span_alternative ({column}, document_pk, start, "end") '
+            "SELECT ?, pk, ?, ? FROM document WHERE id = ?",
+            (item_pk, start, end, document),
+        )
 
 
 def _restore_questions(store: Area, undo_pk: int) -> None:
@@ -331,14 +435,14 @@ def _restore_documents(store: Area, undo_pk: int, summary: str) -> None:
     run = store.conn.execute
     in_use = run(
         "SELECT u.id FROM undo_document u JOIN document d ON d.id = u.id "
-        "WHERE u.undo_pk = ? AND d.text IS NOT u.text AND EXISTS "
-        "(SELECT 1 FROM passage p WHERE p.document_pk = d.pk) LIMIT 1",
+        "WHERE u.undo_pk = ? AND d.text IS NOT u.text AND (EXISTS "
+        f"(SELECT 1 FROM passage p WHERE p.document_pk = d.pk) OR {SPANS_IN_DOCUMENT}) LIMIT 1",
         (undo_pk,),
     ).fetchone()
     if in_use:
         raise RestoreRefused(
             f"backup {undo_pk} ({summary}) would change document {in_use[0]!r}, which "
-            "passages of a chunking have spans in"
+            "passages of a chunking or evidence given as spans have spans in"
         )
     run(
         "DELETE FROM document WHERE id IN "

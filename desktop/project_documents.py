@@ -34,7 +34,8 @@ class ProjectDocuments:
                     path,
                     error.line,
                     f"document {error.key!r} has a different text than the stored one, and "
-                    "passages of a chunking have spans in it; nothing was imported",
+                    "passages of a chunking or evidence given as spans have spans in it; "
+                    "nothing was imported",
                 ) from None
             if added + replaced == 0:
                 raise InputError(path, None, "no documents in the file")

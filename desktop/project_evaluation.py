@@ -48,6 +48,8 @@ class ProjectEvaluation:
             passage_pks,
             judgements,
             self.store.not_evidence_rows(),
+            self.store.span_item_rows(),
+            self.store.span_alternative_rows(),
         )
 
     def runs(self, max_rank: int | None = None) -> dict[str, dict[int, list[int]]]:
@@ -225,6 +227,8 @@ class ProjectEvaluation:
         if chunking is not None:
             projection = gold_export.Projection(chunking, theta)
             rows = self._projected(rows, projection, [] if dropped is None else dropped)
+        elif fmt != "jsonl" and (why := gold_export.spans_unsaid(rows)):
+            raise ValueError(why)
         targets.refuse_emptying(target, len(rows), "gold questions", force)
         with scratch.replacing(target) as tmp:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
@@ -251,7 +255,8 @@ class ProjectEvaluation:
 
         def spans_of(item) -> list[spans.Span]:
             pks = (item.primary_pk, *item.alternatives)
-            return [spans.Span(*known[pk]) for pk in pks if pk in known]
+            given = ([item.span] if item.span else []) + item.alternative_spans
+            return [spans.Span(*known[pk]) for pk in pks if pk in known] + given
 
         return list(
             gold_export.projected(iter(rows), spans_of, passages, projection.theta, dropped)
@@ -293,6 +298,16 @@ class Evaluation:
         across = [name for name in scored if name not in setting.own]
         if across:
             note += f"; on another chunking ({', '.join(across)}): {spans.ACROSS_CHUNKINGS}"
+        given = sum(
+            any(item.primary not in item.passages for item in these)
+            for these in self.items.values()
+        )
+        if given:
+            have = "1 question has" if given == 1 else f"{given} questions have"
+            note += (
+                f"; {have} evidence given as spans, found by coverage on every run: "
+                "its nDCG and P@K are '-' and left out of those means"
+            )
         return note
 
     def unsettled(self) -> list[tuple[str, int, float]]:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from db import DuplicateRow, UnknownIds
 from db.documents import FIRST_CHUNKING, RunChunking
+from db.gold import BadSpan
 from desktop import readers
+from desktop.gold import span_items as gold_spans
 from desktop.readers import InputError, Progress
 from desktop.readers.documents import PlacedCorpusFiles
 from desktop.readers.kinds import GRAPH_FORMATS
@@ -309,23 +311,36 @@ class ProjectImports:
         if not records:
             raise InputError(path, None, "no gold in the file")
         questions = [(r.line, r.question_id) for r in records]
-        items = [(e.line, r.question_id, e.passage_id, e.role) for r in records for e in r.evidence]
+        items = [
+            (e.line, r.question_id, e.passage_id, e.role)
+            for r in records
+            for e in r.evidence
+            if e.span is None
+        ]
         alts = [
             (e.line, r.question_id, e.passage_id, a)
             for r in records
             for e in r.evidence
+            if e.span is None
             for a in e.alternatives
         ]
         judged_not = [(line, r.question_id, pid) for r in records for line, pid in r.not_evidence]
+        span_items, span_alts = gold_spans.staged(records)
         with self.store.atomic():
             _phase(progress, "checking ids")
             try:
                 counts = self.store.replace_gold(
-                    os.path.abspath(path), questions, items, alts, judged_not
+                    os.path.abspath(path), questions, items, alts, judged_not, span_items, span_alts
                 )
             except UnknownIds as error:
                 raise _unknown_message(path, error) from None
-            self.store.log_import("gold", os.path.abspath(path), now(), len(items), 0)
+            except BadSpan as error:
+                raise InputError(
+                    path, error.line, error.message + "; nothing was imported"
+                ) from None
+            self.store.log_import(
+                "gold", os.path.abspath(path), now(), len(items) + len(span_items), 0
+            )
         report.rows = counts["evidence_items"]
         removed = counts["removed"]
         if removed["questions"]:

@@ -14,6 +14,7 @@ from db import journal as journal_file
 from desktop import readers
 from desktop.app import scratch, targets
 from desktop.gold import effective as gold
+from desktop.gold.span_items import span_key
 from desktop.project_imports import ImportReport, now
 from desktop.readers import InputError, Progress
 
@@ -73,26 +74,50 @@ class ProjectJudgements:
         settles: str | None = None,
         system: str | None = None,
         at: str | None = None,
+        span: tuple[str, int, int] | None = None,
     ) -> dict:
-        """Append one line to the log, committed before this returns."""
+        """Append one line to the log, committed before this returns. span: (document id,
+        start, end) for a line about a span (design section 10) instead of a passage."""
         checked = settles if kind == "adjudication" else kind
         primaries = self.store.evidence_primaries(question_id)
         # Only an alternative or a drop may name an item an evidence line added.
         added = self.added_evidence(question_id) if checked in ("alternative", "drop") else {}
+        target = span_key(*span) if span else passage_id
         problem = (
             readers.check_judgement_value(checked, value)
+            or (self._span_problem(checked, passage_id, span) if span else None)
             or _alternative_problem(checked, question_id, value, primaries, added)
-            or _item_problem(checked, question_id, passage_id, primaries, added)
+            or _item_problem(checked, question_id, target, primaries, added)
         )
-        if not problem and checked == "evidence" and not self.store.passage_pks([passage_id]):
-            problem = f"unknown passage id {passage_id!r}: it is not in the corpus"
+        if not (problem or span) and checked == "evidence":
+            if not self.store.passage_pks([passage_id]):
+                problem = f"unknown passage id {passage_id!r}: it is not in the corpus"
         if problem:
             raise ValueError(problem)
         row = self._judgement_row(
             reviewer, question_id, kind, value, passage_id, settles, system, at
         )
+        row["span"] = str(target) if span else None
         self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
         return row
+
+    def _span_problem(self, kind: str, passage_id: str, span) -> str | None:
+        """Why a line cannot name this span: a kind that names passages only, a passage too,
+        or a span its document does not hold."""
+        if kind not in readers.SPAN_KINDS:
+            return f"a {kind} judgement names a passage, not a span"
+        if passage_id:
+            return "a judgement names a passage or a span, not both"
+        document, start, end = span
+        found = self.store.document_text(document)
+        if found is None:
+            return f"unknown document id {document!r}: import its documents first"
+        if not 0 <= start < end <= len(found[1]):
+            return (
+                f"span {document}:{start}-{end} is not inside document {document!r} "
+                f"({len(found[1])} characters)"
+            )
+        return None
 
     def add_evidence(
         self,
@@ -134,7 +159,7 @@ class ProjectJudgements:
         for row in self.store.judgements(question_id=question_id):
             kind = row["settles"] if row["kind"] == "adjudication" else row["kind"]
             value = json.loads(row["value"])
-            _record_added(added, kind, row["question_id"], row["passage_id"], value)
+            _record_added(added, kind, row["question_id"], str(gold.target_of(row)), value)
         return added
 
     @staticmethod
@@ -157,38 +182,10 @@ class ProjectJudgements:
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
-        rows = []
-        for rec in readers.read_judgements(path, fmt, encoding, progress):
-            if rec.question_id not in known:
-                raise InputError(
-                    path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
-                )
-            kind = rec.settles or rec.kind
-            problem = _alternative_problem(
-                kind, rec.question_id, rec.value, primaries, added
-            ) or _item_problem(kind, rec.question_id, rec.passage_id, primaries, added)
-            _record_added(added, kind, rec.question_id, rec.passage_id, rec.value)
-            if problem:
-                raise InputError(path, rec.line, f"{problem}; nothing was imported")
-            try:
-                datetime.fromisoformat(rec.at.replace("Z", "+00:00"))
-            except ValueError:
-                raise InputError(
-                    path, rec.line, f"'at' is not an ISO date and time: {rec.at!r}"
-                ) from None
-            rows.append(
-                (
-                    rec.line,
-                    rec.reviewer,
-                    rec.at,
-                    rec.question_id,
-                    rec.kind,
-                    rec.passage_id,
-                    json.dumps(rec.value, ensure_ascii=False),
-                    rec.settles,
-                    rec.system,
-                )
-            )
+        rows = [
+            self._imported_row(path, rec, known, primaries, added)
+            for rec in readers.read_judgements(path, fmt, encoding, progress)
+        ]
         ids = {r[5] for r in rows if r[5]}
         missing = sorted(ids - set(self.store.passage_pks(ids)))
         if missing:
@@ -207,6 +204,41 @@ class ProjectJudgements:
         report.messages.append(f"added {added} judgements ({len(rows) - added} already there)")
         self._gold_cache = None
         return report
+
+    def _imported_row(self, path: str, rec, known: set, primaries: dict, added: dict) -> tuple:
+        """One line of a judgements file as (line, *row), checked against the database."""
+        if rec.question_id not in known:
+            raise InputError(
+                path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
+            )
+        kind = rec.settles or rec.kind
+        target = str(span_key(*rec.span)) if rec.span else rec.passage_id
+        problem = (
+            (self._span_problem(kind, "", rec.span) if rec.span else None)
+            or _alternative_problem(kind, rec.question_id, rec.value, primaries, added)
+            or _item_problem(kind, rec.question_id, target, primaries, added)
+        )
+        _record_added(added, kind, rec.question_id, target, rec.value)
+        if problem:
+            raise InputError(path, rec.line, f"{problem}; nothing was imported")
+        try:
+            datetime.fromisoformat(rec.at.replace("Z", "+00:00"))
+        except ValueError:
+            raise InputError(
+                path, rec.line, f"'at' is not an ISO date and time: {rec.at!r}"
+            ) from None
+        return (
+            rec.line,
+            rec.reviewer,
+            rec.at,
+            rec.question_id,
+            rec.kind,
+            rec.passage_id,
+            json.dumps(rec.value, ensure_ascii=False),
+            rec.settles,
+            rec.system,
+            target if rec.span else None,
+        )
 
     def judgement_lines(self, reviewer: str | None = None) -> list[dict]:
         """The log as design section 6 lines (JSON-ready), oldest first."""
@@ -262,7 +294,7 @@ class ProjectJudgements:
             try:
                 theirs = other.fingerprint()
                 columns = self.store.JUDGEMENT_COLUMNS
-                rows = [tuple(r[c] for c in columns) for r in other.judgements()]
+                rows = [tuple(r.get(c) for c in columns) for r in other.judgements()]
             except StoreError:
                 if not other.changed_since_open():
                     raise

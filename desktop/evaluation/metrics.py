@@ -33,6 +33,9 @@ class Item:
     primary: Hashable
     role: str | None
     passages: frozenset
+    # Spans given directly (design section 10): an item given as a span (its primary is
+    # then not one of its passages) and alternatives given as spans; the span rule only.
+    spans: tuple = ()
 
     @property
     def gain(self) -> int:

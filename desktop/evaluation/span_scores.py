@@ -34,14 +34,18 @@ class SpanSetting:
 
 def span_items(items: Sequence[metrics.Item], known: Mapping[Hashable, Span]):
     """The question's items for the span rule (each with the spans of its primary and its
-    alternatives), or None when some item has no passage with a span: the span rule cannot
-    say how much of it a context covers."""
+    alternatives, passages' and given ones), or None when some item has no span: the span
+    rule cannot say how much of it a context covers. An item given as a span (its primary
+    is none of its passages) has no passages for the id rule: the span rule scores it on
+    every run (design section 10)."""
     out = []
     for item in items:
-        these = tuple(sorted({known[p] for p in item.passages if p in known}))
+        these = {known[p] for p in item.passages if p in known}
+        these = tuple(sorted(these.union(item.spans)))
         if not these:
             return None
-        out.append(SpanItem(item.role, these, item.passages))
+        on_passages = item.primary in item.passages
+        out.append(SpanItem(item.role, these, item.passages if on_passages else frozenset()))
     return out
 
 
@@ -123,20 +127,25 @@ def rescore(
     values.update(dict.fromkeys(new_labels(ks, budgets)))
     if prep is None:
         return
-    every = range(len(prep.items))
-    found = prep.score(ranked, ks, budgets, id_rule_items=every if own else ())
+    # On the gold's own chunking the items judged on passages keep the id rule; an item
+    # given as a span has no passages and is found by coverage there too.
+    by_ids = [i for i, item in enumerate(prep.items) if item.passages] if own else []
+    found = prep.score(ranked, ks, budgets, id_rule_items=by_ids)
     values.update((name, found[name]) for name in new_labels(ks, budgets))
-    if not own:
-        values.update(_across(found, ks))
+    if len(by_ids) < len(prep.items):
+        values.update(_across(found, ks, judged=own))
 
 
-def _across(found: Mapping[str, float | None], ks: Sequence[int]) -> dict[str, float | None]:
-    """A run on another chunking: the measures at K by coverage, and those only ids define
-    (nDCG, P, and Judged, as no passage of another chunking is judged) None."""
+def _across(
+    found: Mapping[str, float | None], ks: Sequence[int], judged: bool = False
+) -> dict[str, float | None]:
+    """Some item scored by coverage: the measures at K by the span rule, and those only ids
+    define (nDCG, P, and Judged on another chunking, whose passages none is judged) None.
+    judged: the run is on the gold's chunking, whose Judged@K stands."""
     out = {}
     for k in ks:
         for measure in ("Recall", "CoreRecall", "Hit", "MRR"):
             out[metrics.label(measure, k)] = found[metrics.label(measure, k)]
-        for measure in (*spans.ID_ONLY_MEASURES, "Judged"):
+        for measure in spans.ID_ONLY_MEASURES if judged else (*spans.ID_ONLY_MEASURES, "Judged"):
             out[metrics.label(measure, k)] = None
     return out

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from desktop.evaluation.metrics import Item
+from desktop.evaluation.spans import Span
+from desktop.gold.span_items import SpanKey, span_key
 
 DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable", "evidence", "drop")
 # The order decisions are applied in: an added item exists before its role or alternatives
@@ -41,6 +43,14 @@ class Decision:
     value: object = None  # the value in force when status counts
     adjudicator: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    span: Span | None = None  # a decision about a span: passage_id holds its key
+
+    def __post_init__(self):
+        # Keyed by a SpanKey (target_of), kept as its span and a plain str key: the report
+        # marshals decisions' fields, which takes str itself only.
+        if isinstance(self.passage_id, SpanKey):
+            self.span = self.passage_id.span
+            self.passage_id = str(self.passage_id)
 
     @property
     def counts(self) -> bool:
@@ -73,8 +83,9 @@ def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
         reviewers.add(row["reviewer"])
         value = json.loads(row["value"])
         kind = row["kind"]
+        target = target_of(row)
         if kind == "adjudication":
-            key = (row["question_id"], row["settles"], row["passage_id"])
+            key = (row["question_id"], row["settles"], target)
             if value is None:
                 adjudications.pop(key, None)
             else:
@@ -82,13 +93,20 @@ def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
             continue
         if kind not in DECIDED_KINDS:
             continue
-        key = (row["question_id"], kind, row["passage_id"])
+        key = (row["question_id"], kind, target)
         per_reviewer = votes.setdefault(key, {})
         if value is None:
             per_reviewer.pop(row["reviewer"], None)
         else:
             per_reviewer[row["reviewer"]] = value
     return votes, adjudications, reviewers
+
+
+def target_of(row: dict) -> str:
+    """What a judgement line judges: its passage id, or for a line given a span (design 10)
+    the span's key as a SpanKey, so that the decisions about a span item are keyed apart from
+    any passage's."""
+    return SpanKey(row["span"]) if row.get("span") else row["passage_id"]
 
 
 def named_passages(judgements: Iterable[dict]) -> set[str]:
@@ -160,14 +178,23 @@ def _decide(votes: dict, adjudications: dict, reviewers: set[str]) -> list[Decis
 class GoldItem:
     """An evidence item in passage keys, with where its role came from."""
 
-    primary_pk: int
+    primary_pk: int | str  # an item given as a span: its span key, as primary_id
     primary_id: str
     role: str | None
     alternatives: dict[int, str]  # passage_pk -> passage_id
     role_status: str | None = None  # a Decision status when a judgement changed the role
+    span: Span | None = None  # an item given as a span (design section 10), no passage
+    alternative_spans: list[Span] = field(default_factory=list)
 
     def as_item(self) -> Item:
-        return Item(self.primary_pk, self.role, frozenset([self.primary_pk, *self.alternatives]))
+        """The scorer's item. One given as a span has no primary passage: its passages are
+        its alternative passages only, and its spans come first in Item.spans (the span
+        rule scores it on every run, span_scores.span_items)."""
+        spans = ((self.span,) if self.span else ()) + tuple(self.alternative_spans)
+        if self.span is not None:
+            return Item(self.primary_pk, self.role, frozenset(self.alternatives), spans)
+        passages = frozenset([self.primary_pk, *self.alternatives])
+        return Item(self.primary_pk, self.role, passages, spans)
 
 
 @dataclass
@@ -203,11 +230,14 @@ def build(
     passage_pks: dict[str, int],
     judgements: Sequence[dict],
     not_evidence: Sequence[tuple[int, int]] = (),
+    span_items: Sequence[tuple] = (),
+    span_alternatives: Sequence[tuple] = (),
 ) -> EffectiveGold:
     """questions: store rows (pk, id, answerable); evidence: (question_pk, item_pk, passage_pk,
     role); alternatives: (item_pk, passage_pk); passage_ids / passage_pks map keys and ids for
     every passage named by gold and judgements; not_evidence: (question_pk, passage_pk) the
-    imported gold judges not evidence."""
+    imported gold judges not evidence; span_items and span_alternatives: the items given as
+    spans and the alternatives given as spans or of such items (db/gold.py's rows)."""
     by_item: dict[int, GoldItem] = {}
     items: dict[int, list[GoldItem]] = {q["pk"]: [] for q in questions}
     for question_pk, item_pk, passage_pk, role in evidence:
@@ -216,6 +246,7 @@ def build(
         items.setdefault(question_pk, []).append(item)
     for item_pk, passage_pk in alternatives:
         by_item[item_pk].alternatives[passage_pk] = passage_ids[passage_pk]
+    _imported_spans(items, by_item, span_items, span_alternatives, passage_ids)
     answerable = {q["pk"]: bool(q["answerable"]) for q in questions}
     question_pk_of = {q["id"]: q["pk"] for q in questions}
 
@@ -234,6 +265,9 @@ def build(
         these = items.setdefault(question_pk, [])
         if d.kind == "answerable":
             answerable[question_pk] = bool(d.value)
+            continue
+        if d.span is not None:
+            _apply_span(d, SpanKey(d.passage_id), these, judged_out, question_pk)
             continue
         passage_pk = passage_pks.get(d.passage_id)
         if passage_pk is None:
@@ -271,6 +305,50 @@ def _apply(d: Decision, passage_pk: int, these: list[GoldItem], judged_out, ques
         for item in these:
             item.alternatives.pop(passage_pk, None)
         judged_out.setdefault(question_pk, set()).add(passage_pk)
+
+
+def _imported_spans(items, by_item, span_items, span_alternatives, passage_ids) -> None:
+    """The imported items given as spans, after the passage items of their question, and the
+    alternatives of span items and span alternatives of passage items."""
+    by_span_item: dict[int, GoldItem] = {}
+    for question_pk, pk, document, start, end, role in span_items:
+        key = str(span_key(document, start, end))  # plain str: the report marshals it
+        item = GoldItem(key, key, role, {}, span=Span(document, start, end))
+        by_span_item[pk] = item
+        items.setdefault(question_pk, []).append(item)
+    for item_pk, span_item_pk, passage_pk, document, start, end in span_alternatives:
+        owner = by_item[item_pk] if item_pk is not None else by_span_item[span_item_pk]
+        if passage_pk is not None:
+            owner.alternatives[passage_pk] = passage_ids[passage_pk]
+        else:
+            owner.alternative_spans.append(Span(document, start, end))
+
+
+def _apply_span(d: Decision, key: SpanKey, these: list[GoldItem], judged_out, question_pk):
+    """One decision on a span of a question (design 10): an item given as that span added,
+    dropped or given a role, or the span made an alternative of an item (d.value names it:
+    a primary passage id or a span key)."""
+    mine = [item for item in these if item.span is not None and item.primary_id == key]
+    if d.kind == "evidence":
+        if d.value is True and not mine:
+            these.append(GoldItem(str(key), str(key), None, {}, span=key.span))
+    elif d.kind == "drop":
+        if d.value is True:
+            for item in mine:
+                these.remove(item)
+                judged_out.setdefault(question_pk, set()).update(item.alternatives)
+    elif d.kind == "role":
+        for item in mine:
+            item.role = d.value
+            item.role_status = d.status
+    elif d.kind == "alternative":
+        span = key.span
+        for item in these:
+            if span in item.alternative_spans:
+                item.alternative_spans.remove(span)
+        for item in these:
+            if item.primary_id == d.value and item.span != span:
+                item.alternative_spans.append(span)
 
 
 # -- agreement ----------------------------------------------------------------------------------

@@ -70,12 +70,7 @@ def lines(
         if fmt == "jsonl":
             evidence = []
             for item in items:
-                entry: dict = {"passage_id": item.primary_id}
-                if item.role:
-                    entry["role"] = item.role
-                if item.alternatives:
-                    entry["alternatives"] = sorted(item.alternatives.values())
-                evidence.append(entry)
+                evidence.append(_entry(item))
             obj: dict = {"question_id": qid, "evidence": evidence}
             if projection:
                 obj["projected"] = {"chunking": projection.chunking, "coverage": projection.theta}
@@ -88,6 +83,38 @@ def lines(
                 yield f"{qid} {iteration} {pid} {level}\n"
             else:
                 yield f"{qid}\t{pid}\t{level}\n"
+
+
+def _entry(item) -> dict:
+    """One evidence item of a gold JSONL line: its passage or its span (design section 10),
+    its role and its alternatives, passage ids then spans."""
+    span = getattr(item, "span", None)
+    entry: dict = {"span": span_object(span)} if span else {"passage_id": item.primary_id}
+    if item.role:
+        entry["role"] = item.role
+    alternatives: list = sorted(item.alternatives.values())
+    alternatives += [span_object(s) for s in getattr(item, "alternative_spans", ())]
+    if alternatives:
+        entry["alternatives"] = alternatives
+    return entry
+
+
+def span_object(span: spans.Span) -> dict:
+    return {"document_id": span.document, "start": span.start, "end": span.end}
+
+
+def spans_unsaid(rows: list) -> str | None:
+    """Why qrels cannot hold these rows (an item given as a span, or an alternative given as
+    one: qrels name passages only), or None when they can."""
+    for qid, items, _ in rows:
+        for item in items:
+            if getattr(item, "span", None) or getattr(item, "alternative_spans", None):
+                return (
+                    f"question {qid!r} has evidence given as a span, which qrels cannot hold "
+                    "(they name passages only): add --chunking NAME to write the gold projected "
+                    "onto that chunking's passages, or use --format jsonl"
+                )
+    return None
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from desktop.readers.json_dict import JSON_DICT_LIMIT
 from desktop.readers.judgements import (
     KINDS,
     PASSAGE_KINDS,
+    SPAN_KINDS,
     JudgementRecord,
     check_judgement_value,
     read_judgements,
@@ -106,6 +107,7 @@ __all__ = [
     "JSON_DICT_LIMIT",
     "KINDS",
     "PASSAGE_KINDS",
+    "SPAN_KINDS",
     "JudgementRecord",
     "check_judgement_value",
     "read_judgements",

@@ -9,15 +9,20 @@ from dataclasses import dataclass, field
 from desktop.readers.json_dict import read_json_dict
 from desktop.readers.kinds import ROLES, check_kind, columns_kind, header_kind, pick_format
 from desktop.readers.opening import InputError, nfc, read_lines, shown
+from desktop.readers.span_values import span_value
 from desktop.readers.values import json_lines, table_rows, text_id, whole
+
+SpanValue = tuple[str, int, int]  # (document id, start, end)
 
 
 @dataclass
 class EvidenceRecord:
     line: int
-    passage_id: str
+    passage_id: str  # '' for an item given as a span
     role: str | None
     alternatives: list[str] = field(default_factory=list)
+    span: SpanValue | None = None  # an item given as a span (design section 10)
+    alternative_spans: list[SpanValue] = field(default_factory=list)
 
 
 @dataclass
@@ -70,16 +75,26 @@ def _jsonl_gold(path, encoding, progress) -> Iterator[GoldRecord]:
 
 
 def _evidence_items(path, number: int, evidence: list) -> list[EvidenceRecord]:
-    """A JSONL gold line's evidence items, each primary passage once."""
+    """A JSONL gold line's evidence items, each primary passage (or span) once."""
     items: list[EvidenceRecord] = []
-    primaries: set[str] = set()
+    primaries: set = set()
     for item in evidence:
         if not isinstance(item, dict):
             raise InputError(path, number, "each evidence item must be an object")
-        pid = text_id(path, number, item.get("passage_id"), "passage_id")
-        if pid in primaries:
-            raise InputError(path, number, f"passage '{pid}' is evidence twice")
-        primaries.add(pid)
+        if "span" in item:
+            if "passage_id" in item:
+                raise InputError(
+                    path, number, "an evidence item has a passage_id or a span, not both"
+                )
+            span = span_value(path, number, item["span"])
+            pid, primary = "", span
+        else:
+            span = None
+            pid = text_id(path, number, item.get("passage_id"), "passage_id")
+            primary = pid
+        if primary in primaries:
+            raise InputError(path, number, f"{_named(primary)} is evidence twice")
+        primaries.add(primary)
         role = item.get("role")
         if role not in (None, *ROLES):
             raise InputError(
@@ -87,16 +102,33 @@ def _evidence_items(path, number: int, evidence: list) -> list[EvidenceRecord]:
                 number,
                 f"role must be core or supporting (or missing), not {shown(repr(role))}",
             )
-        alts = item.get("alternatives", [])
-        if not isinstance(alts, list):
-            raise InputError(path, number, "'alternatives' must be a list of passage ids")
-        alt_ids = []
-        for alt in alts:
-            alt = text_id(path, number, alt, "alternatives")
-            if alt != pid and alt not in alt_ids:
-                alt_ids.append(alt)
-        items.append(EvidenceRecord(number, pid, role, alt_ids))
+        record = EvidenceRecord(number, pid, role, span=span)
+        _alternatives(path, number, item.get("alternatives", []), record)
+        items.append(record)
     return items
+
+
+def _named(primary) -> str:
+    if isinstance(primary, tuple):
+        return f"span {primary[0]}:{primary[1]}-{primary[2]}"
+    return f"passage '{primary}'"
+
+
+def _alternatives(path, number: int, alts, record: EvidenceRecord) -> None:
+    """An item's alternatives: passage ids, or spans (objects) of any document."""
+    if not isinstance(alts, list):
+        raise InputError(
+            path, number, "'alternatives' must be a list of passage ids or span objects"
+        )
+    for alt in alts:
+        if isinstance(alt, dict):
+            span = span_value(path, number, alt, "alternatives")
+            if span != record.span and span not in record.alternative_spans:
+                record.alternative_spans.append(span)
+            continue
+        alt = text_id(path, number, alt, "alternatives")
+        if alt != record.passage_id and alt not in record.alternatives:
+            record.alternatives.append(alt)
 
 
 def _qrels_gold(path, fmt: str, encoding, progress, levels) -> Iterator[GoldRecord]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from desktop.readers.kinds import ROLES, check_kind, pick_format
 from desktop.readers.opening import InputError, nfc, shown
+from desktop.readers.span_values import span_value
 from desktop.readers.values import json_lines
 
 KINDS = (
@@ -21,6 +22,9 @@ KINDS = (
 )
 # Kinds that name a passage of the question (the others name none, or the question itself).
 PASSAGE_KINDS = ("role", "alternative", "not_evidence", "evidence", "drop")
+# Kinds that may name a span instead (design section 10): an item given as a span added,
+# given a role or dropped, or a span made an alternative of an item.
+SPAN_KINDS = ("role", "alternative", "evidence", "drop")
 
 
 @dataclass
@@ -34,6 +38,7 @@ class JudgementRecord:
     value: object
     settles: str | None
     system: str | None
+    span: tuple[str, int, int] | None = None  # (document id, start, end); passage_id ''
 
 
 def check_judgement_value(kind: str, value: object) -> str | None:
@@ -86,7 +91,8 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         passage_id = obj.get("passage_id") or ""
         if not isinstance(passage_id, str):
             raise InputError(path, number, "'passage_id' must be a string")
-        if checked_kind in PASSAGE_KINDS and not passage_id:
+        span = _span(path, number, obj, checked_kind, passage_id)
+        if checked_kind in PASSAGE_KINDS and not passage_id and span is None:
             raise InputError(path, number, f"a {checked_kind} judgement needs a 'passage_id'")
         system = obj.get("system")
         if system is not None and not isinstance(system, str):
@@ -102,4 +108,20 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
             nfc(value) if isinstance(value, str) else value,
             settles,
             system,
+            span,
         )
+
+
+def _span(path, number: int, obj: dict, kind: str, passage_id: str):
+    """A line's span (design section 10: passage_id null, "span" an object), or None."""
+    if obj.get("span") is None:
+        return None
+    if kind not in SPAN_KINDS:
+        raise InputError(
+            path,
+            number,
+            f"a {kind} judgement names a passage, not a span ({', '.join(SPAN_KINDS)} may)",
+        )
+    if passage_id:
+        raise InputError(path, number, "a judgement names a passage_id or a span, not both")
+    return span_value(path, number, obj["span"])

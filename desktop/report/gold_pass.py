@@ -227,7 +227,8 @@ class QuestionPass:
             metric_items = [i.as_item() for i in items]
             self.gold.put(pk, metric_items)
             self.denominators.append(len(items))
-            self.primaries.extend(i.primary_pk for i in items)
+            # an item given as a span has no primary passage to excerpt (design 10)
+            self.primaries.extend(i.primary_pk for i in items if i.span is None)
             self.core_evaluated += any(i.role == "core" for i in items)
         count = pool_module.unjudged_in(top_passages, judged)
         listed = pool_module.listed(count, bool(items), ranked)

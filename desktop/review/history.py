@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 
-from desktop.gold.effective import instant, line_order
+from desktop.gold.effective import instant, line_order, target_of
+from desktop.gold.span_items import SpanKey
 from desktop.project import now
 
 
@@ -75,7 +76,9 @@ class UndoHistory:
 
     @staticmethod
     def key_of(row: dict) -> Key:
-        return (row["question_id"], row["kind"], row["passage_id"] or "", row.get("settles") or "")
+        """A line's key; a line about a span is keyed by the span (a SpanKey), as the
+        effective gold keys it."""
+        return (row["question_id"], row["kind"], target_of(row) or "", row.get("settles") or "")
 
     def record(self, row: dict) -> str:
         """Read one new line of this reviewer's; returns 'undo', 'redo', 'change' or 'same'."""
@@ -127,7 +130,7 @@ class UndoHistory:
     @staticmethod
     def _line(step: Step, value: object) -> dict:
         question_id, kind, passage_id, settles = step.key
-        return {
+        line = {
             "question_id": question_id,
             "kind": kind,
             "value": value,
@@ -135,6 +138,10 @@ class UndoHistory:
             "settles": settles or None,
             "system": step.system,
         }
+        if isinstance(passage_id, SpanKey):
+            span = passage_id.span
+            line.update(passage_id="", span=(span.document, span.start, span.end))
+        return line
 
 
 def _changes(steps: Sequence[Step], backwards: bool = False) -> dict[Key, tuple[str, str]]:

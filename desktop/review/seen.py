@@ -54,6 +54,8 @@ def question_gold(
     passage_ids = {e["passage_pk"]: e["passage_id"] for e in evidence}
     for e in evidence:
         passage_ids.update(dict(e["alternatives"]))
+    span_alternatives = project.reads.span_alternative_rows(question["pk"])
+    passage_ids.update(project.reads.passage_ids_of(r[2] for r in span_alternatives if r[2]))
     named = gold.named_passages(rows) - set(passage_ids.values())
     passage_pks = project.reads.passage_pks(named) if named else {}
     passage_ids.update({pk: pid for pid, pk in passage_pks.items()})
@@ -67,6 +69,8 @@ def question_gold(
         passage_pks,
         rows + reviewer_marks(everyone),
         project.reads.question_not_evidence(question["pk"]),
+        project.reads.span_item_rows(question["pk"]),
+        span_alternatives,
     )
     return built, evidence, rows
 

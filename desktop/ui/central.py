@@ -24,6 +24,7 @@ from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
 from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
+from desktop.ui.span_keys import SpanKeys
 from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import LayoutSlot, highlighted_html, text_lines_height
 
@@ -51,6 +52,7 @@ def build_central(window) -> None:
     )
     window.rankings = RankingsArea(session)
     window.reader = PassageReader(session)
+    window.span_keys = SpanKeys(window, window.reader)
     window.pool_panel = PoolPanel(session, lambda: window.question_panel.order())
     window.middle_tabs = PassageTabs(window.rankings, window.pool_panel, window.reader)
     window.rankings.nothingChosen.connect(window.reader_fallback)

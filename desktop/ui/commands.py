@@ -13,6 +13,7 @@ from db import StoreError
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import CorpusSearchDialog, NoteDialog
 from desktop.ui.models import SearchResultsModel
+from desktop.ui.span_keys import span_label
 
 
 class ReviewCommands:
@@ -67,7 +68,7 @@ class ReviewCommands:
         saved = "; ".join(
             QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(
                 kind=terms.kind(line.get("settles") or line["kind"]),
-                passage=line.get("passage_id", ""),
+                passage=line.get("passage_id") or span_label(line),
                 value=terms.value_text(line.get("settles") or line["kind"], line["value"]),
             )
             for line in lines
@@ -279,6 +280,12 @@ class ReviewCommands:
         settles = dispute.kind
         if settles == "evidence" and value is False:
             settles, value = "not_evidence", True  # "not evidence" against an added item
+        span = dispute.decision.span  # a disagreement about a span is settled by its span
+        if span is not None:
+            where = {"passage_id": "", "span": (span.document, span.start, span.end)}
+            line = {"kind": "adjudication", "value": value, "settles": settles, **where}
+            self.judge_lines([line])
+            return
         self.judge("adjudication", value, passage_id=dispute.passage_id, settles=settles)
 
     def undo(self) -> None:
@@ -308,7 +315,8 @@ class ReviewCommands:
         written = [{k: v for k, v in line.items() if k != "question_id"} for line in lines]
         if self.judge_lines(written, question):
             done = ", ".join(
-                f"{terms.kind(line['settles'] or line['kind'])} {line['passage_id']}"
+                f"{terms.kind(line['settles'] or line['kind'])} "
+                f"{line['passage_id'] or span_label(line)}"
                 for line in lines
             )
             self.say(f"{what}: {done} ({question['id']})", 8000)

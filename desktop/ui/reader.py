@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 from desktop import review
 from desktop.ui.common import shrinkable
 from desktop.ui.session import ReviewSession
+from desktop.ui.span_keys import reader_selection
 from desktop.ui.widgets import LayoutSlot, highlighted_html
 
 NEIGHBOUR_CHARS = 600
@@ -29,6 +30,7 @@ class PassageReader(QWidget):
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
+        self._passage_block = 0  # the passage's block in the document: after its neighbour
         self._document: QTextDocument | None = None  # the one shown, once a passage was
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -78,7 +80,18 @@ class PassageReader(QWidget):
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
+        self._passage_block = len(before)
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
+
+    def selected_span(self) -> tuple[str, int, int] | None:
+        """The text selected in the shown passage as (document id, start, end) code points of
+        its document, snapped to whole characters (desktop.gold.span_snap); None when nothing
+        is selected or the passage has no span."""
+        cursor = self.viewer.textCursor()
+        if self.passage_pk is None or not cursor.hasSelection():
+            return None
+        block = self.viewer.document().findBlockByNumber(self._passage_block)
+        return reader_selection(self.session.project, self.passage_pk, block, cursor)
 
     def _show_document(self, markup: str) -> None:
         """Put in a document built and laid out here, off the paint path, in the viewer's
