@@ -12,35 +12,36 @@ from typing import TYPE_CHECKING
 from openpyxl.chart import LineChart, Reference
 from openpyxl.utils import get_column_letter
 
-from desktop.evaluation import spans
 from desktop.report.cells import h
 from desktop.report.sheet import Sheet
 
 if TYPE_CHECKING:
     from desktop.report.workbook import Report
 
-HEAD_ROWS = "4:4"  # the table's header, repeated on each printed page
+HEAD_ROWS = "6:6"  # the table's header, repeated on each printed page
 SET_MEASURES = ("Recall", "SpanRecall", "SpanPrecision")
-CHUNKING_COLUMNS = 6  # chunking, size, overlap, unit, passages, system
+CHUNKING_COLUMNS = 7  # chunking, size, overlap, unit, passages, system, measure
 
 
 def chunkings_widths(ks, budgets) -> list[float]:
-    """Column widths: the chunking's and system's, then one per figure (its header in two
-    lines: the sheet's header is not its first row, so write-only widths are set here)."""
-    figures = len(SET_MEASURES) * (len(ks) + len(budgets))
-    return [18, 9, 9, 8, 9, 16] + [12.5] * figures
+    """Column widths: the chunking's, system's and measure's, then one per cut-off, K then
+    budget (the header is not the sheet's first row, so write-only widths are set here)."""
+    return [24, 7, 8, 11, 9, 18, 14] + [9.5] * (len(ks) + len(budgets))
 
 
-def _labels(ks, budgets) -> list[str]:
-    at_k = [spans.label(m, k) for k in ks for m in SET_MEASURES]
-    return at_k + [spans.label(m, budget=b) for b in budgets for m in SET_MEASURES]
+def cuts(ks, budgets) -> list[str]:
+    """The cut-offs as labels end: '@5', '@2000ch'."""
+    return [f"@{k}" for k in ks] + [f"@{b}ch" for b in budgets]
+
+
+def _cut_head(ks, budgets) -> list[str]:
+    return [h(f"@{k}", f"상위 {k}") for k in ks] + [h(f"@{b}ch", f"{b}자") for b in budgets]
 
 
 def chunkings_sheet(report: Report, sheet: Sheet) -> None:
     """The heading (θ, budgets), the table, the unranked runs' footnote and the chart."""
     found = report.spans
     ks, budgets = report.ks, found.budgets
-    labels = _labels(ks, budgets)
     sheet.append(
         [
             f"Which chunking recovers the evidence — coverage θ = {found.theta:g} "
@@ -48,14 +49,16 @@ def chunkings_sheet(report: Report, sheet: Sheet) -> None:
         ],
         "title",
     )
-    sheet.append(
-        [
-            "Recall@K and Recall@budget: evidence items found (the id rule on the gold's "
-            "chunking, coverage ≥ θ on another); SpanRecall: the share of the evidence "
-            "characters the context covers; SpanPrecision: the share of the context that is "
-            "evidence; budgets in characters: " + ", ".join(map(str, budgets))
-        ]
-    )
+    for line in (
+        "Recall: evidence items found (the id rule on the gold's chunking, coverage ≥ θ on "
+        "another). SpanRecall: the share of the evidence's characters the context covers.",
+        "SpanPrecision: the share of the context's characters that are evidence. @K: the top K "
+        "passages; @Nch: the first N characters of the ranked context (budget).",
+        f"Budgets in characters: {', '.join(map(str, budgets))}; K: "
+        f"{', '.join(map(str, ks))}. The same figures as recall-reviewer metrics --budget "
+        f"{','.join(map(str, budgets))} --coverage {found.theta:g}.",
+    ):
+        sheet.append([line])
     sheet.blank()
     head = [
         h("chunking", "청킹"),
@@ -64,10 +67,11 @@ def chunkings_sheet(report: Report, sheet: Sheet) -> None:
         h("unit", "단위"),
         h("passages", "문단 수"),
         h("system", "시스템"),
-        *labels,
+        h("measure", "지표"),
+        *_cut_head(ks, budgets),
     ]
     first = sheet.header(head)
-    rows = _rows(report, labels)
+    rows = _rows(report, cuts(ks, budgets))
     for values, styles in rows:
         sheet.append(values, styles)
     sheet.autofilter(first, len(head))
@@ -75,11 +79,12 @@ def chunkings_sheet(report: Report, sheet: Sheet) -> None:
     sheet.blank()
     if dimmed:
         sheet.append([_unranked_note(dimmed)])
-    _chart(report, sheet, [values for values, _ in rows if values[5]], len(labels))
+    systems = [values for values in (v for v, _ in rows) if values[6] == "SpanRecall"]
+    _chart(report, sheet, systems)
 
 
-def _rows(report: Report, labels: list[str]) -> list[tuple[list, list]]:
-    """One row per chunking and system on it (a chunking no run is on: one row, no system)."""
+def _rows(report: Report, cut_labels: list[str]) -> list[tuple[list, list]]:
+    """Per chunking and system on it, a row per measure (a chunking no run is on: one row)."""
     found = report.spans
     on = report.project.reads.system_chunkings()
     out = []
@@ -93,13 +98,16 @@ def _rows(report: Report, labels: list[str]) -> list[tuple[list, list]]:
         ]
         systems = [s for s in report.systems if on.get(s["pk"]) == chunking["pk"]]
         if not systems:
-            out.append((shape + [None] * (1 + len(labels)), [None] * (6 + len(labels))))
+            out.append((shape, [None] * len(shape)))
         for system in systems:
             means = found.means(system["name"])
-            styles = [None] * CHUNKING_COLUMNS + [
-                "dimnum" if _cut_short(report, system, label) else "num" for label in labels
-            ]
-            out.append((shape + [system["name"], *(means.get(x) for x in labels)], styles))
+            for measure in SET_MEASURES:
+                labels = [measure + cut for cut in cut_labels]
+                styles = [None] * CHUNKING_COLUMNS + [
+                    "dimnum" if _cut_short(report, system, label) else "num" for label in labels
+                ]
+                values = shape + [system["name"], measure, *(means.get(x) for x in labels)]
+                out.append((values, styles))
     return out
 
 
@@ -122,19 +130,19 @@ def _unranked_note(names: list[str]) -> str:
     )
 
 
-def _chart(report: Report, sheet: Sheet, rows: list[list], n_labels: int) -> None:
+def _chart(report: Report, sheet: Sheet, rows: list[list]) -> None:
     """SpanRecall against the budget, a line per (chunking, system), drawn from a small
-    table of those figures written below."""
+    table of those figures written below (the numbers it draws)."""
     budgets = report.spans.budgets
     if not rows or not budgets:
         return
     sheet.blank()
     sheet.append([f"SpanRecall by budget (θ = {report.spans.theta:g}) 예산별 SpanRecall"], "bold")
     head = sheet.header([h("chunking · system", "청킹 · 시스템"), *budgets])
+    at_budgets = len(rows[0]) - len(budgets)
     for values in rows:
-        means = report.spans.means(values[5])
-        series = [means.get(spans.label("SpanRecall", budget=b)) for b in budgets]
-        sheet.append([f"{values[0]} · {values[5]}", *series], [None] + ["num"] * len(budgets))
+        styles = [None] + ["num"] * len(budgets)
+        sheet.append([f"{values[0]} · {values[5]}", *values[at_budgets:]], styles)
     ws = sheet.ws
     chart = LineChart()
     chart.title = f"SpanRecall by context length (θ = {report.spans.theta:g})"
@@ -151,4 +159,4 @@ def _chart(report: Report, sheet: Sheet, rows: list[list], n_labels: int) -> Non
         line.smooth = False  # straight segments: a smoothed line dips between budgets
     chart.set_categories(Reference(ws, min_col=2, max_col=len(budgets) + 1, min_row=head))
     chart.width, chart.height = 18, 10
-    ws.add_chart(chart, f"{get_column_letter(1)}{head + len(rows) + 2}")
+    ws.add_chart(chart, f"{get_column_letter(len(budgets) + 3)}{head - 1}")  # beside its table

@@ -24,11 +24,8 @@ from tests.readers.test_graph_import import spans_of, stored, study  # noqa: F40
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = ("--k", "5,10", "--budget", "50,500,2000", "--coverage", "0.4")
-LABELS = [
-    f"{measure}@{cut}"
-    for cut in ("5", "10", "50ch", "500ch", "2000ch")
-    for measure in ("Recall", "SpanRecall", "SpanPrecision")
-]
+CUTS = ["@5", "@10", "@50ch", "@500ch", "@2000ch"]
+MEASURES = ["Recall", "SpanRecall", "SpanPrecision"]
 GREY = "FF8C8C8C"
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 
@@ -69,13 +66,14 @@ def table(rows, first_header: str):
     return head, body
 
 
-def test_the_chunkings_sheet_equals_metrics_json(exported):
-    db, path, data = exported
+def chunkings_table(path, metrics_data, db):
+    """Checks the Chunkings sheet's figures against metrics --json; returns the rows' cells
+    and the chunking of each system."""
     rows = rows_of(path, "Chunkings")
-    assert "θ = 0.4" in rows[0][0].value
     head, body = table(rows, "chunking")
-    assert head == ["chunking", "size", "overlap", "unit", "passages", "system", *LABELS]
-    by_system = {row["system"]: row for row in data["systems"]}
+    cuts = [cut for cut in head[7:]]
+    assert head[:7] == ["chunking", "size", "overlap", "unit", "passages", "system", "measure"]
+    by_system = {row["system"]: row for row in metrics_data["systems"]}
     shapes = {
         name: (size, overlap, unit, n)
         for name, size, overlap, unit, n in stored(
@@ -84,16 +82,46 @@ def test_the_chunkings_sheet_equals_metrics_json(exported):
             "WHERE p.chunking_pk = c.pk) FROM chunking c",
         )
     }
-    seen = {}
+    seen, measures = {}, {}
     for row in body:
         cells = [cell.value for cell in row]
         seen[cells[5]] = cells[0]
+        measures.setdefault(cells[5], []).append(cells[6])
         assert tuple(cells[1:5]) == shapes[cells[0]]
+        want = [by_system[cells[5]][cells[6] + cut] for cut in cuts]
         # Excel's cells hold 15 to 17 significant digits: equal up to the last of them
-        assert cells[6:] == pytest.approx(
-            [by_system[cells[5]][label] for label in LABELS], rel=1e-15
-        )
+        assert cells[7:] == pytest.approx(want, rel=1e-15)
+    assert all(these == MEASURES for these in measures.values())
+    return rows, cuts, seen
+
+
+def test_the_chunkings_sheet_equals_metrics_json(exported):
+    db, path, data = exported
+    rows, cuts, seen = chunkings_table(path, data, db)
+    assert "θ = 0.4" in rows[0][0].value and cuts == CUTS
     assert seen == {"BM25": "c160", "GraphRAG": "graphrag", "LightRAG": "lightrag"}
+
+
+def test_the_study_samples_report_compares_its_three_chunkings(tmp_path):
+    """demo --study: the article chunking and 200- and 500-character windows, a BM25 run on
+    each; by default the budgets 500..4000 and θ 0.5, as metrics --budget takes them; the
+    randomization tests leave nDCG out for runs on another chunking (none defined there)."""
+    db, path = tmp_path / "study.db", tmp_path / "study.xlsx"
+    assert cli(db, "demo", "--study").returncode == 0
+    done = cli(db, "export", str(path), "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    metrics = cli(db, "metrics", "--budget", "500,1000,2000,4000", "--coverage", "0.5", "--json")
+    data = json.loads(metrics.stdout)
+    rows, cuts, seen = chunkings_table(path, data, db)
+    assert "θ = 0.5" in rows[0][0].value
+    assert cuts == ["@5", "@10", "@500ch", "@1000ch", "@2000ch", "@4000ch"]
+    assert len(seen) == 3 and len(set(seen.values())) == 3
+    head, body = table(rows_of(path, "Comparison"), "system A")
+    tested = [[cell.value for cell in row] for row in body]
+    across = set(data["across_chunkings"])
+    assert across and all(
+        not (set(row[:2]) & across and str(row[2]).startswith("nDCG")) for row in tested
+    )
 
 
 def test_runs_on_other_chunkings_are_scored_as_metrics_scores_them(exported):
@@ -125,6 +153,14 @@ def test_the_chart_draws_span_recall_by_budget_a_line_per_chunking_and_system(ex
     _, path, _ = exported
     head, body = table(rows_of(path, "Chunkings"), "chunking · system")
     assert head[1:] == ["50", "500", "2000"]
+    figures = {
+        (row[0].value, row[5].value): [cell.value for cell in row[9:]]
+        for row in table(rows_of(path, "Chunkings"), "chunking")[1]
+        if row[6].value == "SpanRecall"
+    }
+    assert {row[0].value: [c.value for c in row[1:4]] for row in body} == {
+        f"{chunking} · {system}": these for (chunking, system), these in figures.items()
+    }
     assert [row[0].value for row in body] == [
         "c160 · BM25",
         "graphrag · GraphRAG",
@@ -175,9 +211,9 @@ def test_unranked_runs_figures_past_their_order_are_grey_with_a_footnote(exporte
     head, body = table(rows, "chunking")
     for row in body:
         cells = dict(zip(head, row, strict=False))
-        grey = cells["Recall@50ch"].font.color
+        grey = cells["@50ch"].font.color
         assert (grey is not None and grey.rgb == GREY) is (cells["system"].value != "BM25")
-        assert cells["Recall@2000ch"].font.color is None
+        assert cells["@2000ch"].font.color is None
     assert any(str(r[0].value).startswith("Grey figures (GraphRAG, LightRAG)") for r in rows)
 
 
