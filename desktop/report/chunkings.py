@@ -18,7 +18,8 @@ from desktop.report.sheet import Sheet
 if TYPE_CHECKING:
     from desktop.report.workbook import Report
 
-HEAD_ROWS = "6:6"  # the table's header, repeated on each printed page
+HEAD_ROWS = "6:6"  # the table's header (under the heading), repeated on each printed page
+FROZEN = "A7"  # the heading and the header stay in view
 SET_MEASURES = ("Recall", "SpanRecall", "SpanPrecision")
 CHUNKING_COLUMNS = 7  # chunking, size, overlap, unit, passages, system, measure
 

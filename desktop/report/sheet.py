@@ -56,7 +56,8 @@ def sheet_names(lang: str) -> dict[str, str]:
 
 def chunkings_name(lang: str) -> str:
     """The Chunkings sheet's name in ``lang``."""
-    return "청킹 비교" if sheet_names(lang) and lang == "ko" else CHUNKINGS
+    sheet_names(lang)  # refuses a language it does not know
+    return "청킹 비교" if lang == "ko" else CHUNKINGS
 
 
 def default_language(environ=os.environ) -> str:

@@ -15,7 +15,7 @@ from openpyxl import Workbook
 from desktop.app import scratch
 from desktop.evaluation import compare, metrics, scored, spans, stats
 from desktop.report.charts import charts_sheet
-from desktop.report.chunkings import HEAD_ROWS, chunkings_sheet, chunkings_widths
+from desktop.report.chunkings import FROZEN, HEAD_ROWS, chunkings_sheet, chunkings_widths
 from desktop.report.comparison import comparison_sheet
 from desktop.report.gold_pass import QuestionPass
 from desktop.report.reviewers import gold_changes_sheet, reviewers_sheet
@@ -81,7 +81,7 @@ def make_sheets(
         ),
     }
     if chunkings:  # right after the Summary: seed §5.1's question, which chunking
-        made[CHUNKINGS] = sheet(CHUNKINGS, chunkings, "C4", HEAD_ROWS)
+        made[CHUNKINGS] = sheet(CHUNKINGS, chunkings, FROZEN, HEAD_ROWS)
     return made | {
         PER_QUESTION: sheet(
             PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True

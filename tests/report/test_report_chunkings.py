@@ -18,6 +18,9 @@ from xml.etree import ElementTree
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.chart import LineChart
+from openpyxl.chart.chartspace import ChartSpace
+from openpyxl.chart.reader import read_chart
 
 from tests.helpers import cli, refused_by_cli
 from tests.readers.test_graph_import import spans_of, stored, study  # noqa: F401 (fixture)
@@ -27,7 +30,6 @@ OPTIONS = ("--k", "5,10", "--budget", "50,500,2000", "--coverage", "0.4")
 CUTS = ["@5", "@10", "@50ch", "@500ch", "@2000ch"]
 MEASURES = ["Recall", "SpanRecall", "SpanPrecision"]
 GREY = "FF8C8C8C"
-C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 
 
 @pytest.fixture(scope="module")
@@ -166,19 +168,24 @@ def test_the_chart_draws_span_recall_by_budget_a_line_per_chunking_and_system(ex
         "graphrag · GraphRAG",
         "lightrag · LightRAG",
     ]
-    with zipfile.ZipFile(path) as archive:
-        charts = [n for n in archive.namelist() if n.startswith("xl/charts/chart")]
-        found = [ElementTree.fromstring(archive.read(name)) for name in charts]
-    lines = [chart for chart in found if chart.find(f".//{C}lineChart") is not None]
-    span_chart = [c for c in lines if "SpanRecall by context" in "".join(c.itertext())]
-    assert len(span_chart) == 1
-    series = span_chart[0].findall(f".//{C}lineChart/{C}ser")
-    assert len(series) == len(body)
+    charts = read_charts(path)
+    drawn = [c for c in charts if c.series and "'Chunkings'!" in c.series[0].val.numRef.f]
+    assert len(drawn) == 1 and isinstance(drawn[0], LineChart)
+    assert drawn[0].title.tx.rich.p[0].r[0].t == "SpanRecall by context length (θ = 0.4)"
+    assert len(drawn[0].series) == len(body)
     first = body[0][0].row
-    for number, ser in enumerate(series):
+    for number, series in enumerate(drawn[0].series):
         row = first + number
-        assert ser.find(f"{C}tx//{C}f").text.replace("$", "").endswith(f"!A{row}")
-        assert ser.find(f"{C}val//{C}f").text.replace("$", "").endswith(f"!B{row}:D{row}")
+        assert series.tx.strRef.f.replace("$", "") == f"'Chunkings'!A{row}"
+        assert series.val.numRef.f.replace("$", "") == f"'Chunkings'!B{row}:D{row}"
+
+
+def read_charts(path) -> list:
+    """The workbook's charts as openpyxl reads a chart part back (openpyxl.chart.reader)."""
+    with zipfile.ZipFile(path) as archive:
+        names = [n for n in archive.namelist() if n.startswith("xl/charts/chart")]
+        trees = [ElementTree.fromstring(archive.read(name)) for name in names]
+    return [read_chart(ChartSpace.from_tree(tree)) for tree in trees]
 
 
 def test_misses_on_another_chunking_name_the_span_and_the_coverage_reached(exported):
