@@ -33,9 +33,6 @@ class SpanPass:
         # figures are those at or beyond them (design section 11)
         self.longest: dict[str, tuple[int, int]] = {}
 
-    def labels(self) -> list[str]:
-        return self.evaluation.labels()
-
     def values(self, system: str, question: Hashable) -> dict[str, float | None] | None:
         """The question's values as metrics --json has them, or None when the system's run
         is not scored by spans (the id rule's values stand)."""
