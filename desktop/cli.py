@@ -235,7 +235,7 @@ def _span_options(args) -> tuple[list[int], float]:
     """--budget and --coverage: the budgets in characters and θ."""
     from desktop.evaluation.spans import parse_budgets, parse_coverage
 
-    budget = getattr(args, "budget", None)  # export has --coverage only
+    budget = getattr(args, "budget", None)
     try:
         return (parse_budgets(budget) if budget is not None else []), parse_coverage(args.coverage)
     except ValueError as error:
@@ -336,18 +336,29 @@ def cmd_export(args, db_path) -> int:
                 print(printable(f"note: {note}"))
         return 0
     if len(target) != 1:
-        return fail("usage: export REPORT.xlsx [--k 5,10] [--lang ko|en] [--force]")
+        return fail(
+            "usage: export REPORT.xlsx [--k 5,10] [--budget 1000,2000] [--coverage 0.5] "
+            "[--lang ko|en] [--force]"
+        )
     ks = _ks(args.k)
     if not target[0].lower().endswith(".xlsx"):
         return fail(f"{target[0]}: the report is an Excel file; name it REPORT.xlsx")
     from desktop.report import default_language, write_report
 
+    budgets, theta = _span_options(args)
     with _open(db_path) as project:
         from desktop.app import targets
 
         # A report of a database without questions is empty, whatever else it holds.
         targets.refuse_emptying(target[0], project.info()["questions"], "questions", args.force)
-        write_report(project, target[0], ks, lang=args.lang or default_language())
+        write_report(
+            project,
+            target[0],
+            ks,
+            lang=args.lang or default_language(),
+            budgets=budgets if args.budget is not None else None,
+            theta=theta,
+        )
     print(f"wrote {printable(target[0])}")
     return 0
 

@@ -123,8 +123,13 @@ def _export_parser(sub) -> None:
     exp.add_argument(
         "--coverage",
         default="0.5",
-        help="gold --chunking: θ, the share of a span or of a passage that must overlap "
-        "(default 0.5)",
+        help="gold --chunking: θ, the share of a span or of a passage that must overlap; "
+        "REPORT.xlsx: θ of the span rule, as metrics --coverage (default 0.5)",
+    )
+    exp.add_argument(
+        "--budget",
+        help="REPORT.xlsx: context lengths in characters, as 1000,2000 (default "
+        "500,1000,2000,4000 when the database has documents)",
     )
 
 

@@ -110,7 +110,8 @@ def pair_results(
         )
         values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair = _counted_pairs(values, names, len(ks))
-        if questions and pairs:
+        measured = _defined_pairs(values, pairs) if measure == "nDCG" else pairs
+        if questions and measured:
             denominators = array(
                 "q",
                 (
@@ -121,8 +122,8 @@ def pair_results(
             test = partial(
                 stats.randomization_p_values, permutations=permutations, seed=seed, store=store
             )
-            tested.extend(_tested(values, denominators, pairs, by_pair, test))
-        for a, b in pairs:
+            tested.extend(_tested(values, denominators, measured, by_pair, test))
+        for a, b in measured:
             for k_index in range(len(ks)):
                 rows.extend(by_pair[(a, b, k_index)])
         if tick:
@@ -133,6 +134,17 @@ def pair_results(
         forward.p_holm = backward.p_holm = p_holm
     rows.sort(key=lambda r: (names.index(r.a), names.index(r.b), _metric_order(r.metric, ks)))
     return rows, len(tested)
+
+
+def _defined_pairs(values, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs of systems that both have the measure on every question: a run on another
+    chunking than the gold's has no nDCG (design section 10), so no pair with it is tested."""
+    undefined = {
+        s
+        for s in {system for pair in pairs for system in pair}
+        if any(value is None or value != value for value in values(s, 0))
+    }
+    return [(a, b) for a, b in pairs if a not in undefined and b not in undefined]
 
 
 def _counted_pairs(values, names: Sequence[str], nk: int) -> dict:

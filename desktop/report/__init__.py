@@ -10,6 +10,12 @@ with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자
   test with Holm–Bonferroni adjusted p-values (letters, as ranx's comparison table marks them),
   and its core / supporting / unassigned misses at every K; below, every pair of systems with
   its p-value, adjusted p-value and ★.
+- **Chunkings** (only with documents) — per chunking, system and measure (Recall, SpanRecall,
+  SpanPrecision) a figure at each K and budget, θ in the heading, and SpanRecall against the
+  budget charted a line per (chunking, system). With documents every run is scored as
+  ``metrics --budget --coverage`` scores it (desktop.report.span_pass): a run on another
+  chunking by the span rule, '—' for what ids alone define; Misses name each item's span and
+  the coverage reached; an unranked run's rank measures and short cut-offs are greyed.
 - **Per question** — one row per system and question: every measure at every K (blank for a
   question without evidence, which is never averaged in), the answerable flag in force, the
   number of evidence items and the question's review status.
@@ -50,8 +56,9 @@ The package, one module per part (none imports Qt):
 - ``gold_pass`` — the pass over the questions' gold (records, decision tables) and the
   report's words for roles, statuses and changes;
 - ``runs`` — the pass over the runs: Per question and Misses;
-- ``summary``, ``comparison``, ``reviewers`` (and Gold changes), ``settings``, ``charts`` —
-  one module per sheet.
+- ``span_pass`` — with documents, the runs' figures by the span rule from Project.evaluate;
+- ``summary``, ``chunkings``, ``comparison``, ``reviewers`` (and Gold changes), ``settings``,
+  ``charts`` — one module per sheet.
 
 Every sheet is written in openpyxl's write-only mode, so memory does not grow with the number
 of rows. Every value is cleaned before it is handed to openpyxl (a write-only sheet is dead

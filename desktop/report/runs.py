@@ -15,6 +15,7 @@ from desktop.gold import effective as gold
 from desktop.report.cells import EXCERPT, excerpt, h
 from desktop.report.gold_pass import ROLE_WORDS, Record
 from desktop.report.sheet import Sheet
+from desktop.report.summary import across_dashes
 
 if TYPE_CHECKING:
     from desktop.report.workbook import Report
@@ -51,7 +52,10 @@ def per_question_head(labels) -> list[str]:
     ]
 
 
-def misses_head(ks) -> list[str]:
+def misses_head(ks, spans: bool = False) -> list[str]:
+    """The Misses header; with spans, where each missed item's evidence lies in its document
+    and how much of it a run on another chunking covered."""
+    span_columns = [h("evidence span", "근거 구간"), h("coverage reached", "도달 범위")]
     return [
         h("system", "시스템"),
         h("question", "질문"),
@@ -66,6 +70,7 @@ def misses_head(ks) -> list[str]:
         h("title", "제목"),
         h("passage text", "본문 발췌"),
         h("reviewer notes", "검수 메모"),
+        *(span_columns if spans else ()),
     ]
 
 
@@ -73,7 +78,7 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
     """Every system's Per question and Misses rows, one ranked list at a time, and what
     the other sheets need from them (the per-question values and masks go to ``scores``)."""
     per_q.header(per_question_head(report.labels))
-    misses.header(misses_head(report.ks))
+    misses.header(misses_head(report.ks, report.spans is not None))
     ran = Ran(scores)
     # Every evidence item's excerpt, read once for all systems rather than once per system
     # and question (a few MB at 5,000 questions).
@@ -93,7 +98,7 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
         done = _system(report, system["name"], lists, per_q, misses, ran, done)
     report.tick(report.rows_total)
     per_q.autofilter(1, 9 + len(report.labels))
-    misses.autofilter(1, 12 + len(report.ks))
+    misses.autofilter(1, 12 + len(report.ks) + 2 * (report.spans is not None))
     return ran
 
 
@@ -126,12 +131,17 @@ def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: 
             prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
             absent += not ranked
             these = prep.score(ranked)
-            values = [these[label] for label in labels]
-            per_q.append(row + values + [question.unjudged], per_q_styles)
             first, via = prep.first_ranks(enumerate(ranked, 1))
+            covered = None
+            if report.spans is not None:
+                these, first, covered = _by_spans(report, name, question, ranked, these, first)
+            values = [these[label] for label in labels]
+            per_q.append(
+                row + across_dashes(report, name, values) + [question.unjudged], per_q_styles
+            )
             tally.add(values, first)
             ran.scores.add(name, question.pk, these, first)
-            _misses(report, misses, name, question, items, first, via, missed)
+            _misses(report, misses, name, question, items, (first, via, covered), missed)
         done += 1
         if done % 500 == 0:
             report.tick(done)
@@ -143,18 +153,40 @@ def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: 
     return done
 
 
-def _misses(
-    report: Report, sheet: Sheet, name, question: Record, items, first, via, missed
-) -> None:
+def _by_spans(report: Report, name: str, question: Record, ranked, these, first):
+    """A run with spans: the question's values as the command line has them (the span rule
+    for a run on another chunking) and, on another chunking, each item's first rank by
+    coverage and a function giving an item's coverage at K (None on the gold's own)."""
+    spans = report.spans
+    if report.systems_by_name[name].get("unranked"):
+        spans.note_length(name, ranked)
+    by_spans = spans.values(name, question.pk)
+    if by_spans is None:
+        return these, first, None
+    these = by_spans
+    if name not in spans.across:
+        return these, first, None
+    prep = spans.question(question.pk, question.metric_items())
+    if prep is None:
+        return these, [None] * len(first), None
+    ranked_spans = spans.ranked_spans(ranked)
+    first = spans.first_ranks(prep, ranked_spans)
+    return these, first, lambda index, k: prep.coverages(ranked_spans, k)[index]
+
+
+def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, missed) -> None:
     """The Misses rows of one system and question: an item missed at the smallest K, with
-    at which K it is still beyond; ``missed`` counts them per K and role."""
+    at which K it is still beyond; ``missed`` counts them per K and role. ``found``: each
+    item's first rank, the passage found there, and its coverage at K (a run on another
+    chunking) or None."""
+    first, via, covered = found
     ks, n_ks = report.ks, len(report.ks)
     left = [i for i, rank in enumerate(first) if not rank or rank > ks[0]]
     if not left:
         return
     passages = report.excerpts
     # Excerpts and notes wrap inside their own columns instead of spilling over the next.
-    styles = [None] * (10 + n_ks) + ["wrap", "wrap"]
+    styles = [None] * (10 + n_ks) + ["wrap", "wrap"] + ["wrap", None] * (report.spans is not None)
     for index in left:
         item, rank = items[index], first[index]
         at = [not rank or rank > k for k in ks]
@@ -178,7 +210,18 @@ def _misses(
             text,
             _notes_for(question.notes, item, name),
         ]
+        if report.spans is not None:
+            values += _span_cells(report, item, index, covered)
         sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))
+
+
+def _span_cells(report: Report, item: gold.GoldItem, index: int, covered) -> list:
+    """Where the item's evidence lies, and the coverage a run on another chunking reached at
+    each K ('0.42 at 5')."""
+    where = report.spans.span_words(item.as_item()) or None
+    if covered is None:
+        return [where, None]
+    return [where, ", ".join(f"{covered(index, k):.2f} at {k}" for k in report.ks)]
 
 
 def _passage_id(item: gold.GoldItem, passage_pk) -> str:

@@ -19,7 +19,7 @@ CONFIDENCE = 0.95
 
 def settings_sheet(report: Report, sheet: Sheet, target: Path, without: int) -> None:
     sheet.header([h("setting", "설정"), h("value", "값")])
-    rows = _data_rows(report, without) + _method_rows(report, target)
+    rows = _data_rows(report, without) + _span_rows(report) + _method_rows(report, target)
     for key, value in rows:
         sheet.append([key, value], [None, "wrap"], sheet.lines([key, value], (1,)))
     sheet.autofilter(1, 2)
@@ -51,6 +51,27 @@ def _data_rows(report: Report, without: int) -> list[tuple]:
                 f"{system['source_file']} ({system['format']}, imported {system['imported_at']})",
             )
         )
+    return rows
+
+
+def _span_rows(report: Report) -> list[tuple]:
+    """With documents: the span rule's θ and budgets, and the chunkings (none without, so a
+    report without spans stays as it was)."""
+    found = report.spans
+    if found is None:
+        return []
+    rows = [
+        ("coverage θ 포함 기준", found.theta),
+        ("budgets (characters) 예산 (글자)", ", ".join(map(str, found.budgets))),
+        ("documents 문서", report.project.reads.document_count()),
+    ]
+    for chunking in report.project.reads.chunkings():
+        shape = ", ".join(
+            f"{word} {chunking[key]}"
+            for word, key in (("size", "chunk_size"), ("overlap", "overlap"), ("unit", "unit"))
+            if chunking[key] is not None
+        )
+        rows.append((f"chunking: {chunking['name']}", f"{chunking['passages']} passages; {shape}"))
     return rows
 
 

@@ -40,6 +40,8 @@ KOREAN_NAMES = {
     CHARTS: "차트",
     GOLD_CHANGES: "정답 근거 변경",
 }
+# Only in a report of a database with documents (spans): the chunkings compared.
+CHUNKINGS = "Chunkings"
 LANGUAGES = ("ko", "en")
 MAX_ROWS = 1_048_576  # Excel's rows per sheet; a longer table continues on "Misses 2", …
 FONT_NAME = "Malgun Gothic"  # has Hangul; Excel and LibreOffice substitute when it is missing
@@ -50,6 +52,12 @@ def sheet_names(lang: str) -> dict[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"the report's language is one of {', '.join(LANGUAGES)}, not {lang!r}")
     return {name: KOREAN_NAMES[name] if lang == "ko" else name for name in KOREAN_NAMES}
+
+
+def chunkings_name(lang: str) -> str:
+    """The Chunkings sheet's name in ``lang``."""
+    sheet_names(lang)  # refuses a language it does not know
+    return "청킹 비교" if lang == "ko" else CHUNKINGS
 
 
 def default_language(environ=os.environ) -> str:
@@ -80,6 +88,12 @@ STYLES = {
     "num": {"font": BASE_FONT, "number_format": "0.000"},
     "p": {"font": BASE_FONT, "number_format": "0.0000"},
     "pct": {"font": BASE_FONT, "number_format": "0.0%"},
+    # an unranked run's rank measure or cut-off shorter than its context: shown, greyed
+    "dim": {"font": Font(name=FONT_NAME, sz=10, family=2, charset=129, color="FF8C8C8C")},
+    "dimnum": {
+        "font": Font(name=FONT_NAME, sz=10, family=2, charset=129, color="FF8C8C8C"),
+        "number_format": "0.000",
+    },
 }
 
 

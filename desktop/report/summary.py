@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from desktop.evaluation import compare, metrics
+from desktop.evaluation.spans import ID_ONLY_MEASURES
 from desktop.report.cells import EXCERPT, h
 from desktop.report.sheet import COMPARISON, MISSES, Sheet
 
@@ -26,6 +27,7 @@ def summary_sheet(
     sheet.blank()
     # Lines about the data, one function per kind (add a kind here).
     notes = _summary_notes(report, without) + _unsettled_lines(report, ran.means)
+    notes += _span_lines(report)
     for line in notes + continued_lines(others):
         sheet.append([line])
     _pairs_table(report, sheet, comparison.family, comparisons)
@@ -71,6 +73,7 @@ def _systems_table(report: Report, sheet: Sheet, ran: Ran, intervals, without, b
     styles = [None] * 6 + ["num"] * (len(labels) + 2 * n_ks) + [None] * (5 * n_ks)
     for s, system in enumerate(report.systems):
         ci = intervals[s * n_ks : (s + 1) * n_ks]
+        shown = _figures(report, system, ran.means[s])
         sheet.append(
             [
                 system["name"],
@@ -79,7 +82,7 @@ def _systems_table(report: Report, sheet: Sheet, ran: Ran, intervals, without, b
                 without,
                 ran.missing_from_run[s],
                 report.gold.core_evaluated,
-                *(ran.means[s][label] for label in labels),
+                *(value for value, _ in shown),
                 *(end for interval in ci for end in interval),
                 *(" ".join(sorted(b)) for b in better[s]),
                 *(
@@ -93,9 +96,62 @@ def _systems_table(report: Report, sheet: Sheet, ran: Ran, intervals, without, b
                     )
                 ),
             ],
-            styles,
+            styles[:6] + [style for _, style in shown] + styles[6 + len(labels) :],
         )
     sheet.autofilter(1, len(head))
+
+
+def across_dashes(report: Report, name: str, values) -> list:
+    """The values of ``report.labels`` (a dict, or a list in their order), '—' for those only
+    ids define (nDCG, P, Judged) when the run is on another chunking than the gold's."""
+    if not isinstance(values, list):
+        values = [values[label] for label in report.labels]
+    if report.spans is None or name not in report.spans.across:
+        return values
+    id_only = (*ID_ONLY_MEASURES, "Judged")
+    return [
+        "—" if value is None and label.split("@")[0] in id_only else value
+        for label, value in zip(report.labels, values, strict=True)
+    ]
+
+
+def _figures(report: Report, system: dict, means: dict) -> list[tuple]:
+    """(value, style) of a system's measures: '—' where a run on another chunking has none
+    (ids alone define it), greyed where an unranked run's figure follows its given order."""
+    shown = across_dashes(report, system["name"], means)
+    return [
+        (value, "dimnum" if _dim(report, system, label) else "num")
+        for label, value in zip(report.labels, shown, strict=True)
+    ]
+
+
+def _dim(report: Report, system: dict, label: str) -> bool:
+    """An unranked run's rank measure (MRR, nDCG), or a cut-off shorter than its longest
+    context (design section 11): shown, greyed, the footnote says why."""
+    if not system.get("unranked") or report.spans is None:
+        return False
+    measure, k = label.split("@")
+    if measure in ("MRR", "nDCG"):
+        return True
+    return int(k) < report.spans.longest.get(system["name"], (0, 0))[0]
+
+
+def _span_lines(report: Report) -> list[str]:
+    """θ, the budgets and why '—' (runs on another chunking), and why figures are grey
+    (unranked runs)."""
+    if report.spans is None:
+        return []
+    from desktop.project_graph import UNRANKED_REASON
+
+    out = [line for line in [report.spans.evaluation.span_note()] if line]
+    unranked = [s["name"] for s in report.systems if s.get("unranked")]
+    if unranked:
+        out.append(
+            f"Grey figures ({', '.join(unranked)}): MRR and nDCG, and Recall@K where K is "
+            f"shorter than the run's longest context; {UNRANKED_REASON} "
+            "(회색: 순위가 아닌 문맥이라 참고용)."
+        )
+    return out
 
 
 def _pairs_table(report: Report, sheet: Sheet, family: int, comparisons) -> None:

@@ -13,8 +13,9 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from desktop.app import scratch
-from desktop.evaluation import compare, metrics, scored, stats
+from desktop.evaluation import compare, metrics, scored, spans, stats
 from desktop.report.charts import charts_sheet
+from desktop.report.chunkings import FROZEN, HEAD_ROWS, chunkings_sheet, chunkings_widths
 from desktop.report.comparison import comparison_sheet
 from desktop.report.gold_pass import QuestionPass
 from desktop.report.reviewers import gold_changes_sheet, reviewers_sheet
@@ -22,6 +23,7 @@ from desktop.report.runs import POOL_DEPTH, write_runs
 from desktop.report.settings import CONFIDENCE, settings_sheet
 from desktop.report.sheet import (
     CHARTS,
+    CHUNKINGS,
     COMPARISON,
     GOLD_CHANGES,
     MAX_ROWS,
@@ -31,8 +33,10 @@ from desktop.report.sheet import (
     SETTINGS,
     SUMMARY,
     Sheet,
+    chunkings_name,
     sheet_names,
 )
+from desktop.report.span_pass import DEFAULT_BUDGETS, SpanPass
 from desktop.report.summary import summary_sheet
 
 Progress = Callable[[int, int], None]
@@ -51,7 +55,13 @@ def _discard(wb: Workbook, tmp: Path) -> None:
 
 
 def make_sheets(
-    wb: Workbook, names: dict[str, str], max_rows: int, ks, n_labels: int, n_systems: int
+    wb: Workbook,
+    names: dict[str, str],
+    max_rows: int,
+    ks,
+    n_labels: int,
+    n_systems: int,
+    chunkings: list[float] | None = None,
 ) -> dict[str, Sheet]:
     """The workbook's sheets in its order, still empty: each is filled when what it shows is
     known. Only the sheets whose rows grow with the data (runs × questions × items, the
@@ -64,10 +74,15 @@ def make_sheets(
 
     summary_columns = 6 + n_labels + 7 * len(ks)  # as _summary's header has
     misses = [22, 12] + [9] * len(ks) + [14, 11, 8, 30, 12, 14, 18, 18, 70, 40]
-    return {
+    misses += [30, 22] if chunkings else []  # evidence span, coverage reached
+    made = {
         SUMMARY: sheet(
             SUMMARY, [22, 14, 10, 10, 10, 10] + [10.5] * (summary_columns - 6), "B2", "1:1"
         ),
+    }
+    if chunkings:  # right after the Summary: seed §5.1's question, which chunking
+        made[CHUNKINGS] = sheet(CHUNKINGS, chunkings, FROZEN, HEAD_ROWS)
+    return made | {
         PER_QUESTION: sheet(
             PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True
         ),
@@ -92,6 +107,8 @@ def write_report(
     alpha: float = ALPHA,
     lang: str = "ko",
     max_rows: int = MAX_ROWS,
+    budgets=None,
+    theta: float = spans.THETA,
 ) -> Path:
     """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
 
@@ -99,9 +116,12 @@ def write_report(
     ``desktop.readers.Cancelled``), and then no file is left behind: the workbook goes to a
     temporary file beside ``path`` that replaces it only once complete. Safe to call from a
     worker thread with its own Project. ``lang`` ('ko' or 'en') names the sheets; a sheet
-    goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests)."""
+    goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests). With
+    documents, runs whose passages have spans are scored by the span rule (coverage ``theta``)
+    at each K and each of ``budgets`` (characters; DEFAULT_BUDGETS when None), as `metrics`
+    scores them, and a Chunkings sheet compares the chunkings."""
     ks = metrics.parse_ks(ks)
-    names = sheet_names(lang)
+    names = sheet_names(lang) | {CHUNKINGS: chunkings_name(lang)}
     target = project.export_target(path)
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
@@ -111,6 +131,7 @@ def write_report(
             # the next report, never in half of this one.
             with project.reads.reading():
                 report = Report(project, ks, progress, resamples, permutations, seed, alpha)
+                report.score_spans(budgets, theta)
                 report.write(wb, target, names, max_rows)
             wb.save(tmp)
         except BaseException:
@@ -139,6 +160,8 @@ class Report:
         )
         self.labels = metrics.labels(ks, metrics.ALL_MEASURES)
         self.systems = self.project.systems()
+        self.systems_by_name = {s["name"]: s for s in self.systems}
+        self.spans: SpanPass | None = None  # runs with spans (score_spans)
         # Every question's gold, status, notes and pool count, spilled question by question.
         self.gold = QuestionPass(project, POOL_DEPTH)
         self.gold.run()
@@ -151,6 +174,14 @@ class Report:
         self.done = 0
         self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
 
+    def score_spans(self, budgets, theta: float) -> None:
+        """With documents in the store, the span rule's figures of every run with spans, as
+        the command line has them; without, nothing (the report stays as it was)."""
+        if not self.project.reads.document_count():
+            return
+        budgets = list(DEFAULT_BUDGETS if budgets is None else budgets)
+        self.spans = SpanPass(self.project, self.ks, budgets, theta)
+
     def tick(self, done: int) -> None:
         self.done = done
         if self.progress is not None:
@@ -158,7 +189,8 @@ class Report:
 
     def write(self, wb: Workbook, target: Path, names: dict[str, str], max_rows: int) -> None:
         ks, self.names = self.ks, names
-        sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems))
+        widths = chunkings_widths(ks, self.spans.budgets) if self.spans else None
+        sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems), widths)
         with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
             ran = write_runs(self, sheets[PER_QUESTION], sheets[MISSES], scores)
             intervals = self._intervals(scores)
@@ -169,6 +201,8 @@ class Report:
         settings_sheet(self, sheets[SETTINGS], target, without)
         charts_sheet(sheets[CHARTS], self.systems, ks, self.depth, ran.means, ran.curves)
         gold_changes_sheet(sheets[GOLD_CHANGES], self.gold)
+        if self.spans is not None:
+            chunkings_sheet(self, sheets[CHUNKINGS])
         # Last, so that it can say which sheets went on to more.
         others = [sheet for name, sheet in sheets.items() if name != SUMMARY]
         summary_sheet(self, sheets[SUMMARY], ran, intervals, comparison, without, others)
