@@ -23,6 +23,13 @@ from desktop.review.overview import (
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
+from desktop.review.spanned import (
+    DEFAULT_BUDGET,
+    DEFAULT_CHOICE,
+    DEFAULT_THETA,
+    SpanChoice,
+    SpanScoring,
+)
 from desktop.review.status import (
     DONE,
     IN_PROGRESS,
@@ -47,6 +54,9 @@ from desktop.review.views import (
 )
 
 __all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_CHOICE",
+    "DEFAULT_THETA",
     "DONE",
     "IN_PROGRESS",
     "STATUSES",
@@ -63,6 +73,8 @@ __all__ = [
     "QuestionView",
     "RankedRow",
     "Scoreboard",
+    "SpanChoice",
+    "SpanScoring",
     "Step",
     "Summary",
     "Tick",

@@ -1,0 +1,82 @@
+"""The window's scores for runs with spans (desktop/review/spanned.py) come from the command
+line's own per-question step: on the bundled study (the Constitution cut three ways, a BM25 run
+on each), the full pass's means and every question's values equal `metrics --json` for every
+system to the last digit, and a judged question's rescore equals the full pass."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from desktop import review
+from desktop.project import Project
+from desktop.review.spanned import SpanChoice
+from tests.helpers import cli
+
+KS = [5, 10]
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    db = tmp_path_factory.mktemp("study") / "study.db"
+    done = cli(db, "demo", "--study")
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def metrics_json(db, *extra):
+    done = cli(db, "metrics", "--k", "5,10", "--budget", "2000", "--json", *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_windows_figures_equal_metrics_json_for_every_system(study):
+    expected = metrics_json(study, "--per-question")
+    with Project(study) as project:
+        shown = review.overview(project, "kim", False, KS)
+        ids = {q["pk"]: q["id"] for q in project.questions()}
+    board = shown.board
+    assert shown.span is not None and shown.span.extra  # SpanRecall@K and @2000ch shown
+    assert set(expected["across_chunkings"]) == {"BM25-c200o50", "BM25-c500o100"}
+    for row in expected["systems"]:
+        means = board.means(row["system"])
+        for label, value in row.items():
+            if label in means:
+                assert means[label] == value, (row["system"], label)
+        assert set(board.labels) <= set(row)  # every figure the window shows is compared
+    for row in expected["per_question"]:
+        pk = next(pk for pk, qid in ids.items() if qid == row["question"])
+        entry = board.entries[row["system"]][pk]
+        assert dict(zip(board.labels, entry.values, strict=True)) == {
+            label: row[label] for label in board.labels
+        }
+
+
+def test_a_run_on_another_chunking_is_found_by_coverage_not_by_ids(study):
+    with Project(study) as project:
+        by_ids = review.overview(project, "kim", False, KS, choice=None).board
+        by_spans = review.overview(project, "kim", False, KS).board
+    # by ids alone no passage of the 500-character chunking is evidence: Recall 0
+    assert by_ids.means("BM25-c500o100")["Recall@5"] == 0
+    assert by_spans.means("BM25-c500o100")["Recall@5"] > 0.8
+    # the found marks (question list, compare, curve) follow the same rule
+    found = [by_spans.found("BM25-c500o100", q, 5) for q in by_spans.entries["BM25-c500o100"]]
+    assert sum(n for n, _ in found) > 0
+    assert by_spans.curve("BM25-c500o100")[4] == pytest.approx(
+        by_spans.means("BM25-c500o100")["Recall@5"]
+    )
+
+
+def test_a_judged_questions_rescore_equals_the_full_pass(study):
+    with Project(study) as project:
+        shown = review.overview(project, "kim", False, KS)
+        choice = SpanChoice(systems=shown.span.systems)
+        systems = project.systems()
+        for question in project.questions()[:6]:
+            _, entries = review.refresh_question(
+                project, question, "kim", False, KS, [], choice=choice
+            )
+            for system, entry in entries.items():
+                assert entry == shown.board.entries[system].get(question["pk"]), system
+        assert systems
