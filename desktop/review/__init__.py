@@ -24,9 +24,11 @@ from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, scor
 from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
 from desktop.review.spanned import (
+    ACROSS,
     DEFAULT_BUDGET,
     DEFAULT_CHOICE,
     DEFAULT_THETA,
+    UNRANKED,
     SpanChoice,
     SpanScoring,
 )
@@ -54,6 +56,8 @@ from desktop.review.views import (
 )
 
 __all__ = [
+    "ACROSS",
+    "UNRANKED",
     "DEFAULT_BUDGET",
     "DEFAULT_CHOICE",
     "DEFAULT_THETA",

@@ -15,6 +15,11 @@ from desktop.review.scores import Entry, labels_for
 
 DEFAULT_BUDGET = 2000  # characters: the study's context length (issue 26's side-by-side)
 DEFAULT_THETA = spans.THETA
+# Why a figure is shown greyed (the window words the reason): a run on another chunking has no
+# nDCG, P or Judged; an unranked run's rank measures and cut-offs shorter than its context
+# follow an order that is not a ranking (design section 11).
+ACROSS, UNRANKED = "across", "unranked"
+RANK_MEASURES = ("MRR", "nDCG")
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,8 @@ class SpanScoring:
     systems: frozenset[str]
     ks: list[int]
     prepared: dict[Hashable, spans.SpanQuestion | None] = field(default_factory=dict)
+    # unranked system -> (its longest context in passages, in characters)
+    unranked: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def extra(self) -> tuple[str, ...]:
@@ -49,6 +56,19 @@ class SpanScoring:
     def across(self, system: str) -> bool:
         """The system's run is on another chunking than the one the gold was judged on."""
         return system in self.systems and system not in self.setting.own
+
+    def why_greyed(self, system: str, label: str) -> str | None:
+        """ACROSS, UNRANKED or None: why this figure of this system is not a fair one."""
+        measure, at = label.split("@")
+        if self.across(system) and measure in (*spans.ID_ONLY_MEASURES, "Judged"):
+            return ACROSS
+        if system not in self.unranked:
+            return None
+        passages, characters = self.unranked[system]
+        if measure in RANK_MEASURES:
+            return UNRANKED
+        shorter = int(at[:-2]) < characters if at.endswith("ch") else int(at) < passages
+        return UNRANKED if shorter else None
 
     def question(self, q: Hashable, items: Sequence[Item]) -> spans.SpanQuestion | None:
         if q not in self.prepared:
@@ -109,7 +129,17 @@ def full_pass(project, items, ks, choice: SpanChoice | None):
     if choice is None or not project.reads.document_count():
         return None, {}
     runs = project.runs(None)
-    return scoring(project, items, runs, ks, choice), runs
+    found = scoring(project, items, runs, ks, choice)
+    if found is not None:
+        flagged = [s["name"] for s in project.reads.systems() if s.get("unranked")]
+        known = found.setting.spans
+        for name in flagged:
+            lists = runs.get(name, {}).values()
+            found.unranked[name] = (
+                max(map(len, lists), default=0),
+                max((sum(len(known[p]) for p in ps if p in known) for ps in lists), default=0),
+            )
+    return found, runs
 
 
 def one_question(project, q, items, lists, ks, choice: SpanChoice | None, entries, depth):

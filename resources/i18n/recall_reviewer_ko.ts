@@ -736,6 +736,14 @@
         <source>Metrics could not be computed: {error}</source>
         <translation>지표를 계산하지 못했습니다: {error}</translation>
     </message>
+    <message>
+        <source>Coverage θ = {theta:g}</source>
+        <translation>커버리지 θ = {theta:g}</translation>
+    </message>
+    <message>
+        <source>found by coverage (another chunking): {names}</source>
+        <translation>커버리지로 찾음 (다른 청킹): {names}</translation>
+    </message>
 </context>
 <context>
     <name>MetricsModel</name>
@@ -1739,6 +1747,34 @@
     <message>
         <source>dropped</source>
         <translation>뺌</translation>
+    </message>
+    <message>
+        <source>SpanR</source>
+        <translation>스팬R</translation>
+    </message>
+    <message>
+        <source>SpanP</source>
+        <translation>스팬P</translation>
+    </message>
+    <message>
+        <source>SpanRecall: the mean share of each evidence item's text the top K covers</source>
+        <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
+    </message>
+    <message>
+        <source>SpanPrecision: the share of the top K's text that is evidence</source>
+        <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
+    </message>
+    <message>
+        <source>At a budget of {n} characters: the context is the ranked passages' first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
+        <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
+    </message>
+    <message>
+        <source>Not defined across chunkings: a passage of another chunking is not one judged passage, so neither its gain nor its relevance is known (design section 10).</source>
+        <translation>청킹 간에는 정의되지 않음: 다른 청킹의 passage는 판정된 passage가 아니므로 이득도 관련성도 알 수 없습니다 (설계 10절).</translation>
+    </message>
+    <message>
+        <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
+        <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,68 @@
+"""The window on a study with several chunkings (issue 19 item 5, issue 26 item 5): the metrics
+dock shows the command line's figures for runs on other chunkings (the span rule, θ, a budget
+of characters), nDCG/P across chunkings as '–' with the reason, and an unranked GraphRAG run's
+rank measures greyed with the reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.ui import terms
+from tests.helpers import cli
+from tests.readers.test_graph_import import study  # noqa: F401  (the GraphRAG study fixture)
+from tests.ui.uihelpers import panel_value
+
+
+@pytest.fixture(scope="module")
+def sample_study(tmp_path_factory):
+    db = tmp_path_factory.mktemp("sample-study") / "study.db"
+    done = cli(db, "demo", "--study")
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def metrics_json(db) -> dict:
+    done = cli(db, "metrics", "--k", "5,10", "--budget", "2000", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def cell(window, system: str, label: str):
+    model = window.metrics_model
+    row = model.board.systems.index(system)
+    return model.index(row, model.COL_FIRST_MEASURE + model.labels.index(label))
+
+
+def test_the_dock_shows_metrics_json_for_every_system(sample_study, open_window):
+    expected = metrics_json(sample_study)
+    window = open_window(sample_study)
+    labels = window.metrics_model.labels
+    assert "SpanRecall@5" in labels and "SpanPrecision@2000ch" in labels
+    for row in expected["systems"]:
+        for label in labels:
+            assert panel_value(window, row["system"], label) == row[label], label
+    assert panel_value(window, "BM25-c500o100", "Recall@5") > 0.8  # not the id rule's 0
+    model = window.metrics_model
+    ndcg = cell(window, "BM25-c500o100", "nDCG@5")
+    assert model.data(ndcg) == "–"
+    assert model.data(ndcg, Qt.ItemDataRole.ToolTipRole) == terms.greyed("across")
+    assert model.data(cell(window, "BM25-articles", "nDCG@5"), Qt.ItemDataRole.ToolTipRole) is None
+    assert "θ = 0.5" in window.metrics_dock.state.text()
+    assert "@2000ch" in window.metrics_dock.state.text()
+
+
+def test_an_unranked_runs_rank_measures_are_greyed_with_the_reason(study, open_window):  # noqa: F811
+    db, _, _ = study
+    window = open_window(db)
+    model = window.metrics_model
+    mrr = cell(window, "GraphRAG", "MRR@5")
+    assert model.data(mrr, Qt.ItemDataRole.ToolTipRole) == terms.greyed("unranked")
+    assert model.data(mrr, Qt.ItemDataRole.ForegroundRole) is not None
+    # K = 5 reaches past every GraphRAG context (3 sources at most): a fair figure
+    recall = cell(window, "GraphRAG", "Recall@5")
+    assert model.data(recall, Qt.ItemDataRole.ToolTipRole) is None
+    # the BM25 run is ranked: nothing of it is greyed
+    assert model.data(cell(window, "BM25", "MRR@5"), Qt.ItemDataRole.ToolTipRole) is None
