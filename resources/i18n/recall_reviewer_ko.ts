@@ -202,6 +202,10 @@
         <source>A question mark: proposed, not in force yet</source>
         <translation>물음표: 제안되었지만 아직 반영되지 않음</translation>
     </message>
+    <message>
+        <source>{share} covered</source>
+        <translation>{share} 덮음</translation>
+    </message>
 </context>
 <context>
     <name>EvidencePanel</name>
@@ -1084,6 +1088,10 @@
     <message>
         <source>score {score:.3f}</source>
         <translation>점수 {score:.3f}</translation>
+    </message>
+    <message>
+        <source>Covers part of an evidence item: {items}</source>
+        <translation>근거 항목의 일부를 덮음: {items}</translation>
     </message>
 </context>
 <context>

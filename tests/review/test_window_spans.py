@@ -80,3 +80,27 @@ def test_a_judged_questions_rescore_equals_the_full_pass(study):
             for system, entry in entries.items():
                 assert entry == shown.board.entries[system].get(question["pk"]), system
         assert systems
+
+
+def test_a_question_view_shows_coverage_by_the_span_rule(study):
+    with Project(study) as project:
+        board = review.overview(project, "kim", False, KS).board
+        systems = [s for s in project.systems() if s["name"] == "BM25-c500o100"]
+        covered_rows = 0
+        for question in project.questions():
+            view = review.question_view(project, question, systems, 5, "kim", False, [])
+            entry = board.entries["BM25-c500o100"].get(question["pk"])
+            if entry is None:
+                continue
+            # where each item is first found is the board's first rank (the same rule)
+            found = [state.found["BM25-c500o100"].rank for state in view.items]
+            assert tuple(r if r is not None and r <= board.depth else None for r in found) == (
+                entry.first
+            )
+            for state in view.items:
+                assert 0 <= state.coverage["BM25-c500o100"] <= 1
+            for row in view.rankings["BM25-c500o100"]:
+                covered_rows += bool(row.coverage)
+                assert all(0 < cov <= 1 for _, cov in row.coverage)
+                assert row.items == [i for i, cov in row.coverage if cov >= 0.5]
+    assert covered_rows > 10

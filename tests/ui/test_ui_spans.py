@@ -66,3 +66,16 @@ def test_an_unranked_runs_rank_measures_are_greyed_with_the_reason(study, open_w
     assert model.data(recall, Qt.ItemDataRole.ToolTipRole) is None
     # the BM25 run is ranked: nothing of it is greyed
     assert model.data(cell(window, "BM25", "MRR@5"), Qt.ItemDataRole.ToolTipRole) is None
+
+
+def test_a_ranking_on_another_chunking_shows_what_each_row_covers(sample_study, open_window):
+    window = open_window(sample_study)
+    window.set_system("BM25-c500o100")
+    panel = window.ranking_panels[0]
+    rows = [panel.model.row(n) for n in range(panel.model.rowCount())]
+    assert any(row.coverage for row in rows)
+    shown = [panel.model.data(panel.model.index(n, panel.model.COL_PASSAGE)) for n in range(5)]
+    assert any("%" in text for text in shown), shown
+    evidence = window.evidence_model
+    texts = [evidence.status_text(item, "BM25-c500o100") for item in evidence.items]
+    assert texts and all("%" in text for text in texts), texts

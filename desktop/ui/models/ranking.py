@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QFont
 
 from desktop import review
 from desktop.review import ItemState, RankedRow
+from desktop.ui import terms
 from desktop.ui.models.base import (
     AMBER,
     GREEN,
@@ -121,7 +122,12 @@ class RankingModel(QAbstractTableModel):
         return "○"
 
     def evidence_text(self, r: RankedRow) -> str:
-        """The evidence items a row finds: their ids, '→ id' through an alternative."""
+        """The evidence items a row finds: their ids, '→ id' through an alternative; on
+        another chunking, each item it covers and how much ("핵심 1: 82%")."""
+        if r.coverage:
+            return ", ".join(
+                f"{terms.role(self.items[i].role)} {i + 1}: {cov:.0%}" for i, cov in r.coverage
+            )
         parts = []
         for i in r.items:
             item = self.items[i]
@@ -190,6 +196,10 @@ class RankingModel(QAbstractTableModel):
 
     def _tooltip(self, r: RankedRow, column: int):
         if column == self.COL_MARK:
+            if r.coverage:  # a passage of another chunking: found by coverage, not by id
+                return self.tr("Covers part of an evidence item: {items}").format(
+                    items=self.evidence_text(r)
+                )
             if r.items:
                 return self.tr("Evidence") if r.primary else self.tr("Alternative evidence")
             if r.proposed_for:
