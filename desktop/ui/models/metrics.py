@@ -22,12 +22,14 @@ class MetricsModel(QAbstractTableModel):
         self.labels: list[str] = []
         self._means: dict[str, dict[str, float | None]] = {}
         self._best: dict[str, float] = {}
-        self.span: SpanScoring | None = None  # the span rule's pass: which figures are greyed
+        self.span_scoring: SpanScoring | None = (
+            None  # the span rule's pass: which figures are greyed
+        )
 
     def set_board(self, board: Scoreboard | None, span: SpanScoring | None = None) -> None:
         self.beginResetModel()
         self.board = board
-        self.span = span
+        self.span_scoring = span
         self.labels = list(board.labels) if board else []
         self._recompute()
         self.endResetModel()
@@ -100,7 +102,7 @@ class MetricsModel(QAbstractTableModel):
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        why = self.span.why_greyed(system, label) if self.span else None
+        why = self.span_scoring.why_greyed(system, label) if self.span_scoring else None
         if why is not None and role == Qt.ItemDataRole.ToolTipRole:
             return terms.greyed(why)
         if why is not None and role == Qt.ItemDataRole.ForegroundRole:
