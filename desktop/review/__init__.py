@@ -10,6 +10,13 @@ run, judgement, reviewer.
 """
 
 from desktop.readers import sniff_encoding
+from desktop.review.document_view import (
+    DocumentWindow,
+    GoldSpan,
+    code_points,
+    document_window,
+    utf16_length,
+)
 from desktop.review.history import Key, Step, UndoHistory, history, next_at
 from desktop.review.overview import (
     Judged,
@@ -56,6 +63,11 @@ from desktop.review.views import (
 )
 
 __all__ = [
+    "DocumentWindow",
+    "GoldSpan",
+    "code_points",
+    "document_window",
+    "utf16_length",
     "ACROSS",
     "UNRANKED",
     "DEFAULT_BUDGET",

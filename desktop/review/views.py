@@ -192,12 +192,7 @@ def view_of(
     proposed = _proposed(gold_items, latest)
     states = _item_states(gold_items, decisions, imported, proposed)
     items = [s.item() for s in states]
-    not_evidence = {
-        pid
-        for (kind, pid), d in decisions.items()
-        if kind == "not_evidence" and d.counts and d.value is True
-    }
-    not_evidence.update(pid for (kind, pid), v in mine.items() if kind == "not_evidence" and v)
+    not_evidence = _not_evidence(decisions, mine)
     proposed_for = {pid: primary for primary, pids in proposed.items() for pid in pids}
     rankings: dict[str, list[RankedRow]] = {}
     depth: dict[str, int] = {}
@@ -230,6 +225,17 @@ def view_of(
         mine,
         k,
     )
+
+
+def _not_evidence(decisions: dict, mine: dict) -> set[str]:
+    """Passages judged not evidence: in force, or by this reviewer."""
+    out = {
+        pid
+        for (kind, pid), d in decisions.items()
+        if kind == "not_evidence" and d.counts and d.value is True
+    }
+    out.update(pid for (kind, pid), v in mine.items() if kind == "not_evidence" and v)
+    return out
 
 
 def by_spans(project, states, items, rankings, lists, systems, k: int) -> None:

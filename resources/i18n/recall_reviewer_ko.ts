@@ -832,6 +832,10 @@
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — in document {document} ({start}–{end} of {n} characters): gold spans underlined, the part covering them shaded</source>
+        <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문서 {document} 안 ({n}자 중 {start}–{end}): 정답 스팬은 밑줄, 그것을 덮는 부분은 음영</translation>
+    </message>
 </context>
 <context>
     <name>PassageTabs</name>
@@ -1783,6 +1787,17 @@
     <message>
         <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
         <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentText</name>
+    <message>
+        <source>▲ earlier text of {document}</source>
+        <translation>▲ {document}의 앞부분</translation>
+    </message>
+    <message>
+        <source>▼ later text of {document}</source>
+        <translation>▼ {document}의 뒷부분</translation>
     </message>
 </context>
 </TS>

@@ -79,3 +79,35 @@ def test_a_ranking_on_another_chunking_shows_what_each_row_covers(sample_study, 
     evidence = window.evidence_model
     texts = [evidence.status_text(item, "BM25-c500o100") for item in evidence.items]
     assert texts and all("%" in text for text in texts), texts
+
+
+def test_the_reader_shows_the_passage_inside_its_document(sample_study, open_window):
+    from PySide6.QtGui import QTextCursor
+
+    from desktop.project import Project
+
+    window = open_window(sample_study)
+    window.set_system("BM25-c500o100")
+    panel = window.ranking_panels[0]
+    row = next(
+        panel.model.row(n) for n in range(panel.model.rowCount()) if panel.model.row(n).coverage
+    )
+    reader = window.reader
+    reader.show_passage(row.passage_pk)
+    shown = reader._window  # the laid-out window, to check against the store
+    with Project(sample_study) as project:
+        (document, start, end) = project.reads.passage_spans([row.passage_pk])[row.passage_pk]
+        text = project.reads.document_text(document)[1]
+    assert (shown.document_id, shown.passage) == (document, (start, end))
+    assert shown.gold and shown.covered  # the gold spans marked, the covered part shaded
+    plain = reader.viewer.document().toPlainText()
+    assert text[start:end] in plain  # the passage among its document's text
+    assert len(plain) > end - start  # with the text around it
+    # a selection maps back to code points of the document
+    cursor = reader.viewer.textCursor()
+    origin = plain.index(text[start:end])
+    cursor.setPosition(origin + 3)
+    cursor.setPosition(origin + 10, QTextCursor.MoveMode.KeepAnchor)
+    reader.viewer.setTextCursor(cursor)
+    assert reader.selected_span() == (document, start + 3, start + 10)
+    assert reader.viewer.verticalScrollBar().value() > 0 or origin < 400
