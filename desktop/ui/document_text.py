@@ -69,6 +69,8 @@ def _format(inside: bool, gold: list[GoldSpan], covered: bool, label) -> QTextCh
 
 
 def passage_position(window: DocumentWindow, origin: int) -> int:
-    """The document position where the passage starts (Qt counts UTF-16 units)."""
-    start = max(window.passage[0], window.offset) - window.offset
+    """The document position to open on (Qt counts UTF-16 units): the first part of the
+    passage covering a gold span, what the reviewer has to judge; else the passage's start."""
+    first = min((c.start for c in window.covered), default=window.passage[0])
+    start = max(first, window.offset) - window.offset
     return origin + utf16_length(window.text[:start])

@@ -74,7 +74,7 @@ def test_a_ranking_on_another_chunking_shows_what_each_row_covers(sample_study, 
     panel = window.ranking_panels[0]
     rows = [panel.model.row(n) for n in range(panel.model.rowCount())]
     assert any(row.coverage for row in rows)
-    shown = [panel.model.data(panel.model.index(n, panel.model.COL_PASSAGE)) for n in range(5)]
+    shown = [panel.model.data(panel.model.index(n, panel.model.COL_TEXT)) for n in range(5)]
     assert any("%" in text for text in shown), shown
     evidence = window.evidence_model
     texts = [evidence.status_text(item, "BM25-c500o100") for item in evidence.items]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, Qt
@@ -177,7 +178,8 @@ class RankingModel(QAbstractTableModel):
         if column == self.COL_SCORE:
             return "" if r.score is None else f"{r.score:.2f}"
         if column == self.COL_PASSAGE:
-            evidence = self.evidence_text(r)
+            # what a passage of another chunking covers is said first in its text cell
+            evidence = "" if r.coverage else self.evidence_text(r)
             first = r.passage_id
             if evidence and evidence != r.passage_id:
                 first += " " + evidence.replace(r.passage_id, "").strip(" ,")
@@ -185,13 +187,17 @@ class RankingModel(QAbstractTableModel):
                 return first  # the source is in the tooltip
             return f"{first}\n{review.source_label(r.title, r.meta)}"
         if column == self.COL_TEXT:
-            return r.text.replace("\n", " ")[: self.SNIPPET]
+            text = r.text.replace("\n", " ")[: self.SNIPPET]
+            return f"[{self.evidence_text(r)}] {text}" if r.coverage else text
         return None
 
     def _markup(self, row: int, r: RankedRow) -> str:
         # Prepared once per row and kept: the delegate asks on every paint.
         if not self._html[row]:
             self._html[row] = highlighted_html(r.text.replace("\n", " "), self._terms, self.SNIPPET)
+            if r.coverage:  # on another chunking: what this passage covers, first in view
+                covers = html.escape(self.evidence_text(r))
+                self._html[row] = f"<b style='color:#007a55'>[{covers}]</b> " + self._html[row]
         return self._html[row]
 
     def _tooltip(self, r: RankedRow, column: int):
