@@ -117,6 +117,8 @@ class QuestionView:
     # (title, start of the text) of the items' primary passages and the pool's passages:
     # the panels show these and never ask the project.
     excerpts: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # system shown -> its graph context's entities, relationships and report titles
+    graph: dict[str, dict] = field(default_factory=dict)
 
     def item_texts(self) -> dict[int, str]:
         """The start of each evidence item's primary passage text, by passage key."""
@@ -162,9 +164,12 @@ def question_view(
 
 
 def with_excerpts(project, view: QuestionView) -> QuestionView:
-    """The view with its items' and pool's passage excerpts, in one query."""
+    """The view with its items' and pool's passage excerpts, in one query, and the graph
+    contexts of the systems shown (what GraphRAG's context held besides its sources)."""
     pks = [i.primary_pk for i in view.items] + [e.passage_pk for e in view.pool]
     view.excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS) if pks else {}
+    shown = project.reads.graph_contexts(view.pk).items()
+    view.graph = {system: parts for system, parts in shown if system in view.rankings}
     return view
 
 

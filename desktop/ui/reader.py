@@ -17,6 +17,7 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import LayoutSlot, highlighted_html
 
 NEIGHBOUR_CHARS = 600
+GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
 class PassageReader(QWidget):
@@ -40,6 +41,14 @@ class PassageReader(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
         layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
+        # A graph retriever's context besides its sources: why it chose what it chose.
+        self.graph = shrinkable(QLabel())
+        self.graph.setObjectName("graph-context")
+        self.graph.setWordWrap(True)
+        self.graph.setTextFormat(Qt.TextFormat.RichText)
+        self.graph.hide()
+        layout.addWidget(self.graph)
+        session.viewChanged.connect(self.show_graph)
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
@@ -149,6 +158,24 @@ class PassageReader(QWidget):
         start = window.offset + review.code_points(window.text, low)
         end = window.offset + review.code_points(window.text, high)
         return (window.document_id, start, end) if start < end else None
+
+    def show_graph(self, view, _keep: bool = False) -> None:
+        """The entities, relationships and report titles of the shown systems' contexts."""
+        lines = []
+        for system, parts in view.graph.items():
+            listed = [
+                f"{label}: {html.escape(', '.join(parts.get(part, [])[:GRAPH_NAMES]))}"
+                for part, label in (
+                    ("entities", self.tr("entities")),
+                    ("relationships", self.tr("relationships")),
+                    ("reports", self.tr("reports")),
+                )
+                if parts.get(part)
+            ]
+            lines.append(f"<b>{html.escape(system)}</b> — " + " · ".join(listed))
+        self.graph.setText("<br>".join(lines))
+        self.graph.setToolTip(self.tr("What the graph retriever's context held besides its text"))
+        self.graph.setVisible(bool(lines))
 
     def _new_document(self) -> QTextDocument:
         """An empty document in the viewer's font and margins, to fill and lay out here."""

@@ -836,6 +836,22 @@
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — in document {document} ({start}–{end} of {n} characters): gold spans underlined, the part covering them shaded</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문서 {document} 안 ({n}자 중 {start}–{end}): 정답 스팬은 밑줄, 그것을 덮는 부분은 음영</translation>
     </message>
+    <message>
+        <source>entities</source>
+        <translation>엔티티</translation>
+    </message>
+    <message>
+        <source>relationships</source>
+        <translation>관계</translation>
+    </message>
+    <message>
+        <source>reports</source>
+        <translation>커뮤니티 보고서</translation>
+    </message>
+    <message>
+        <source>What the graph retriever's context held besides its text</source>
+        <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
+    </message>
 </context>
 <context>
     <name>PassageTabs</name>

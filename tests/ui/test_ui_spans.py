@@ -111,3 +111,16 @@ def test_the_reader_shows_the_passage_inside_its_document(sample_study, open_win
     reader.viewer.setTextCursor(cursor)
     assert reader.selected_span() == (document, start + 3, start + 10)
     assert reader.viewer.verticalScrollBar().value() > 0 or origin < 400
+
+
+def test_the_reader_lists_a_graphrag_contexts_entities_and_reports(study, open_window):  # noqa: F811
+    db, _, _ = study
+    window = open_window(db)
+    window.show_question("q1")
+    window.set_system("GraphRAG")
+    label = window.reader.graph
+    assert label.isVisible()
+    assert "국회" in label.text() and "국회 → 예산안" in label.text()
+    assert "예산 심의 공동체" in label.text()
+    window.set_system("BM25")
+    assert not label.isVisible()
