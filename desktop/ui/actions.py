@@ -44,6 +44,11 @@ ACTIONS = (
         args=("corpus",),
     ),
     Spec(
+        "import_graph_folder",
+        QT_TRANSLATE_NOOP("actions", "Import GraphRAG/LightRAG &folder…"),
+        "import_folder_dialog",
+    ),
+    Spec(
         "import_questions",
         QT_TRANSLATE_NOOP("actions", "Import &questions…"),
         "import_dialog",
@@ -303,6 +308,7 @@ MENUS = (
             "open",
             "-",
             "import_corpus",
+            "import_graph_folder",
             "import_questions",
             "import_gold",
             "import_run",

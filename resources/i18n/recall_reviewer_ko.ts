@@ -673,6 +673,10 @@
         <source>This question&apos;s pool is judged. U: next question with unjudged passages</source>
         <translation>이 질문의 판정 대기 문단을 모두 판정했습니다. U: 판정할 문단이 남은 다음 질문</translation>
     </message>
+    <message>
+        <source>Import a GraphRAG or LightRAG folder</source>
+        <translation>GraphRAG 또는 LightRAG 폴더 가져오기</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -1560,6 +1564,10 @@
     <message>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Import GraphRAG/LightRAG &amp;folder…</source>
+        <translation>GraphRAG/LightRAG 폴더 가져오기(&amp;F)…</translation>
     </message>
 </context>
 <context>

@@ -124,3 +124,31 @@ def test_the_reader_lists_a_graphrag_contexts_entities_and_reports(study, open_w
     assert "예산 심의 공동체" in label.text()
     window.set_system("BM25")
     assert not label.isVisible()
+
+
+def test_the_import_dialog_offers_the_graph_formats(study, qtbot, tmp_path):  # noqa: F811
+    import shutil
+
+    from desktop.project import Project
+    from desktop.ui.dialogs import ImportDialog
+
+    db, folder, _ = study
+    run = ImportDialog("run", folder / "contexts.jsonl")
+    qtbot.addWidget(run)
+    offered = [run.format.itemData(n) for n in range(run.format.count())]
+    assert {"graphrag", "lightrag"} <= set(offered)
+    run.format.setCurrentIndex(offered.index("graphrag"))
+    run.system.setText("GraphRAG")
+    assert run.options() == {"fmt": "graphrag", "system": "GraphRAG"}
+    # a folder: the graph formats only, imported as a chunking of the name given
+    corpus = ImportDialog("corpus", folder / "graphrag" / "output")
+    qtbot.addWidget(corpus)
+    offered = [corpus.format.itemData(n) for n in range(corpus.format.count())]
+    assert offered == ["graphrag", "lightrag"]
+    corpus.corpus_name.setText("graphrag-again")
+    assert corpus.options() == {"fmt": "graphrag", "chunking": "graphrag-again"}
+    copy = tmp_path / "study.db"
+    shutil.copy(db, copy)
+    with Project(copy) as project:
+        project.import_file("corpus", folder / "graphrag" / "output", **corpus.options())
+        assert project.reads.chunking_named("graphrag-again") is not None
