@@ -114,10 +114,12 @@ class RankingModel(QAbstractTableModel):
         }.get(section)
 
     def mark(self, r: RankedRow, only: bool = False) -> str:
+        # a passage of another chunking covering θ of an item finds it itself (no alternative)
+        primary = r.primary or bool(r.coverage)
         if r.items and only:
-            return "◆" if r.primary else "◈"
+            return "◆" if primary else "◈"
         if r.items:
-            return "●" if r.primary else "◐"
+            return "●" if primary else "◐"
         if r.proposed_for:
             return "◌"
         return "○"
