@@ -49,6 +49,14 @@ ACTIONS = (
         "import_folder_dialog",
     ),
     Spec(
+        "budget",
+        QT_TRANSLATE_NOOP("actions", "Conte&xt budget…"),
+        "budget_dialog",
+        tip=QT_TRANSLATE_NOOP(
+            "actions", "The characters of context runs with spans are also scored at (@2000ch)"
+        ),
+    ),
+    Spec(
         "import_questions",
         QT_TRANSLATE_NOOP("actions", "Import &questions…"),
         "import_dialog",
@@ -324,7 +332,7 @@ MENUS = (
     ),
     (
         QT_TRANSLATE_NOOP("actions", "&View"),
-        ("compare", "metrics_tall", "pool", "filter", "blind"),
+        ("compare", "metrics_tall", "pool", "filter", "blind", "budget"),
     ),
     (
         QT_TRANSLATE_NOOP("actions", "&Review"),

@@ -677,6 +677,14 @@
         <source>Import a GraphRAG or LightRAG folder</source>
         <translation>GraphRAG 또는 LightRAG 폴더 가져오기</translation>
     </message>
+    <message>
+        <source>Context budget</source>
+        <translation>컨텍스트 예산</translation>
+    </message>
+    <message>
+        <source>Characters of context at which runs with spans are also scored (0: none):</source>
+        <translation>스팬이 있는 실행을 추가로 채점할 컨텍스트 글자 수 (0: 없음):</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -1568,6 +1576,14 @@
     <message>
         <source>Import GraphRAG/LightRAG &amp;folder…</source>
         <translation>GraphRAG/LightRAG 폴더 가져오기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Conte&amp;xt budget…</source>
+        <translation>컨텍스트 예산(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>The characters of context runs with spans are also scored at (@2000ch)</source>
+        <translation>스팬이 있는 실행을 추가로 채점하는 컨텍스트 글자 수 (@2000ch)</translation>
     </message>
 </context>
 <context>

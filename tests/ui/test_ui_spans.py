@@ -152,3 +152,19 @@ def test_the_import_dialog_offers_the_graph_formats(study, qtbot, tmp_path):  # 
     with Project(copy) as project:
         project.import_file("corpus", folder / "graphrag" / "output", **corpus.options())
         assert project.reads.chunking_named("graphrag-again") is not None
+
+
+def test_the_budget_is_a_setting_the_dock_follows(sample_study, open_window, qtbot):
+    from tests.ui.uihelpers import idle
+
+    expected = json.loads(
+        cli(sample_study, "metrics", "--k", "5,10", "--budget", "1000", "--json").stdout
+    )
+    window = open_window(sample_study)
+    window.menus.set_budget(1000)
+    idle(qtbot, window)
+    labels = window.metrics_model.labels
+    assert "SpanRecall@1000ch" in labels and "SpanRecall@2000ch" not in labels
+    for row in expected["systems"]:
+        assert panel_value(window, row["system"], "Recall@1000ch") == row["Recall@1000ch"]
+    assert "@1000ch" in window.metrics_dock.state.text()
