@@ -96,7 +96,7 @@ def pair_results(
         items = gold[q]
         n_items.append(len(items))
         n_core.append(sum(i.role == "core" for i in items))
-    pairs = list(combinations(range(len(names)), 2))
+    all_pairs = list(combinations(range(len(names)), 2))
     rows: list[PairResult] = []
     tested: list[tuple[PairResult, PairResult, float]] = []
     for m_index, measure in enumerate(metrics.MEASURES):
@@ -110,6 +110,7 @@ def pair_results(
         )
         values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair = _counted_pairs(values, names, len(ks))
+        pairs = _defined_pairs(values, all_pairs)
         if questions and pairs:
             denominators = array(
                 "q",
@@ -133,6 +134,17 @@ def pair_results(
         forward.p_holm = backward.p_holm = p_holm
     rows.sort(key=lambda r: (names.index(r.a), names.index(r.b), _metric_order(r.metric, ks)))
     return rows, len(tested)
+
+
+def _defined_pairs(values, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs whose systems both have this measure: nDCG of a run on another chunking is
+    not defined (design section 10), so it is neither counted nor tested against another."""
+    undefined = {
+        s
+        for s in {s for pair in pairs for s in pair}
+        if any(v is None or v != v for v in values(s, 0))
+    }
+    return [(a, b) for a, b in pairs if a not in undefined and b not in undefined]
 
 
 def _counted_pairs(values, names: Sequence[str], nk: int) -> dict:

@@ -104,3 +104,21 @@ def test_a_question_view_shows_coverage_by_the_span_rule(study):
                 assert all(0 < cov <= 1 for _, cov in row.coverage)
                 assert row.items == [i for i, cov in row.coverage if cov >= 0.5]
     assert covered_rows > 10
+
+
+def test_the_comparison_scores_runs_on_other_chunkings_as_metrics_does(study):
+    """The comparison (the `compare` command's pass, the window's comparison tab): a run on
+    another chunking by the span rule, as `metrics` scores it; nDCG, not defined across
+    chunkings, neither counted nor tested for its pairs."""
+    from desktop.evaluation import compare, scored
+
+    expected = {row["system"]: row for row in metrics_json(study)["systems"]}
+    with Project(study) as project:
+        with scored.collect(project, KS) as scores:
+            for system, means in scores.means.items():
+                for label in ("Recall@5", "Recall@10", "Hit@5", "MRR@10", "CoreRecall@5"):
+                    assert means[label] == expected[system][label], (system, label)
+        found = compare.compare(project, KS, permutations=200)
+    labels = {(row.a, row.b, row.metric) for row in found.pairs}
+    assert ("BM25-articles", "BM25-c500o100", "Recall@5") in labels
+    assert not [label for label in labels if label[2].startswith("nDCG")]
