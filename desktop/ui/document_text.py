@@ -6,11 +6,12 @@ point of the document (the reader's selected_span)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextDocument
 
+from desktop.review import highlight_spans
 from desktop.review.document_view import DocumentWindow, GoldSpan, utf16_length
 from desktop.ui.widgets import HIT
 
@@ -25,9 +26,15 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("DocumentText", text)
 
 
-def fill(doc: QTextDocument, window: DocumentWindow, label: Callable[[GoldSpan], str]) -> int:
+def fill(
+    doc: QTextDocument,
+    window: DocumentWindow,
+    label: Callable[[GoldSpan], str],
+    terms: Sequence[str] = (),
+) -> int:
     """Writes the window into doc (empty) and returns the position where its text starts (after
-    the "earlier text" link when the window does not start the document)."""
+    the "earlier text" link when the window does not start the document); the question's
+    terms in bold (a ground of their own would hide the shading of the covered part)."""
     cursor = QTextCursor(doc)
     if window.offset > 0:
         _link(cursor, "document:earlier", tr(EARLIER), window)
@@ -38,7 +45,24 @@ def fill(doc: QTextDocument, window: DocumentWindow, label: Callable[[GoldSpan],
     if window.end < window.document_length:
         cursor.insertBlock()
         _link(cursor, "document:later", tr(LATER), window)
+    _embolden(doc, window.text, origin, terms)
     return origin
+
+
+def _embolden(doc: QTextDocument, text: str, origin: int, terms: Sequence[str]) -> None:
+    found = highlight_spans(text, terms) if terms else []
+    if not found:
+        return
+    bold = QTextCharFormat()
+    bold.setFontWeight(QFont.Weight.Bold)
+    cursor = QTextCursor(doc)
+    wide = any(ord(char) > 0xFFFF for char in text)  # else a code point is one Qt position
+    for start, end in found:
+        if wide:
+            start, end = utf16_length(text[:start]), utf16_length(text[:end])
+        cursor.setPosition(origin + start)
+        cursor.setPosition(origin + end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(bold)
 
 
 def _link(cursor: QTextCursor, href: str, text: str, window: DocumentWindow) -> None:

@@ -119,7 +119,7 @@ class PassageReader(QWidget):
         )
         self.title.setToolTip(passage["id"])
         doc = self._new_document()
-        origin = document_text.fill(doc, window, self._gold_label)
+        origin = document_text.fill(doc, window, self._gold_label, self.session.terms)
         self._window, self._origin = window, origin
         if centre is None:
             self._target = document_text.passage_position(window, origin)

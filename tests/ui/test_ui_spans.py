@@ -168,3 +168,21 @@ def test_the_budget_is_a_setting_the_dock_follows(sample_study, open_window, qtb
     for row in expected["systems"]:
         assert panel_value(window, row["system"], "Recall@1000ch") == row["Recall@1000ch"]
     assert "@1000ch" in window.metrics_dock.state.text()
+
+
+def test_the_document_reader_sets_the_questions_terms_in_bold(sample_study, open_window):
+    from PySide6.QtGui import QFont, QTextCursor
+
+    window = open_window(sample_study)
+    window.set_system("BM25-c500o100")
+    reader, terms = window.reader, window.session.terms
+    assert terms  # q01's words
+    panel = window.ranking_panels[0]
+    reader.show_passage(panel.model.row(0).passage_pk)
+    doc = reader.viewer.document()
+    plain = doc.toPlainText()
+    term = next(t for t in terms if t in plain)
+    at = plain.index(term)
+    cursor = QTextCursor(doc)
+    cursor.setPosition(at + 1)
+    assert cursor.charFormat().fontWeight() == QFont.Weight.Bold
