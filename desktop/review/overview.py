@@ -177,8 +177,7 @@ def _refreshed(
         ranked = project.reads.ranked_pks(question["pk"])
         lists = {name: ranked.get(pk, []) for pk, name in names.items()}
         entries = entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
-        depth = max(1, project.reads.max_rank() or max(ks))  # the board's
-        entries = span_question(project, question["pk"], items, lists, ks, choice, entries, depth)
+        entries = span_question(project, question["pk"], items, lists, ks, choice, entries)
     k = k or min(ks)
     missed = missed_at(built.items.get(question["pk"], []), entries.values(), k)
     summary = summarize(question, built, rows, reviewer, blind, missed=missed)

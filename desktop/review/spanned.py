@@ -142,7 +142,7 @@ def full_pass(project, items, ks, choice: SpanChoice | None):
     return found, runs
 
 
-def one_question(project, q, items, lists, ks, choice: SpanChoice | None, entries, depth):
+def one_question(project, q, items, lists, ks, choice: SpanChoice | None, entries):
     """A judged question's entries (system -> Entry) with the span rule applied; lists:
     system -> the question's whole ranked list."""
     if choice is None or not items:
@@ -150,6 +150,8 @@ def one_question(project, q, items, lists, ks, choice: SpanChoice | None, entrie
     found = scoring(project, {q: items}, {s: {q: ps} for s, ps in lists.items()}, ks, choice)
     if found is None:
         return entries
+    # the board's depth; read only here: max(rank) scans every result (the keypress path)
+    depth = max(1, project.reads.max_rank() or max(ks))
     return {
         system: None
         if entry is None
