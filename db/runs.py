@@ -44,6 +44,8 @@ class Runs(Area):
                 (existing,),
             ).fetchone()
             self.conn.execute("DELETE FROM result WHERE system_pk = ?", (existing,))
+            # a graph run's contexts are the old run's (a graph import stores its own anew)
+            self.conn.execute("DELETE FROM graph_context WHERE system_pk = ?", (existing,))
             self.conn.execute(
                 "UPDATE system SET source_file = ?, format = ?, imported_at = ?, unranked = ? "
                 "WHERE pk = ?",

@@ -534,4 +534,30 @@ def _evidence_as_spans(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0012_graph_contexts")
+def _graph_contexts(db: Database) -> None:
+    """What a graph retriever's context held besides its sources (design section 11): per
+    system and question the names of its entities, relationships and community reports, as
+    JSON, for the window to list beside the reader. A run's backup keeps them."""
+    _script(
+        db,
+        """
+        CREATE TABLE graph_context (
+            system_pk INTEGER NOT NULL REFERENCES system(pk) ON DELETE CASCADE,
+            question_pk INTEGER NOT NULL REFERENCES question(pk) ON DELETE CASCADE,
+            context TEXT NOT NULL,
+            PRIMARY KEY (question_pk, system_pk)  -- the window reads one question's
+        ) WITHOUT ROWID;
+        CREATE INDEX graph_context_system ON graph_context(system_pk);
+        CREATE TABLE undo_graph_context (
+            undo_pk INTEGER NOT NULL REFERENCES undo(pk) ON DELETE CASCADE,
+            system TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            context TEXT NOT NULL,
+            PRIMARY KEY (undo_pk, system, question_id)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

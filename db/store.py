@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from db import undo
+from db.contexts import Contexts
 from db.documents import Documents
 from db.errors import StoreBusy, StoreError, translate
 from db.files import SQLITE_MAGIC, file_stamp
@@ -115,7 +116,7 @@ def connect(path: Path, uri: str | None = None) -> _Connection:
     return conn
 
 
-class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents, Similar):
+class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents, Similar, Contexts):
     """One database file: the connection, its transactions (atomic()), opening, migrating and
     closing. What is stored is read and written through the areas it is made of, one module
     each: db/passages.py, db/questions.py, db/gold.py, db/runs.py, db/judgements.py,

@@ -101,6 +101,12 @@ def _keep_runs(store: Area, undo_pk: int, systems_sql: str, params=()) -> int:
         f"WHERE pk IN ({systems_sql})",
         (undo_pk, *params),
     )
+    conn.execute(  # a graph run's contexts (migration 0012) go and come back with it
+        "INSERT INTO undo_graph_context (undo_pk, system, question_id, context) "
+        "SELECT ?, s.name, q.id, g.context FROM graph_context g JOIN system s ON s.pk = "
+        f"g.system_pk JOIN question q ON q.pk = g.question_pk WHERE g.system_pk IN ({systems_sql})",
+        (undo_pk, *params),
+    )
     return conn.execute(
         "INSERT INTO undo_result (undo_pk, system, question_id, rank, passage_id, score, "
         "chunking) SELECT ?, s.name, q.id, r.rank, p.id, r.score, c.name FROM result r "
@@ -424,6 +430,18 @@ def _restore_runs(store: Area, undo_pk: int) -> None:
         "SELECT s.pk, q.pk, u.rank, p.pk, u.score FROM undo_result u "
         "JOIN system s ON s.name = u.system JOIN question q ON q.id = u.question_id "
         f"JOIN passage p ON p.id = u.passage_id AND p.chunking_pk = {_RESULT_CHUNKING} "
+        "WHERE u.undo_pk = ?",
+        (undo_pk,),
+    )
+    run(
+        "DELETE FROM graph_context WHERE system_pk IN (SELECT s.pk FROM system s "
+        "JOIN undo_system u ON u.name = s.name WHERE u.undo_pk = ?)",
+        (undo_pk,),
+    )
+    run(
+        "INSERT INTO graph_context (system_pk, question_pk, context) "
+        "SELECT s.pk, q.pk, u.context FROM undo_graph_context u "
+        "JOIN system s ON s.name = u.system JOIN question q ON q.id = u.question_id "
         "WHERE u.undo_pk = ?",
         (undo_pk,),
     )

@@ -83,12 +83,12 @@ class ProjectEvaluation:
         scores = metrics.evaluate(items, runs, ks, judged)
         evaluation = Evaluation(ks, self.store.questions(), items, scores, effective)
         if spans_known:
-            setting = self._span_setting(items, runs, list(budgets), theta, known)
+            setting = self.span_setting(items, runs, list(budgets), theta, known)
             spanned = span_scores.add_span_scores(scores, items, runs, ks, setting)
             evaluation.span = (setting, spanned) if spanned else None
         return evaluation
 
-    def _span_setting(self, items, runs, budgets: list[int], theta: float, known=None):
+    def span_setting(self, items, runs, budgets: list[int], theta: float, known=None):
         """θ, budgets, the spans of the gold's and the runs' passages (those not in ``known``
         read now), and the systems on the chunking the gold was judged on (the first: gold and
         judgements name its passages)."""

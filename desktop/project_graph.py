@@ -88,9 +88,16 @@ class ProjectGraph:
             for rank, unit_id in enumerate(context.unit_ids, 1)
         ]
         repeats = [(c.line, c.question_id, unit) for c in contexts for unit in c.repeats]
-        return self._store_graph_run(path, fmt, system, chunking_row["name"], rows, repeats, ranked)
+        # what the context held besides its sources, for the window (migration 0012)
+        parts = [
+            (c.question_id, {p: getattr(c, p) for p in ("entities", "relationships", "reports")})
+            for c in contexts
+        ]
+        return self._store_graph_run(
+            path, fmt, system, chunking_row["name"], rows, repeats, ranked, parts
+        )
 
-    def _store_graph_run(self, path, fmt, system, chunking, rows, repeats, ranked):
+    def _store_graph_run(self, path, fmt, system, chunking, rows, repeats, ranked, parts=()):
         report = ImportReport("run", path, 0)
         with self.store.atomic():
             try:
@@ -101,6 +108,7 @@ class ProjectGraph:
                 raise _unknown_message(path, error) from None
             except RunChunking as error:
                 raise InputError(path, error.line or None, error.message) from None
+            self.store.set_contexts(info["system_pk"], parts)
             details = json.dumps({"system": system, "unranked": not ranked})
             self.store.log_import(
                 "run", os.path.abspath(path), now(), info["results"], len(repeats), details

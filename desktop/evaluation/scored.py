@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from operator import itemgetter
 
 from desktop.app import compact, scratch
-from desktop.evaluation import metrics
+from desktop.evaluation import metrics, span_scores, spans
 
 
 class PerQuestion:
@@ -223,17 +223,47 @@ def collect(project, ks: Sequence[int]) -> Scores:
         scores.system(system["name"])
         tallies[system["name"]] = metrics.Means(ks)
     questions = [q for q in project.questions() if q["pk"] in prepared]
+    by_spans = _span_rule(project, gold, ks)
     for system, question, ranked in each_list(
         systems, questions, project.reads.ranked_heads(max(ks))
     ):
         prep = prepared[question["pk"]]
         values = prep.score(ranked)
         first, _ = prep.first_ranks(enumerate(ranked, 1))
+        if by_spans is not None:
+            first = by_spans(system["name"], question["pk"], values, ranked, first)
         tallies[system["name"]].add([values[label] for label in scores.labels])
         scores.add(system["name"], question["pk"], values, first)
     for name, tally in tallies.items():
         scores.finish(name, tally.means())
     return scores
+
+
+def _span_rule(project, gold, ks: Sequence[int]):
+    """A run on another chunking compared as `metrics` scores it (design section 10): the
+    one per-question step (span_scores.rescore) at θ, found ranks by coverage; None when no
+    run has spans (then nothing more is read)."""
+    if not project.reads.document_count():
+        return None
+    runs = project.runs(max(ks))
+    setting = project.span_setting(gold, runs, [], spans.THETA)
+    scored = {name for name, lists in runs.items() if setting.spanned(lists)}
+    known, questions = setting.spans, {}
+
+    def rescore(system: str, q, values: dict, ranked, first):
+        if system not in scored:
+            return first
+        if q not in questions:
+            these = span_scores.span_items(gold[q], known)
+            questions[q] = spans.SpanQuestion(these, setting.theta) if these else None
+        pairs = [(p, known[p]) for p in ranked]
+        own = system in setting.own
+        span_scores.rescore(values, questions[q], pairs, ks, [], own)
+        if questions[q] is None or own:
+            return first
+        return questions[q].first_found(pairs, max(ks))
+
+    return rescore
 
 
 def _value(value: float) -> float | None:

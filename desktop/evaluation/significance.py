@@ -96,7 +96,7 @@ def pair_results(
         items = gold[q]
         n_items.append(len(items))
         n_core.append(sum(i.role == "core" for i in items))
-    pairs = list(combinations(range(len(names)), 2))
+    all_pairs = list(combinations(range(len(names)), 2))
     rows: list[PairResult] = []
     tested: list[tuple[PairResult, PairResult, float]] = []
     for m_index, measure in enumerate(metrics.MEASURES):
@@ -110,8 +110,8 @@ def pair_results(
         )
         values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair = _counted_pairs(values, names, len(ks))
-        measured = _defined_pairs(values, pairs) if measure == "nDCG" else pairs
-        if questions and measured:
+        pairs = _defined_pairs(values, all_pairs)
+        if questions and pairs:
             denominators = array(
                 "q",
                 (
@@ -122,8 +122,8 @@ def pair_results(
             test = partial(
                 stats.randomization_p_values, permutations=permutations, seed=seed, store=store
             )
-            tested.extend(_tested(values, denominators, measured, by_pair, test))
-        for a, b in measured:
+            tested.extend(_tested(values, denominators, pairs, by_pair, test))
+        for a, b in pairs:
             for k_index in range(len(ks)):
                 rows.extend(by_pair[(a, b, k_index)])
         if tick:
@@ -137,12 +137,12 @@ def pair_results(
 
 
 def _defined_pairs(values, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The pairs of systems that both have the measure on every question: a run on another
-    chunking than the gold's has no nDCG (design section 10), so no pair with it is tested."""
+    """The pairs whose systems both have this measure: nDCG of a run on another chunking is
+    not defined (design section 10), so it is neither counted nor tested against another."""
     undefined = {
         s
-        for s in {system for pair in pairs for system in pair}
-        if any(value is None or value != value for value in values(s, 0))
+        for s in {s for pair in pairs for s in pair}
+        if any(v is None or v != v for v in values(s, 0))
     }
     return [(a, b) for a, b in pairs if a not in undefined and b not in undefined]
 

@@ -255,6 +255,7 @@ class _Walk:
         self.question, self.items, self.id_rule = question, question.items, id_rule
         self.covered = [[0] * len(item.spans) for item in self.items]
         self.found = [False] * len(self.items)
+        self.first_rank: list[int | None] = [None] * len(self.items)
         self.n_found = self.n_core_found = self.first = 0
         self.u: dict[str, Intervals] = {}
         self.u_size = self.u_on_evidence = 0
@@ -287,12 +288,14 @@ class _Walk:
         other.__dict__.update(self.__dict__)
         other.covered = [list(row) for row in self.covered]
         other.found = list(self.found)
+        other.first_rank = list(self.first_rank)
         other.u = {document: list(pairs) for document, pairs in self.u.items()}
         return other
 
     def _mark(self, index: int, rank: int) -> None:
         if not self.found[index]:
             self.found[index] = True
+            self.first_rank[index] = rank
             self.n_found += 1
             self.n_core_found += self.items[index].role == "core"
             self.first = self.first or rank
@@ -391,6 +394,20 @@ class SpanQuestion:
             for measure, value in measured.measures().items():
                 out[label(measure, budget=budget)] = value
         return out
+
+    def first_found(
+        self,
+        ranked: Sequence[tuple[Hashable, Span]],
+        depth: int,
+        *,
+        id_rule_items: Collection[int] = frozenset(),
+    ) -> list[int | None]:
+        """The rank at which each item is first found within the top depth (None: not by
+        then), by the rule score() applies at K: the window's found marks and Recall curve."""
+        walk = _Walk(self, frozenset(id_rule_items))
+        for rank, (key, span) in enumerate(ranked[:depth], 1):
+            walk.step(rank, key, span)
+        return walk.first_rank
 
     def coverages(
         self, ranked: Sequence[Span], k: int | None = None, budget: int | None = None

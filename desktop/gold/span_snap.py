@@ -1,8 +1,7 @@
 """A selection of text made a span of whole characters (design section 10), Qt-free: the
-window's reader gives UTF-16 positions of the text it shows (QTextCursor counts UTF-16 code
-units), which are turned into code points, carried onto the document's own text (the reader
-collapses runs of whitespace, as HTML does) and widened until neither end falls inside a
-surrogate pair or a combining sequence."""
+window's reader shows a passage inside its document's own text and gives UTF-16 positions
+(QTextCursor counts UTF-16 code units), which are turned into code points and widened until
+neither end falls inside a surrogate pair or a combining sequence."""
 
 from __future__ import annotations
 
@@ -58,39 +57,3 @@ def code_points(text: str, utf16: int, forward: bool) -> int:
 
 def utf16_length(text: str) -> int:
     return sum(2 if ord(char) > 0xFFFF else 1 for char in text)
-
-
-def aligned(shown: str, source: str) -> list[int] | None:
-    """For each code point of the text shown, its offset in source, the text it was made
-    from: a run of whitespace shown (a line break is U+2028) stands for any run of whitespace
-    there, or none. None when shown is not source so spaced."""
-    out: list[int] = []
-    j = 0
-    for char in shown:
-        if char.isspace():
-            out.append(j)
-            while j < len(source) and source[j].isspace():
-                j += 1
-            continue
-        while j < len(source) and source[j] != char and source[j].isspace():
-            j += 1
-        if j >= len(source) or source[j] != char:
-            return None
-        out.append(j)
-        j += 1
-    return out
-
-
-def selection_span(
-    shown: str, lo16: int, hi16: int, document: str, start: int, end: int
-) -> tuple[int, int] | None:
-    """A selection [lo16, hi16) in UTF-16 units of the text shown for the passage whose span
-    is document[start:end], as (start, end) code points of the document, snapped to whole
-    characters; None when nothing is selected or the texts cannot be matched."""
-    lo, hi = code_points(shown, lo16, False), code_points(shown, hi16, True)
-    positions = aligned(shown, document[start:end])
-    if positions is None or lo >= hi:
-        return None
-    first, last = start + positions[lo], start + positions[hi - 1] + 1
-    first, last = snap(document, first, last)
-    return (first, last) if first < last else None

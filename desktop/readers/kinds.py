@@ -15,6 +15,9 @@ FORMATS = ("jsonl", "csv", "tsv", "trec", "qrels", "beir", "json-dict", "msmarco
 # Graph retrievers' own files (design section 11): a corpus folder or a run of saved contexts,
 # read by desktop/readers/graph.py and imported by desktop/project_graph.py.
 GRAPH_FORMATS = ("graphrag", "lightrag")
+# What the window's import dialog offers them for: a corpus as the tool's output folder, a run
+# as a file of saved contexts.
+GRAPH_IMPORTS = {"corpus": "folder", "run": "file"}
 EXTENSIONS = {
     ".jsonl": "jsonl",
     ".csv": "csv",

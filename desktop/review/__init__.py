@@ -10,6 +10,11 @@ run, judgement, reviewer.
 """
 
 from desktop.readers import sniff_encoding
+from desktop.review.document_view import (
+    DocumentWindow,
+    GoldSpan,
+    document_window,
+)
 from desktop.review.history import Key, Step, UndoHistory, history, next_at
 from desktop.review.overview import (
     Judged,
@@ -23,6 +28,15 @@ from desktop.review.overview import (
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
+from desktop.review.spanned import (
+    ACROSS,
+    DEFAULT_BUDGET,
+    DEFAULT_CHOICE,
+    DEFAULT_THETA,
+    UNRANKED,
+    SpanChoice,
+    SpanScoring,
+)
 from desktop.review.status import (
     DONE,
     IN_PROGRESS,
@@ -47,6 +61,14 @@ from desktop.review.views import (
 )
 
 __all__ = [
+    "DocumentWindow",
+    "GoldSpan",
+    "document_window",
+    "ACROSS",
+    "UNRANKED",
+    "DEFAULT_BUDGET",
+    "DEFAULT_CHOICE",
+    "DEFAULT_THETA",
     "DONE",
     "IN_PROGRESS",
     "STATUSES",
@@ -63,6 +85,8 @@ __all__ = [
     "QuestionView",
     "RankedRow",
     "Scoreboard",
+    "SpanChoice",
+    "SpanScoring",
     "Step",
     "Summary",
     "Tick",

@@ -14,6 +14,9 @@ from desktop.gold.effective import Decision, EffectiveGold
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
+from desktop.review.spanned import DEFAULT_CHOICE, SpanChoice, SpanScoring
+from desktop.review.spanned import full_pass as span_pass
+from desktop.review.spanned import one_question as span_question
 from desktop.review.status import Summary, missed_at, summarize
 from desktop.review.unjudged import question_pool
 from desktop.review.views import QuestionView, view_of, with_excerpts
@@ -32,6 +35,7 @@ class Overview:
     reviewers: list[str]
     evaluated: int
     without_evidence: int
+    span: SpanScoring | None = None  # the span rule, when some run has spans
 
 
 def overview(
@@ -42,19 +46,23 @@ def overview(
     progress: Tick | None = None,
     with_agreement: bool = True,
     k: int | None = None,
+    choice: SpanChoice | None = DEFAULT_CHOICE,
 ) -> Overview:
     """Scores, curves, summaries and agreement over every question, for a worker; ranked lists
     read only where they hit evidence (SQLite's scan: memory stays flat). Without
     ``with_agreement`` the agreement is left empty (ask ``agreement`` when it is shown). ``k``:
-    the K shown, whose misses the review status asks a role of (the smallest K by default)."""
+    the K shown, whose misses the review status asks a role of (the smallest K by default).
+    ``choice``: budgets and θ of the span rule for runs with spans (None: ids only)."""
     ks = sorted(set(ks))
     k = k or ks[0]
     built = build_gold(project, reviewer, blind)
     questions = project.questions()
     systems = project.systems()
     names = {s["pk"]: s["name"] for s in systems}
-    board = Scoreboard([s["name"] for s in systems], ks, project.reads.max_rank() or max(ks))
     items = built.metric_items()
+    span, runs = span_pass(project, items, ks, choice)
+    extra = span.extra if span else ()
+    board = Scoreboard([s["name"] for s in systems], ks, project.reads.max_rank() or max(ks), extra)
     prepared = {q: Prepared(these, ks, built.judged(q)) for q, these in items.items() if these}
     # J(q) holds every evidence passage, so its ranks give the measures and P@K, Judged@K.
     pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.judged})
@@ -62,24 +70,11 @@ def overview(
     # denominator); a missing list scores 0 as a list of holes does.
     short = {(s, q): n for s, q, n in project.reads.short_lists(max(ks))}
     total = len(systems) * len(prepared) + len(questions)
-    done = 0
     if progress:
         progress(0, total)
     hits = project.reads.evidence_hits(pairs)
-    grouped = groupby(hits, key=itemgetter(0, 1))
-    found: dict[int, list[tuple[int, int]]] = {}
-    current = next(grouped, None)
-    for system_pk, system in names.items():
-        found.clear()
-        while current is not None and current[0][0] == system_pk:
-            found[current[0][1]] = [(r[2], r[3]) for r in current[1]]
-            current = next(grouped, None)
-        for q, prep in prepared.items():
-            length = short.get((system_pk, q), prep.ks[-1])
-            board.set(system, q, score_entry(prep, found.get(q, ()), length))
-            done += 1
-            if progress and done % 250 == 0:
-                progress(done, total)  # also where the worker gives way to the GUI
+    rescore = span.rescorer(items, runs, board.depth) if span else None
+    done = _score_every_system(board, names, prepared, short, hits, rescore, progress, total)
     rows = visible(project.reads.judgements(), reviewer, blind)
     summaries = _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total)
     shown = agreement_of(rows, blind or not with_agreement)
@@ -93,7 +88,30 @@ def overview(
         project.reads.reviewers(),
         len(prepared),
         len(questions) - len(prepared),
+        span,
     )
+
+
+def _score_every_system(board, names, prepared, short, hits, rescore, progress, total) -> int:
+    """Every system's entry on every question into the board, from the ranks where its lists
+    hit evidence (rescore: the span rule for runs with spans); returns the entries made."""
+    grouped = groupby(hits, key=itemgetter(0, 1))
+    found: dict[int, list[tuple[int, int]]] = {}
+    current = next(grouped, None)
+    done = 0
+    for system_pk, system in names.items():
+        found.clear()
+        while current is not None and current[0][0] == system_pk:
+            found[current[0][1]] = [(r[2], r[3]) for r in current[1]]
+            current = next(grouped, None)
+        for q, prep in prepared.items():
+            length = short.get((system_pk, q), prep.ks[-1])
+            entry = score_entry(prep, found.get(q, ()), length)
+            board.set(system, q, rescore(system, q, entry) if rescore else entry)
+            done += 1
+            if progress and done % 250 == 0:
+                progress(done, total)  # also where the worker gives way to the GUI
+    return done
 
 
 def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total):
@@ -128,11 +146,12 @@ def refresh_question(
     reviewers: Sequence[str],
     pool_depth: int = DEFAULT_DEPTH,
     k: int | None = None,
+    choice: SpanChoice | None = DEFAULT_CHOICE,
 ) -> tuple[Summary, dict[str, Entry | None]]:
     """After a judgement on one question: its summary (with its unjudged count) and every
-    system's entry again; k as overview takes it."""
+    system's entry again; k and choice as overview takes them."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
-    return _refreshed(project, question, seen, reviewer, blind, ks, pool_depth, k)
+    return _refreshed(project, question, seen, reviewer, blind, ks, pool_depth, k, choice=choice)
 
 
 def _refreshed(
@@ -146,9 +165,10 @@ def _refreshed(
     k: int | None = None,
     pool: list | None = None,
     systems: Sequence[dict] = (),
+    choice: SpanChoice | None = DEFAULT_CHOICE,
 ) -> tuple[Summary, dict[str, Entry | None]]:
     """pool: the question's unjudged pool when already built; systems: every system (read
-    when not given)."""
+    when not given); choice: the span rule's (overview's)."""
     built, _, rows = seen
     items = built.metric_items().get(question["pk"], [])
     names = {s["pk"]: s["name"] for s in systems or project.systems()}
@@ -157,6 +177,7 @@ def _refreshed(
         ranked = project.reads.ranked_pks(question["pk"])
         lists = {name: ranked.get(pk, []) for pk, name in names.items()}
         entries = entries_for(items, sorted(set(ks)), lists, built.judged(question["pk"]))
+        entries = span_question(project, question["pk"], items, lists, ks, choice, entries)
     k = k or min(ks)
     missed = missed_at(built.items.get(question["pk"], []), entries.values(), k)
     summary = summarize(question, built, rows, reviewer, blind, missed=missed)
@@ -189,6 +210,7 @@ def judged_question(
     ks: Sequence[int] = WINDOW_KS,
     pool_depth: int = DEFAULT_DEPTH,
     every_system: Sequence[dict] = (),
+    choice: SpanChoice | None = DEFAULT_CHOICE,
 ) -> Judged:
     """question_view and refresh_question in one, from one build of the question's gold and
     one read of its log: the keypress path, on a worker. ``systems`` are the ones shown; the
@@ -198,7 +220,7 @@ def judged_question(
     view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
     with_excerpts(project, view)
     summary, entries = _refreshed(
-        project, question, seen, reviewer, blind, ks, pool_depth, k, view.pool, every_system
+        project, question, seen, reviewer, blind, ks, pool_depth, k, view.pool, every_system, choice
     )
     return Judged(view, summary, entries)
 

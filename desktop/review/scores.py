@@ -72,13 +72,17 @@ class Scoreboard:
     curve without a pass over every question. Questions without evidence have no entry (they
     are reported apart)."""
 
-    def __init__(self, systems: Sequence[str], ks: Sequence[int], depth: int):
+    def __init__(
+        self, systems: Sequence[str], ks: Sequence[int], depth: int, extra: Sequence[str] = ()
+    ):
+        """extra: the span rule's labels after the id rule's (review.spanned), when some run
+        has spans; every entry's values then cover them."""
         self.systems = list(systems)
         self.ks = sorted(ks)
-        self.labels = labels_for(self.ks)
+        self.labels = labels_for(self.ks) + list(extra)
         self.depth = max(1, depth)
         self.entries: dict[str, dict[int, Entry]] = {s: {} for s in self.systems}
-        self._means = {s: Means(self.ks, self.depth, ALL_MEASURES) for s in self.systems}
+        self._means = {s: Means(self.ks, self.depth, ALL_MEASURES, extra) for s in self.systems}
 
     def set(self, system: str, question_pk: int, entry: Entry | None) -> None:
         entries, means = self.entries[system], self._means[system]

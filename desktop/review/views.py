@@ -8,10 +8,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from desktop.evaluation import metrics
+from desktop.evaluation import metrics, spans
 from desktop.evaluation.metrics import Item
 from desktop.gold.effective import Decision, EffectiveGold, instant, line_order
 from desktop.gold.pool import PoolEntry
+from desktop.review import coverage
 from desktop.review.seen import question_gold
 from desktop.review.unjudged import question_pool
 
@@ -42,6 +43,8 @@ class ItemState:
     alternatives: list[tuple[int, str]]  # in force
     proposed: list[str]  # alternatives judged but not (yet) in force
     found: dict[str, Found] = field(default_factory=dict)  # system -> where
+    # system on another chunking -> how much of the item its top K covers (section 10)
+    coverage: dict[str, float] = field(default_factory=dict)
 
     def item(self) -> Item:
         return Item(
@@ -64,6 +67,8 @@ class RankedRow:
     primary: bool  # it is the primary passage of one of them
     not_evidence: bool  # judged not evidence (in force, or by this reviewer)
     proposed_for: str | None  # primary id it was proposed as an alternative for (not in force)
+    # on another chunking: (item index, how much of it this passage covers), each item touched
+    coverage: list[tuple[int, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -112,6 +117,8 @@ class QuestionView:
     # (title, start of the text) of the items' primary passages and the pool's passages:
     # the panels show these and never ask the project.
     excerpts: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # system shown -> its graph context's entities, relationships and report titles
+    graph: dict[str, dict] = field(default_factory=dict)
 
     def item_texts(self) -> dict[int, str]:
         """The start of each evidence item's primary passage text, by passage key."""
@@ -157,9 +164,12 @@ def question_view(
 
 
 def with_excerpts(project, view: QuestionView) -> QuestionView:
-    """The view with its items' and pool's passage excerpts, in one query."""
+    """The view with its items' and pool's passage excerpts, in one query, and the graph
+    contexts of the systems shown (what GraphRAG's context held besides its sources)."""
     pks = [i.primary_pk for i in view.items] + [e.passage_pk for e in view.pool]
     view.excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS) if pks else {}
+    shown = project.reads.graph_contexts(view.pk).items()
+    view.graph = {system: parts for system, parts in shown if system in view.rankings}
     return view
 
 
@@ -187,17 +197,13 @@ def view_of(
     proposed = _proposed(gold_items, latest)
     states = _item_states(gold_items, decisions, imported, proposed)
     items = [s.item() for s in states]
-    not_evidence = {
-        pid
-        for (kind, pid), d in decisions.items()
-        if kind == "not_evidence" and d.counts and d.value is True
-    }
-    not_evidence.update(pid for (kind, pid), v in mine.items() if kind == "not_evidence" and v)
+    not_evidence = _not_evidence(decisions, mine)
     proposed_for = {pid: primary for primary, pids in proposed.items() for pid in pids}
     rankings: dict[str, list[RankedRow]] = {}
     depth: dict[str, int] = {}
+    lists: dict[str, list[int]] = {}
     for system in systems:
-        passages = project.reads.ranked_passages(system["pk"], pk)
+        passages = lists[system["name"]] = project.reads.ranked_passages(system["pk"], pk)
         depth[system["name"]] = len(passages)
         matches, per_rank = metrics.match(items, passages)
         _record_found(states, system["name"], matches)
@@ -205,6 +211,7 @@ def view_of(
         rankings[system["name"]] = [
             _ranked_row(row, per_rank, states, not_evidence, proposed_for) for row in ranked
         ]
+    by_spans(project, states, items, rankings, lists, systems, k)
     notes, disputes = _notes_and_disputes(latest, built, question["id"])
     answer = decisions.get(("answerable", ""))
     return QuestionView(
@@ -223,6 +230,38 @@ def view_of(
         mine,
         k,
     )
+
+
+def _not_evidence(decisions: dict, mine: dict) -> set[str]:
+    """Passages judged not evidence: in force, or by this reviewer."""
+    out = {
+        pid
+        for (kind, pid), d in decisions.items()
+        if kind == "not_evidence" and d.counts and d.value is True
+    }
+    out.update(pid for (kind, pid), v in mine.items() if kind == "not_evidence" and v)
+    return out
+
+
+def by_spans(project, states, items, rankings, lists, systems, k: int) -> None:
+    """Systems on another chunking found and covered by the span rule, in place: each item's
+    first rank by coverage and its coverage at K, each row's items covered and how much."""
+    found = coverage.span_context(project, items, lists, systems)
+    if found is None:
+        return
+    these, known, scored = found
+    for name in scored:
+        ranked = lists[name]
+        firsts = coverage.first_found(these, known, ranked)
+        ids = project.reads.passage_ids_of(via for _, via in firsts if via is not None)
+        at_k = coverage.coverage_at(these, known, ranked, k)
+        for state, (rank, via), cov in zip(states, firsts, at_k, strict=True):
+            state.found[name] = Found(rank, ids.get(via), False)
+            state.coverage[name] = cov
+        for row in rankings[name]:
+            row.coverage = coverage.row_coverage(these, known.get(row.passage_pk))
+            row.items = [i for i, cov in row.coverage if cov >= spans.THETA]
+            row.primary = False
 
 
 def _proposed(gold_items, latest: dict) -> dict[str, list[str]]:

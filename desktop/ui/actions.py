@@ -44,6 +44,19 @@ ACTIONS = (
         args=("corpus",),
     ),
     Spec(
+        "import_graph_folder",
+        QT_TRANSLATE_NOOP("actions", "Import GraphRAG/LightRAG &folder…"),
+        "import_folder_dialog",
+    ),
+    Spec(
+        "budget",
+        QT_TRANSLATE_NOOP("actions", "Conte&xt budget…"),
+        "budget_dialog",
+        tip=QT_TRANSLATE_NOOP(
+            "actions", "The characters of context runs with spans are also scored at (@2000ch)"
+        ),
+    ),
+    Spec(
         "import_questions",
         QT_TRANSLATE_NOOP("actions", "Import &questions…"),
         "import_dialog",
@@ -303,6 +316,7 @@ MENUS = (
             "open",
             "-",
             "import_corpus",
+            "import_graph_folder",
             "import_questions",
             "import_gold",
             "import_run",
@@ -318,7 +332,7 @@ MENUS = (
     ),
     (
         QT_TRANSLATE_NOOP("actions", "&View"),
-        ("compare", "metrics_tall", "pool", "filter", "blind"),
+        ("compare", "metrics_tall", "pool", "filter", "blind", "budget"),
     ),
     (
         QT_TRANSLATE_NOOP("actions", "&Review"),

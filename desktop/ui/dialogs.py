@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import readers, review
+from desktop.readers.kinds import GRAPH_FORMATS, GRAPH_IMPORTS
 from desktop.review import ItemState
 from desktop.search import words
 from desktop.ui import terms
@@ -87,12 +88,16 @@ class ImportDialog(QDialog):
     def _format_rows(self, form: QFormLayout, kind: str) -> None:
         """Format (from the extension unless chosen) and encoding (sniffed from the bytes)."""
         self.format = QComboBox()
+        folder = self.path.is_dir()  # a graph retriever's output folder (kinds.GRAPH_IMPORTS)
         try:
-            detected = readers.pick_format(self.path, kind, None)
-            self.format.addItem(self.tr("From the extension ({fmt})").format(fmt=detected), None)
+            detected = None if folder else readers.pick_format(self.path, kind, None)
+            if detected:
+                label = self.tr("From the extension ({fmt})").format(fmt=detected)
+                self.format.addItem(label, None)
         except readers.InputError:
             detected = None
-        for fmt in readers.ACCEPTED[kind]:
+        graph = GRAPH_FORMATS if GRAPH_IMPORTS.get(kind) == ("folder" if folder else "file") else ()
+        for fmt in (() if folder else readers.ACCEPTED[kind]) + graph:
             self.format.addItem(fmt, fmt)
         if detected is None:
             self.format.setCurrentIndex(0)
@@ -101,7 +106,7 @@ class ImportDialog(QDialog):
         self.encoding = QComboBox()
         for code, label in ENCODINGS:
             self.encoding.addItem(label, code)
-        sniffed = review.sniff_encoding(self.path)
+        sniffed = "utf-8" if folder else review.sniff_encoding(self.path)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         if sniffed and sniffed != "utf-8":
@@ -148,6 +153,13 @@ class ImportDialog(QDialog):
         out: dict = {"fmt": self.format.currentData(), "encoding": self.encoding.currentData()}
         if out["encoding"] == "utf-8":
             out["encoding"] = None  # the reader's default also accepts a BOM
+        if out["fmt"] in GRAPH_FORMATS:  # the tool's own files (desktop/project_graph.py)
+            out = {"fmt": out["fmt"]}
+            if self.kind == "corpus":
+                out["chunking"] = self.corpus_name.text().strip() or self.path.name
+            else:
+                out["system"] = self.system.text().strip() or self.path.stem
+            return out
         if self.kind == "run":
             out["system"] = self.system.text().strip() or self.path.stem
         if self.kind == "corpus":

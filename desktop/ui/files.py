@@ -134,6 +134,23 @@ class FileCommands:
             return
         self.start_import(kind, path, **dialog.options())
 
+    def import_folder_dialog(self) -> None:
+        """A GraphRAG output folder or a LightRAG store as a chunking (design section 11)."""
+        if self.window.read_only:
+            self.window.show_read_only()
+            return
+        folder = QFileDialog.getExistingDirectory(
+            self.window,
+            QCoreApplication.translate("MainWindow", "Import a GraphRAG or LightRAG folder"),
+            self.dialog_folder(),
+        )
+        if not folder:
+            return
+        self.remember_folder(folder)
+        dialog = ImportDialog("corpus", folder, False, self.window)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.start_import("corpus", folder, **dialog.options())
+
     def start_import(self, kind: str, path, **options):
         return self.run_with_progress(
             QCoreApplication.translate("MainWindow", "Importing {file}…").format(

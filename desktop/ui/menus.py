@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from desktop.ui import actions, settings_store
 from desktop.ui.dialogs import ShortcutSheet
@@ -26,6 +26,25 @@ class Menus:
         self.language_items = {}
         self.view_menu = None
         self.shortcut_sheet: ShortcutSheet | None = None
+
+    def budget_dialog(self) -> None:
+        """The context budget the span measures are also taken at (design section 10)."""
+        budgets = self.window.session.span_choice().budgets
+        value, ok = QInputDialog.getInt(
+            self.window,
+            _tr("Context budget"),
+            _tr("Characters of context at which runs with spans are also scored (0: none):"),
+            budgets[0] if budgets else 0,
+            0,
+            1_000_000,
+            100,
+        )
+        if ok:
+            self.set_budget(value)
+
+    def set_budget(self, characters: int) -> None:
+        self.window.session.settings.setValue("spans/budget", characters)
+        self.window.metrics.full_pass()  # every figure at the budget moves
 
     def build(self) -> None:
         bar = self.window.menuBar()

@@ -182,7 +182,8 @@ class MetricsDock(QDockWidget):
         if session.board is None:
             return
         if pk < 0:
-            self.model.set_board(session.board)
+            span = session.overview.span if session.overview is not None else None
+            self.model.set_board(session.board, span)
         else:
             self.model.refresh()
         if session.overview is not None:
@@ -225,12 +226,26 @@ class MetricsDock(QDockWidget):
         text = self.tr(
             "Mean over {n} questions with evidence; {m} without evidence are reported apart."
         ).format(n=overview.evaluated, m=overview.without_evidence)
+        if overview.span is not None:
+            text += " " + self.span_note(overview.span)
         if self.session.blind:
             text += " " + self.tr("Blind mode: only your own judgements are applied.")
         if self.busy:
             text = self.tr("Updating metrics…") + " " + text
         self.state.setText(text)
         self.show_unsettled()
+
+    def span_note(self, span) -> str:
+        """θ, the budgets and which runs are scored by coverage (design section 10)."""
+        text = self.tr("Coverage θ = {theta:g}").format(theta=span.setting.theta)
+        if span.setting.budgets:
+            text += " · " + ", ".join(f"@{b}ch" for b in span.setting.budgets)
+        across = sorted(s for s in span.systems if span.across(s))
+        if across:
+            text += " · " + self.tr("found by coverage (another chunking): {names}").format(
+                names=", ".join(across)
+            )
+        return text + "."
 
     def show_unsettled(self) -> None:
         board = self.session.board

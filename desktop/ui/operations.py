@@ -337,10 +337,17 @@ def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
     return work
 
 
-def overview_op(reviewer: str, blind: bool, ks: Sequence[int], k: int | None = None) -> Callable:
+def overview_op(
+    reviewer: str,
+    blind: bool,
+    ks: Sequence[int],
+    k: int | None = None,
+    choice: review.SpanChoice | None = review.DEFAULT_CHOICE,
+) -> Callable:
     ks = list(ks)
     return lambda project, progress: Done(
-        review.overview(project, reviewer, blind, ks, progress, k=k), Changes("metrics")
+        review.overview(project, reviewer, blind, ks, progress, k=k, choice=choice),
+        Changes("metrics"),
     )
 
 
@@ -362,6 +369,7 @@ def judged_op(
     pool_depth: int = DEFAULT_DEPTH,
     agreement: bool = False,
     systems: Sequence[dict] = (),
+    choice: review.SpanChoice | None = review.DEFAULT_CHOICE,
 ) -> Callable:
     """A question after a judgement on it, built once (review.judged_question): the view the
     window shows (its pool too), its question-list line and every system's scores; the
@@ -370,7 +378,17 @@ def judged_op(
 
     def work(project, _progress) -> Done:
         judged = review.judged_question(
-            project, question, shown, k, reviewer, blind, reviewers, ks, pool_depth, systems
+            project,
+            question,
+            shown,
+            k,
+            reviewer,
+            blind,
+            reviewers,
+            ks,
+            pool_depth,
+            systems,
+            choice,
         )
         if agreement and not blind:
             judged.agreement = project.agreement()

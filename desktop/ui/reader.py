@@ -11,12 +11,14 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from desktop import review
+from desktop.gold import span_snap
+from desktop.ui import document_text, terms
 from desktop.ui.common import shrinkable
 from desktop.ui.session import ReviewSession
-from desktop.ui.span_keys import reader_selection
 from desktop.ui.widgets import LayoutSlot, highlighted_html
 
 NEIGHBOUR_CHARS = 600
+GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
 class PassageReader(QWidget):
@@ -30,7 +32,9 @@ class PassageReader(QWidget):
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
-        self._passage_block = 0  # the passage's block in the document: after its neighbour
+        self._window = None  # review.DocumentWindow shown, when the passage has a span
+        self._origin = 0  # where its text starts in the viewer's document
+        self._target: int | None = None  # the document position to scroll to
         self._document: QTextDocument | None = None  # the one shown, once a passage was
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -38,6 +42,14 @@ class PassageReader(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
         layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
+        # A graph retriever's context besides its sources: why it chose what it chose.
+        self.graph = shrinkable(QLabel())
+        self.graph.setObjectName("graph-context")
+        self.graph.setWordWrap(True)
+        self.graph.setTextFormat(Qt.TextFormat.RichText)
+        self.graph.hide()
+        layout.addWidget(self.graph)
+        session.viewChanged.connect(self.show_graph)
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
@@ -54,14 +66,23 @@ class PassageReader(QWidget):
         self.viewer.clear()
         self.title.clear()
         self.passage_pk = self.passage_id = None
+        self._window = self._target = None
 
-    def show_passage(self, passage_pk: int) -> None:
+    def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
+        """The passage inside its document when it has a span (centre: the document offset
+        to lay the text out around, when the reviewer moved through it), else between its
+        neighbours."""
         passage, before, after = review.passage_context(self.session.project, passage_pk, 1)
         if passage is None:
             self.clear()
             return
         meta = json.loads(passage["meta"]) if passage["meta"] else {}
         source = review.source_label(passage["title"], meta, limit=6)
+        window = review.document_window(self.session.project, passage_pk, self._items(), centre)
+        if window is not None:
+            self._show_in_document(passage, source, window, centre)
+            return
+        self._window = self._target = None
         self.title.setText(
             self.tr("<b>{passage}</b> {source} — whole passage, its neighbours greyed").format(
                 passage=html.escape(passage["id"]), source=html.escape(source)
@@ -80,28 +101,104 @@ class PassageReader(QWidget):
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
         self.passage_pk, self.passage_id = passage_pk, passage["id"]
-        self._passage_block = len(before)
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
 
-    def selected_span(self) -> tuple[str, int, int] | None:
-        """The text selected in the shown passage as (document id, start, end) code points of
-        its document, snapped to whole characters (desktop.gold.span_snap); None when nothing
-        is selected or the passage has no span."""
-        cursor = self.viewer.textCursor()
-        if self.passage_pk is None or not cursor.hasSelection():
-            return None
-        block = self.viewer.document().findBlockByNumber(self._passage_block)
-        return reader_selection(self.session.project, self.passage_pk, block, cursor)
+    def _show_in_document(self, passage: dict, source: str, window, centre: int | None) -> None:
+        start, end = window.passage
+        self.title.setText(
+            self.tr(
+                "<b>{passage}</b> {source} — in document {document} ({start}–{end} of {n} "
+                "characters): gold spans underlined, the part covering them shaded"
+            ).format(
+                passage=html.escape(passage["id"]),
+                source=html.escape(source),
+                document=html.escape(window.document_id),
+                start=start,
+                end=end,
+                n=window.document_length,
+            )
+        )
+        self.title.setToolTip(passage["id"])
+        doc = self._new_document()
+        origin = document_text.fill(doc, window, self._gold_label, self.session.terms)
+        self._window, self._origin = window, origin
+        if centre is None:
+            self._target = document_text.passage_position(window, origin)
+        else:  # where the reviewer was reading, in the text laid out anew
+            units = span_snap.utf16_length(window.text[: max(0, centre - window.offset)])
+            self._target = origin + units
+        self._scroll_pending = True
+        self._show_document(doc)
+        self._scroll()
+        QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
+        self.passage_pk, self.passage_id = passage["pk"], passage["id"]
+        self.neighbour_pks = []
 
-    def _show_document(self, markup: str) -> None:
-        """Put in a document built and laid out here, off the paint path, in the viewer's
-        font and at its width, in place of the one shown."""
+    def _items(self) -> list[tuple[int, str | None, list[int]]]:
+        """The current question's evidence items: (position, role, passage keys)."""
+        view = self.session.view
+        if view is None:
+            return []
+        return [
+            (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
+        ]
+
+    @staticmethod
+    def _gold_label(span) -> str:
+        return f"{terms.role(span.role)} {span.item + 1}"
+
+    def selected_span(self) -> tuple[str, int, int] | None:
+        """The reviewer's selection as (document id, start, end) in code points of the
+        document, snapped to whole characters (desktop.gold.span_snap), or None (nothing
+        selected, or the passage is not shown in its document)."""
+        window, cursor = self._window, self.viewer.textCursor()
+        if window is None or not cursor.hasSelection():
+            return None
+        limit = span_snap.utf16_length(window.text)
+        low = min(max(cursor.selectionStart() - self._origin, 0), limit)
+        high = min(max(cursor.selectionEnd() - self._origin, 0), limit)
+        start = span_snap.code_points(window.text, low, forward=False)
+        end = span_snap.code_points(window.text, high, forward=True)
+        if start >= end:
+            return None
+        start, end = span_snap.snap(window.text, start, end)  # never inside a character
+        return window.document_id, window.offset + start, window.offset + end
+
+    def show_graph(self, view, _keep: bool = False) -> None:
+        """The entities, relationships and report titles of the shown systems' contexts."""
+        lines = []
+        for system, parts in view.graph.items():
+            listed = [
+                f"{label}: {html.escape(', '.join(parts.get(part, [])[:GRAPH_NAMES]))}"
+                for part, label in (
+                    ("entities", self.tr("entities")),
+                    ("relationships", self.tr("relationships")),
+                    ("reports", self.tr("reports")),
+                )
+                if parts.get(part)
+            ]
+            lines.append(f"<b>{html.escape(system)}</b> — " + " · ".join(listed))
+        self.graph.setText("<br>".join(lines))
+        self.graph.setToolTip(self.tr("What the graph retriever's context held besides its text"))
+        self.graph.setVisible(bool(lines))
+
+    def _new_document(self) -> QTextDocument:
+        """An empty document in the viewer's font and margins, to fill and lay out here."""
         shown = self.viewer.document()
         doc = QTextDocument(self.viewer)
         doc.setDefaultFont(self.viewer.font())
         doc.setDocumentMargin(shown.documentMargin())
         doc.setDefaultStyleSheet(shown.defaultStyleSheet())
-        doc.setHtml(markup)
+        return doc
+
+    def _show_document(self, content: str | QTextDocument) -> None:
+        """Put in a document built and laid out here, off the paint path, in the viewer's
+        font and at its width, in place of the one shown (markup, or a document filled)."""
+        if isinstance(content, QTextDocument):
+            doc = content
+        else:
+            doc = self._new_document()
+            doc.setHtml(content)
         doc.setTextWidth(self.viewer.viewport().width())
         doc.size()  # lays the whole document out now
         previous = self._document
@@ -122,6 +219,9 @@ class PassageReader(QWidget):
     def _scroll(self) -> None:
         if not self._scroll_pending:
             return
+        if self._target is not None:
+            self._scroll_to(self._target)
+            return
         block = self.viewer.document().findBlockByNumber(1)  # the passage, after one neighbour
         if not block.isValid():
             return
@@ -134,6 +234,19 @@ class PassageReader(QWidget):
         spare = room - rect.height()
         above = min(2 * line, spare) if spare >= 0 else line
         self.viewer.verticalScrollBar().setValue(int(max(self._line_top(block, above), 0)))
+
+    def _scroll_to(self, position: int) -> None:
+        """The line holding this document position two lines below the top of the view."""
+        doc = self.viewer.document()
+        block = doc.findBlock(position)
+        if not block.isValid() or block.layout() is None:
+            return
+        lines = block.layout()
+        line = lines.lineForTextPosition(position - block.position())
+        top = doc.documentLayout().blockBoundingRect(block).top()
+        y = top + (line.y() if line.isValid() else 0)
+        above = 2 * self.viewer.fontMetrics().lineSpacing()
+        self.viewer.verticalScrollBar().setValue(int(max(y - above, 0)))
 
     def _line_top(self, block, above: float) -> float:
         """The top of the neighbour's first line within `above` of the passage, so that the
@@ -157,6 +270,11 @@ class PassageReader(QWidget):
         text = url.toString()
         if text.startswith("passage:"):
             self.show_neighbour(int(text.split(":", 1)[1]))
+        elif text.startswith("document:") and self._window is not None:
+            # on through a long document: the text laid out around where the window ended
+            later = text == "document:later"
+            centre = self._window.end if later else self._window.offset
+            self.show_passage(self.passage_pk, centre)
 
     def show_neighbour(self, passage_pk: int) -> None:
         self.show_passage(passage_pk)

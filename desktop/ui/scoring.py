@@ -71,7 +71,13 @@ class MetricsRunner(QObject):
         self.worker.cancel("full")
         self.worker.start(
             "full",
-            operations.overview_op(session.reviewer, session.blind, session.window_ks(), session.k),
+            operations.overview_op(
+                session.reviewer,
+                session.blind,
+                session.window_ks(),
+                session.k,
+                session.span_choice(full=True),
+            ),
             on_done=lambda done: self._overview_ready(generation, done.result),
             on_failed=lambda error: self._failed(generation, error),
             on_progress=self.dock.show_progress,
@@ -132,6 +138,7 @@ class MetricsRunner(QObject):
                 session.pool_depth,
                 self.dock.agreement_shown(),
                 session.systems,
+                session.span_choice(),
             ),
             on_done=lambda done: self._judged_ready(generation, serial, done.result, new_reviewer),
             on_failed=lambda error: self._failed(generation, error),

@@ -305,5 +305,15 @@ class ReviewSession(QObject):
         self.scoresChanged.emit(pk)
         return True
 
+    def span_choice(self, full: bool = False) -> review.SpanChoice:
+        """The span rule's budget (characters, a setting) and θ; after a full pass, the
+        systems it scored by spans (a judged question's rescore keeps to them)."""
+        budget = int(self.settings.value("spans/budget", review.DEFAULT_BUDGET) or 0)
+        theta = float(self.settings.value("spans/theta", review.DEFAULT_THETA) or 0)
+        budgets = (budget,) if budget > 0 else ()
+        theta = theta if 0 < theta <= 1 else review.DEFAULT_THETA
+        span = None if full or self.overview is None else self.overview.span
+        return review.SpanChoice(budgets, theta, span.systems if span else None)
+
     def window_ks(self) -> list[int]:
         return sorted({*review.WINDOW_KS, self.k})

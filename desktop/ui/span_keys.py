@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 
 from desktop.gold.span_items import span_key
-from desktop.gold.span_snap import selection_span, utf16_length
 
 KEYS = {Qt.Key.Key_E: "core", Qt.Key.Key_R: "supporting", Qt.Key.Key_A: "alternative"}
 
@@ -18,26 +17,6 @@ def span_label(line: dict) -> str:
     """A judgement line's span as its key 'd1:10-200' (the status bar's name for it), or ''."""
     span = line.get("span")
     return str(span_key(*span)) if span else ""
-
-
-def reader_selection(project, passage_pk: int, block, cursor) -> tuple[str, int, int] | None:
-    """The reader's selection within the passage's block as (document id, start, end) code
-    points of the document, snapped to whole characters; None when nothing of the passage is
-    selected or the passage has no span in a document."""
-    found = project.reads.passage_spans([passage_pk]).get(passage_pk)
-    if found is None or not block.isValid():
-        return None
-    document_id, start, end = found
-    shown = block.text()
-    lo = max(cursor.selectionStart() - block.position(), 0)
-    hi = min(cursor.selectionEnd() - block.position(), utf16_length(shown))
-    if lo >= hi:
-        return None
-    text = project.reads.document_text(document_id)
-    if text is None:
-        return None
-    snapped = selection_span(shown, lo, hi, text[1], start, end)
-    return None if snapped is None else (document_id, *snapped)
 
 
 class SpanKeys(QObject):

@@ -49,6 +49,8 @@ MEASURES = {
     "nDCG": QT_TRANSLATE_NOOP("terms", "nDCG"),
     "P": QT_TRANSLATE_NOOP("terms", "P"),
     "Judged": QT_TRANSLATE_NOOP("terms", "Judged"),
+    "SpanRecall": QT_TRANSLATE_NOOP("terms", "SpanR"),
+    "SpanPrecision": QT_TRANSLATE_NOOP("terms", "SpanP"),
 }
 MEASURE_NAMES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "Recall: the share of evidence items found in the top K"),
@@ -61,6 +63,30 @@ MEASURE_NAMES = {
     "P": QT_TRANSLATE_NOOP("terms", "P: the share of the top K that is evidence (K divides)"),
     "Judged": QT_TRANSLATE_NOOP(
         "terms", "Judged: the share of the top K that is judged (evidence or not)"
+    ),
+    "SpanRecall": QT_TRANSLATE_NOOP(
+        "terms", "SpanRecall: the mean share of each evidence item's text the top K covers"
+    ),
+    "SpanPrecision": QT_TRANSLATE_NOOP(
+        "terms", "SpanPrecision: the share of the top K's text that is evidence"
+    ),
+}
+BUDGET_NOTE = QT_TRANSLATE_NOOP(
+    "terms",
+    "At a budget of {n} characters: the context is the ranked passages' first {n} characters "
+    "(the last passage cut), so chunkings are compared at equal context length.",
+)
+GREYED = {
+    review.ACROSS: QT_TRANSLATE_NOOP(
+        "terms",
+        "Not defined across chunkings: a passage of another chunking is not one judged "
+        "passage, so neither its gain nor its relevance is known (design section 10).",
+    ),
+    review.UNRANKED: QT_TRANSLATE_NOOP(
+        "terms",
+        "This run's order is not a ranking (a graph retriever's context): its fair figures are "
+        "those over the whole context; rank measures and shorter cut-offs follow the given "
+        "order.",
     ),
 }
 
@@ -131,7 +157,14 @@ def measure_label(label: str) -> str:
 
 def measure_tip(label: str) -> str:
     measure, k = label.split("@")
+    if k.endswith("ch"):  # a budget of characters (design section 10)
+        return f"{t(MEASURE_NAMES[measure])} ({label})\n" + t(BUDGET_NOTE).format(n=k[:-2])
     return t(MEASURE_NAMES[measure]).replace("K", k, 1) + f" ({label})"
+
+
+def greyed(reason: str) -> str:
+    """Why a figure is greyed (review.ACROSS, review.UNRANKED), in words."""
+    return t(GREYED[reason])
 
 
 LEGEND = QT_TRANSLATE_NOOP(

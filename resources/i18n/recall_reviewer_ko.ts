@@ -202,6 +202,10 @@
         <source>A question mark: proposed, not in force yet</source>
         <translation>물음표: 제안되었지만 아직 반영되지 않음</translation>
     </message>
+    <message>
+        <source>{share} covered</source>
+        <translation>{share} 덮음</translation>
+    </message>
 </context>
 <context>
     <name>EvidencePanel</name>
@@ -669,6 +673,18 @@
         <source>This question&apos;s pool is judged. U: next question with unjudged passages</source>
         <translation>이 질문의 판정 대기 문단을 모두 판정했습니다. U: 판정할 문단이 남은 다음 질문</translation>
     </message>
+    <message>
+        <source>Import a GraphRAG or LightRAG folder</source>
+        <translation>GraphRAG 또는 LightRAG 폴더 가져오기</translation>
+    </message>
+    <message>
+        <source>Context budget</source>
+        <translation>컨텍스트 예산</translation>
+    </message>
+    <message>
+        <source>Characters of context at which runs with spans are also scored (0: none):</source>
+        <translation>스팬이 있는 실행을 추가로 채점할 컨텍스트 글자 수 (0: 없음):</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -735,6 +751,14 @@
     <message>
         <source>Metrics could not be computed: {error}</source>
         <translation>지표를 계산하지 못했습니다: {error}</translation>
+    </message>
+    <message>
+        <source>Coverage θ = {theta:g}</source>
+        <translation>커버리지 θ = {theta:g}</translation>
+    </message>
+    <message>
+        <source>found by coverage (another chunking): {names}</source>
+        <translation>커버리지로 찾음 (다른 청킹): {names}</translation>
     </message>
 </context>
 <context>
@@ -819,6 +843,26 @@
     <message>
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — in document {document} ({start}–{end} of {n} characters): gold spans underlined, the part covering them shaded</source>
+        <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문서 {document} 안 ({n}자 중 {start}–{end}): 정답 스팬은 밑줄, 그것을 덮는 부분은 음영</translation>
+    </message>
+    <message>
+        <source>entities</source>
+        <translation>엔티티</translation>
+    </message>
+    <message>
+        <source>relationships</source>
+        <translation>관계</translation>
+    </message>
+    <message>
+        <source>reports</source>
+        <translation>커뮤니티 보고서</translation>
+    </message>
+    <message>
+        <source>What the graph retriever's context held besides its text</source>
+        <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
     </message>
 </context>
 <context>
@@ -1076,6 +1120,10 @@
     <message>
         <source>score {score:.3f}</source>
         <translation>점수 {score:.3f}</translation>
+    </message>
+    <message>
+        <source>Covers part of an evidence item: {items}</source>
+        <translation>근거 항목의 일부를 덮음: {items}</translation>
     </message>
 </context>
 <context>
@@ -1525,6 +1573,18 @@
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
+    <message>
+        <source>Import GraphRAG/LightRAG &amp;folder…</source>
+        <translation>GraphRAG/LightRAG 폴더 가져오기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Conte&amp;xt budget…</source>
+        <translation>컨텍스트 예산(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>The characters of context runs with spans are also scored at (@2000ch)</source>
+        <translation>스팬이 있는 실행을 추가로 채점하는 컨텍스트 글자 수 (@2000ch)</translation>
+    </message>
 </context>
 <context>
     <name>terms</name>
@@ -1739,6 +1799,45 @@
     <message>
         <source>dropped</source>
         <translation>뺌</translation>
+    </message>
+    <message>
+        <source>SpanR</source>
+        <translation>스팬R</translation>
+    </message>
+    <message>
+        <source>SpanP</source>
+        <translation>스팬P</translation>
+    </message>
+    <message>
+        <source>SpanRecall: the mean share of each evidence item's text the top K covers</source>
+        <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
+    </message>
+    <message>
+        <source>SpanPrecision: the share of the top K's text that is evidence</source>
+        <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
+    </message>
+    <message>
+        <source>At a budget of {n} characters: the context is the ranked passages' first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
+        <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
+    </message>
+    <message>
+        <source>Not defined across chunkings: a passage of another chunking is not one judged passage, so neither its gain nor its relevance is known (design section 10).</source>
+        <translation>청킹 간에는 정의되지 않음: 다른 청킹의 passage는 판정된 passage가 아니므로 이득도 관련성도 알 수 없습니다 (설계 10절).</translation>
+    </message>
+    <message>
+        <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
+        <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentText</name>
+    <message>
+        <source>▲ earlier text of {document}</source>
+        <translation>▲ {document}의 앞부분</translation>
+    </message>
+    <message>
+        <source>▼ later text of {document}</source>
+        <translation>▼ {document}의 뒷부분</translation>
     </message>
 </context>
 </TS>

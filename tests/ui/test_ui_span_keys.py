@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
+from desktop.ui import document_text
 from tests.evaluation.test_span_items import db  # noqa: F401 (a fixture)
 from tests.evaluation.test_span_scoring import DOCUMENTS
 from tests.helpers import cli, write_jsonl
@@ -19,10 +20,10 @@ def select(window, qtbot, passage_id: str, start: int, end: int) -> None:
     pk = window.project.store.passage_pks([passage_id])[passage_id]
     reader = window.reader
     reader.show_passage(pk)
-    block = reader.viewer.document().findBlockByNumber(reader._passage_block)
+    at = document_text.passage_position(reader._window, reader._origin)  # the passage's start
     cursor = QTextCursor(reader.viewer.document())
-    cursor.setPosition(block.position() + start)
-    cursor.setPosition(block.position() + end, QTextCursor.MoveMode.KeepAnchor)
+    cursor.setPosition(at + start)
+    cursor.setPosition(at + end, QTextCursor.MoveMode.KeepAnchor)
     reader.viewer.setTextCursor(cursor)
     window.activateWindow()
     reader.viewer.setFocus()
@@ -44,7 +45,7 @@ def test_e_on_a_selection_adds_a_core_span_item_and_a_adds_an_alternative_span(
     window = open_window(db)
     window.show_question("q1")
     idle(qtbot, window)
-    # c40-d1-80 is d1[80:120), shown without its leading space (HTML drops it)
+    # c40-d1-80 is d1[80:120), shown inside d1
     select(window, qtbot, "c40-d1-80", 5, 15)
     document, start, end = window.reader.selected_span()
     assert (document, 80 < start, end - start) == ("d1", True, 10)

@@ -125,6 +125,13 @@ class EvidenceModel(QAbstractTableModel):
         return len({self.found(item, s).at(self.k) for s in self.systems}) > 1
 
     def status_text(self, item: ItemState, system: str) -> str:
+        text = self._status(item, system)
+        cov = item.coverage.get(system)  # a system on another chunking (design section 10)
+        if cov is None:
+            return text
+        return text + " · " + self.tr("{share} covered").format(share=f"{cov:.0%}")
+
+    def _status(self, item: ItemState, system: str) -> str:
         f = self.found(item, system)
         if f.at(self.k):
             if f.through_alternative:

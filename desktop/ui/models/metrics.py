@@ -6,9 +6,9 @@ from PySide6.QtCore import QAbstractTableModel, Qt
 from PySide6.QtGui import QBrush, QFont
 
 from desktop.evaluation.metrics import JUDGED_ENOUGH
-from desktop.review import Scoreboard
+from desktop.review import Scoreboard, SpanScoring
 from desktop.ui import terms
-from desktop.ui.models.base import AMBER, ROOT, USER
+from desktop.ui.models.base import AMBER, GREY, ROOT, USER
 from desktop.ui.widgets import system_colour
 
 
@@ -22,10 +22,14 @@ class MetricsModel(QAbstractTableModel):
         self.labels: list[str] = []
         self._means: dict[str, dict[str, float | None]] = {}
         self._best: dict[str, float] = {}
+        self.span_scoring: SpanScoring | None = (
+            None  # the span rule's pass: which figures are greyed
+        )
 
-    def set_board(self, board: Scoreboard | None) -> None:
+    def set_board(self, board: Scoreboard | None, span: SpanScoring | None = None) -> None:
         self.beginResetModel()
         self.board = board
+        self.span_scoring = span
         self.labels = list(board.labels) if board else []
         self._recompute()
         self.endResetModel()
@@ -98,10 +102,17 @@ class MetricsModel(QAbstractTableModel):
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        why = self.span_scoring.why_greyed(system, label) if self.span_scoring else None
+        if why is not None and role == Qt.ItemDataRole.ToolTipRole:
+            return terms.greyed(why)
+        if why is not None and role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(GREY)  # not a fair figure of this run: the tooltip says why
         if role == Qt.ItemDataRole.ForegroundRole and label.startswith("Judged@"):
             # Too little judged: this system's numbers may still move (the dock says so).
             return QBrush(AMBER) if value is not None and value < JUDGED_ENOUGH else None
         if role == Qt.ItemDataRole.FontRole and value is not None and len(self._means) > 1:
+            if why is not None:
+                return None  # a greyed figure is never the best one shown
             if abs(value - self._best.get(label, -1)) < 1e-12:
                 font = QFont()
                 font.setBold(True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, Qt
@@ -9,6 +10,7 @@ from PySide6.QtGui import QBrush, QFont
 
 from desktop import review
 from desktop.review import ItemState, RankedRow
+from desktop.ui import terms
 from desktop.ui.models.base import (
     AMBER,
     GREEN,
@@ -112,16 +114,23 @@ class RankingModel(QAbstractTableModel):
         }.get(section)
 
     def mark(self, r: RankedRow, only: bool = False) -> str:
+        # a passage of another chunking covering θ of an item finds it itself (no alternative)
+        primary = r.primary or bool(r.coverage)
         if r.items and only:
-            return "◆" if r.primary else "◈"
+            return "◆" if primary else "◈"
         if r.items:
-            return "●" if r.primary else "◐"
+            return "●" if primary else "◐"
         if r.proposed_for:
             return "◌"
         return "○"
 
     def evidence_text(self, r: RankedRow) -> str:
-        """The evidence items a row finds: their ids, '→ id' through an alternative."""
+        """The evidence items a row finds: their ids, '→ id' through an alternative; on
+        another chunking, each item it covers and how much ("핵심 1: 82%")."""
+        if r.coverage:
+            return ", ".join(
+                f"{terms.role(self.items[i].role)} {i + 1}: {cov:.0%}" for i, cov in r.coverage
+            )
         parts = []
         for i in r.items:
             item = self.items[i]
@@ -171,7 +180,8 @@ class RankingModel(QAbstractTableModel):
         if column == self.COL_SCORE:
             return "" if r.score is None else f"{r.score:.2f}"
         if column == self.COL_PASSAGE:
-            evidence = self.evidence_text(r)
+            # what a passage of another chunking covers is said first in its text cell
+            evidence = "" if r.coverage else self.evidence_text(r)
             first = r.passage_id
             if evidence and evidence != r.passage_id:
                 first += " " + evidence.replace(r.passage_id, "").strip(" ,")
@@ -179,17 +189,25 @@ class RankingModel(QAbstractTableModel):
                 return first  # the source is in the tooltip
             return f"{first}\n{review.source_label(r.title, r.meta)}"
         if column == self.COL_TEXT:
-            return r.text.replace("\n", " ")[: self.SNIPPET]
+            text = r.text.replace("\n", " ")[: self.SNIPPET]
+            return f"[{self.evidence_text(r)}] {text}" if r.coverage else text
         return None
 
     def _markup(self, row: int, r: RankedRow) -> str:
         # Prepared once per row and kept: the delegate asks on every paint.
         if not self._html[row]:
             self._html[row] = highlighted_html(r.text.replace("\n", " "), self._terms, self.SNIPPET)
+            if r.coverage:  # on another chunking: what this passage covers, first in view
+                covers = html.escape(self.evidence_text(r))
+                self._html[row] = f"<b style='color:#007a55'>[{covers}]</b> " + self._html[row]
         return self._html[row]
 
     def _tooltip(self, r: RankedRow, column: int):
         if column == self.COL_MARK:
+            if r.coverage:  # a passage of another chunking: found by coverage, not by id
+                return self.tr("Covers part of an evidence item: {items}").format(
+                    items=self.evidence_text(r)
+                )
             if r.items:
                 return self.tr("Evidence") if r.primary else self.tr("Alternative evidence")
             if r.proposed_for:
