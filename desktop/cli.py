@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from desktop.app import agreement_words
 from desktop.app.parser import build_parser
 from desktop.app.tables import COMPARE_TABLES, cell, format_table, num
 from desktop.app.terminal import printable
@@ -476,6 +477,8 @@ def cmd_agreement(args, db_path) -> int:
         ]
         print(format_table(["reviewers", "kind", "items", "agreement", "kappa"], rows))
     print(f"open disagreements: {data['disagreements']}")
+    for line in agreement_words.alpha_lines(data):
+        print(line)
     return 0
 
 

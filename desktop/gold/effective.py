@@ -363,7 +363,9 @@ def agreement(judgements: Sequence[dict]) -> dict:
     """Design section 6's agreement object: per reviewer pair and kind, over the items both
     judged (latest value each), percent agreement and Cohen's kappa; and the open
     disagreements."""
+    from desktop.gold.team import team_alpha
+
     votes, adjudications, reviewers = latest_values(judgements)
     tally = AgreementTally(reviewers)
     tally.add(_decide(votes, adjudications, reviewers), evidence_conflicts(votes, adjudications))
-    return tally.result()
+    return {**tally.result(), **team_alpha(votes, reviewers)}

@@ -1,0 +1,103 @@
+"""Krippendorff's α (desktop/gold/alpha.py) against Krippendorff's worked example and the
+`krippendorff` package, and its bootstrap's binomial draws against their distribution."""
+
+from __future__ import annotations
+
+import random
+from statistics import fmean, pvariance
+
+import krippendorff
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from desktop.gold import alpha as alpha_module
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: four observers,
+# twelve units, values 1-5, missing values (None). Nominal α = 0.743.
+PAPER = [
+    [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+]
+
+
+def _units(rows):
+    return [[r[u] for r in rows if r[u] is not None] for u in range(len(rows[0]))]
+
+
+def _reference(rows) -> float:
+    data = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+
+
+def test_krippendorffs_worked_example():
+    result = alpha_module.alpha(_units(PAPER), resamples=0)
+    assert round(result.alpha, 3) == 0.743
+    assert result.units == 11  # unit 12 has one value only: not pairable
+    assert abs(result.alpha - _reference(PAPER)) < 1e-9
+
+
+@st.composite
+def reliability_data(draw):
+    coders = draw(st.integers(2, 5))
+    units = draw(st.integers(1, 30))
+    values = st.one_of(st.none(), st.integers(0, draw(st.integers(1, 4))))
+    return [draw(st.lists(values, min_size=units, max_size=units)) for _ in range(coders)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(reliability_data())
+def test_alpha_equals_the_krippendorff_package(rows):
+    mine = alpha_module.alpha(_units(rows), resamples=0)
+    pairable = [u for u in _units(rows) if len(u) >= 2]
+    values = {v for u in pairable for v in u}
+    if not pairable:
+        assert mine.alpha is None and mine.reason == alpha_module.NO_PAIRS
+        return
+    if len(values) == 1:
+        assert mine.alpha is None and mine.reason == alpha_module.ONE_VALUE
+        return
+    assert abs(mine.alpha - _reference(rows)) < 1e-9
+
+
+def test_the_interval_is_seeded_and_holds_the_estimate():
+    units = _units(PAPER) * 20
+    first = alpha_module.alpha(units)
+    again = alpha_module.alpha(units)
+    assert first.ci95 == again.ci95
+    lo, hi = first.ci95
+    assert lo < first.alpha < hi
+    other = alpha_module.alpha(units, seed=alpha_module.SEED + 1)
+    assert other.ci95 != first.ci95
+
+
+def test_the_interval_matches_resampling_units_one_by_one():
+    """Drawing pattern counts (multinomial) gives the same interval, within bootstrap noise,
+    as the plain bootstrap that resamples units one at a time."""
+    rng = random.Random(5)
+    units = [[rng.choice("abc") for _ in range(rng.randint(1, 4))] for _ in range(300)]
+    fast = alpha_module.alpha(units, resamples=2000)
+    pairable = [u for u in units if len(u) >= 2]
+    plain = sorted(
+        alpha_module.alpha([rng.choice(pairable) for _ in pairable], resamples=0).alpha
+        for _ in range(2000)
+    )
+    assert abs(fast.ci95[0] - plain[50]) < 0.02
+    assert abs(fast.ci95[1] - plain[1949]) < 0.02
+
+
+def test_binomial_draws_have_the_binomial_mean_and_variance():
+    rng = random.Random(1)
+    for n, p in ((5, 0.3), (40, 0.1), (1000, 0.37), (20000, 0.8)):
+        draws = [alpha_module.binomial(rng, n, p) for _ in range(20000)]
+        assert all(0 <= d <= n for d in draws)
+        assert abs(fmean(draws) - n * p) < 4 * (n * p * (1 - p) / 20000) ** 0.5
+        assert abs(pvariance(draws) / (n * p * (1 - p)) - 1) < 0.05
+
+
+def test_undefined_alpha_says_why():
+    assert alpha_module.alpha([["a"], ["b"]]).reason == alpha_module.NO_PAIRS
+    one = alpha_module.alpha([["a", "a"], ["a", "a", "a"]])
+    assert one.alpha is None and one.reason == alpha_module.ONE_VALUE and one.ci95 is None
