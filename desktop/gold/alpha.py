@@ -95,7 +95,7 @@ def alpha(units: Iterable, resamples: int = RESAMPLES, seed: int = SEED) -> Alph
     shapes, weights = list(counted), [counted[p] / size for p in counted]
     draws = []
     for _ in range(resamples):
-        drawn, _why = _alpha(zip(shapes, multinomial(rng, size, weights)))
+        drawn, _why = _alpha(zip(shapes, multinomial(rng, size, weights), strict=True))
         if drawn is not None:
             draws.append(drawn)
     if draws:

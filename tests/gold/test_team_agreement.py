@@ -90,7 +90,8 @@ def _reference(files, kind):
     keys = sorted(units)
     codes = {"core": 0, "supporting": 1, True: 0, False: 1}
     data = [[codes.get(units[k].get(name), np.nan) for k in keys] for name in sorted(files)]
-    return krippendorff.alpha(reliability_data=np.array(data, float), level_of_measurement="nominal")
+    data = np.array(data, float)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
 
 
 def test_alpha_for_the_four_people_with_intervals_equals_the_reference(team):
