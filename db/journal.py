@@ -63,6 +63,8 @@ def judgement_line(row: dict) -> dict:
         line["settles"] = row["settles"]
     if row["system"]:
         line["system"] = row["system"]
+    if row.get("machine"):
+        line["machine"] = True
     return line
 
 
@@ -77,17 +79,19 @@ def row_of(line: dict) -> tuple:
         json.dumps(line["value"], ensure_ascii=False),
         line.get("settles"),
         line.get("system"),
+        1 if line.get("machine") else 0,
     )
 
 
 def identity(line: dict) -> tuple:
     """A judgement's identity: every field of its line (design section 6), so two lines that
-    differ in any one of them (a note's system, an adjudication's settles) are two judgements.
+    differ in any one of them (a note's system, an adjudication's settles, a machine's mark)
+    are two judgements.
     An absent passage, settles or system is the same as an empty one (an export leaves all
     three out when empty). Import, merge, restore and the journal's repair all use it: the
     store through its unique index judgement_identity (db/schema.py, the same fields)."""
     row = row_of(line)
-    return (*row[:6], row[6] or "", row[7] or "")
+    return (*row[:6], row[6] or "", row[7] or "", row[8])
 
 
 def _encode(line: dict) -> bytes:

@@ -13,7 +13,7 @@ from db.rows import Area, chunks
 FEW_LINES = 16  # judgement lines inserted one statement each (a window's keypress)
 INSERT_JUDGEMENT = (
     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, passage_id, value, "
-    "settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "settles, system, machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 log = logging.getLogger("recall_reviewer.store")
@@ -33,6 +33,7 @@ class JudgementLog(Area):
         "value",
         "settles",
         "system",
+        "machine",  # 1 on a machine's line (an LLM judge): never counted in the gold
     )
 
     def add_judgements(self, rows: Iterable[tuple]) -> int:
@@ -156,7 +157,19 @@ class JudgementLog(Area):
         )
 
     def reviewers(self) -> list[str]:
+        """The people with a line in the log (machines are not reviewers of the gold)."""
         return [
             r[0]
-            for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
+            for r in self.conn.execute(
+                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 0 ORDER BY reviewer"
+            )
+        ]
+
+    def machine_reviewers(self) -> list[str]:
+        """The machines with a line in the log."""
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 1 ORDER BY reviewer"
+            )
         ]

@@ -213,6 +213,7 @@ def cmd_import(args, db_path) -> int:
             levels=levels,
             chunking=args.chunking,
             ranked=args.ranked,
+            machine=args.machine,
         )
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -477,7 +478,7 @@ def cmd_agreement(args, db_path) -> int:
         ]
         print(format_table(["reviewers", "kind", "items", "agreement", "kappa"], rows))
     print(f"open disagreements: {data['disagreements']}")
-    for line in agreement_words.alpha_lines(data):
+    for line in agreement_words.alpha_lines(data) + agreement_words.machine_lines(data):
         print(line)
     return 0
 

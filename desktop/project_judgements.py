@@ -14,6 +14,7 @@ from db import journal as journal_file
 from desktop import readers
 from desktop.app import scratch, targets
 from desktop.gold import effective as gold
+from desktop.gold import machines
 from desktop.project_imports import ImportReport, now
 from desktop.readers import InputError, Progress
 
@@ -148,11 +149,13 @@ class ProjectJudgements:
             "value": json.dumps(value, ensure_ascii=False),
             "settles": settles,
             "system": system,
+            "machine": 0,  # the window's lines are a person's
         }
 
     def import_judgements(
-        self, path, encoding=None, progress: Progress | None = None, fmt=None
+        self, path, encoding=None, progress: Progress | None = None, fmt=None, machine=False
     ) -> ImportReport:
+        """machine: every line is a machine's (as if each had "machine": true)."""
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
@@ -187,6 +190,7 @@ class ProjectJudgements:
                     json.dumps(rec.value, ensure_ascii=False),
                     rec.settles,
                     rec.system,
+                    1 if machine or rec.machine else 0,
                 )
             )
         ids = {r[5] for r in rows if r[5]}
@@ -277,7 +281,14 @@ class ProjectJudgements:
         )
 
     def agreement(self) -> dict:
-        return gold.agreement(self.store.judgements())
+        """Design section 6's agreement of the people, and each machine against them."""
+        rows = self.store.judgements()
+        data = gold.agreement(rows)
+        named = {r["passage_id"] for r in rows if r["machine"] and r["passage_id"]}
+        question_pks = {q["id"]: q["pk"] for q in self.store.questions()}
+        built, passage_pks = self.effective_gold(), self.store.passage_pks(named)
+        data["machines"] = machines.against_people(rows, built, question_pks, passage_pks)
+        return data
 
     def restore_judgements(self, path=None, force: bool = False) -> ImportReport:
         """Add the judgement lines of a journal (by default the one beside this database)

@@ -61,3 +61,30 @@ def _without_lines(data: dict, together: float | None) -> list[str]:
                 f"talk to {worst['reviewer']} first"
             )
     return lines
+
+
+def machine_lines(data: dict) -> list[str]:
+    """Each machine per kind against the people's consensus, its confusions in words."""
+    lines: list[str] = []
+    machine = None
+    for m in data.get("machines") or []:
+        if m["machine"] != machine:
+            machine = m["machine"]
+            lines.append(f"Machine {machine} against the people's consensus (the effective gold):")
+        kappa = figure(m["kappa"], "one value only")
+        together = figure(m["alpha"], m["alpha_reason"])
+        if m["ci95"]:
+            together += f" (95%: {m['ci95'][0]:.2f}–{m['ci95'][1]:.2f})"
+        unit = _units(m["kind"], m["items"])
+        lines.append(
+            f"  {m['kind']}: κ {kappa}, α {together} over {unit}, agreement {m['agreement']:.0%}"
+        )
+        wrong = [c for c in m["confusion"] if c["machine"] != c["people"]]
+        if wrong:
+            lines.append(
+                "    "
+                + "; ".join(
+                    f"machine {c['machine']} / people {c['people']}: {c['items']}" for c in wrong
+                )
+            )
+    return lines

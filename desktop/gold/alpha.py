@@ -85,14 +85,20 @@ def alpha(units: Iterable, resamples: int = RESAMPLES, seed: int = SEED) -> Alph
     """α over units (see patterns()) with a 95% percentile bootstrap interval over the pairable
     units (resamples with this seed; resamples whose α is undefined are left out). resamples=0
     skips the interval."""
-    counted = patterns(units)
+    return alpha_of(patterns(units), resamples, seed)
+
+
+def alpha_of(counted: Counter, resamples: int = RESAMPLES, seed: int = SEED) -> Alpha:
+    """alpha() of units already counted as patterns (patterns(), or a tally's)."""
+    counted = Counter({p: n for p, n in counted.items() if sum(c for _, c in p) >= 2 and n})
     size = sum(counted.values())
     value, reason = _alpha(counted.items())
     result = Alpha(size, value, reason)
     if value is None or not resamples:
         return result
     rng = random.Random(seed)
-    shapes, weights = list(counted), [counted[p] / size for p in counted]
+    shapes = sorted(counted)  # one order whatever order the units came in: one interval
+    weights = [counted[p] / size for p in shapes]
     draws = []
     for _ in range(resamples):
         drawn, _why = _alpha(zip(shapes, multinomial(rng, size, weights), strict=True))

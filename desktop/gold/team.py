@@ -2,11 +2,13 @@
 over every reviewer together, with its interval, and α without each reviewer in turn (a
 reviewer whose absence raises α is the one to talk to). Units are the (question, kind,
 passage) of the latest values (effective.latest_values' votes); kind "all" pools the kinds,
-a value compared only with values of its own kind."""
+a value compared only with values of its own kind. Gathered a unit at a time, as pattern
+counts (the report reads the log question by question)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable
 
 from desktop.gold import alpha as alpha_module
 
@@ -14,16 +16,64 @@ ALPHA_KINDS = ("role", "not_evidence", "evidence", "drop", "answerable")
 ALL = "all"
 
 
-def _units(votes: dict, kind: str, leave_out: str | None = None) -> list[list]:
-    out = []
-    for (_question, k, _passage), these in votes.items():
-        if k not in ALPHA_KINDS or (kind != ALL and k != kind):
-            continue
-        out.append([[k, v] for who, v in these.items() if who != leave_out])
-    return out
+class TeamTally:
+    """Pattern counts per kind, with everyone and without each reviewer, and how many units
+    each reviewer judged."""
+
+    def __init__(self, reviewers: Iterable[str]):
+        self.names = sorted(set(reviewers))
+        self.together: dict[str, Counter] = {k: Counter() for k in (*ALPHA_KINDS, ALL)}
+        self.without = {name: {k: Counter() for k in self.together} for name in self.names}
+        self.judged = dict.fromkeys(self.names, 0)
+
+    def add(self, kind: str, votes: dict[str, object]) -> None:
+        """One unit: each reviewer's latest value on it."""
+        if kind not in ALPHA_KINDS:
+            return
+        votes = {who: v for who, v in votes.items() if who in self.judged}
+        for who in votes:
+            self.judged[who] += 1
+        if len(votes) < 2:
+            return  # not pairable, with or without anyone
+        pattern = alpha_module.pattern_of([kind, v] for v in votes.values())
+        for k in (kind, ALL):
+            self.together[k][pattern] += 1
+        for name, counts in self.without.items():
+            if name in votes:
+                rest = alpha_module.pattern_of([kind, v] for w, v in votes.items() if w != name)
+            else:
+                rest = pattern
+            for k in (kind, ALL):
+                counts[k][rest] += 1
+
+    def result(self, resamples: int = alpha_module.RESAMPLES) -> dict:
+        """{"alpha": per kind and "all", "reviewers": each one's judged units and α without
+        them, "bootstrap": the seed and resamples of the intervals}."""
+        few = alpha_module.Alpha(0, None, alpha_module.FEW_REVIEWERS)
+        entries = []
+        for kind, counts in self.together.items():
+            result = alpha_module.alpha_of(counts, resamples) if len(self.names) >= 2 else few
+            entries.append(_entry(kind, self.names, result))
+        people = []
+        for name in self.names:
+            by_kind = {
+                k: alpha_module.alpha_of(c, 0) if len(self.names) >= 3 else few
+                for k, c in self.without[name].items()
+            }
+            people.append(
+                {
+                    "reviewer": name,
+                    "judged": self.judged[name],
+                    "alpha_without": by_kind[ALL].alpha,
+                    "alpha_without_reason": by_kind[ALL].reason,
+                    "alpha_without_by_kind": {k: by_kind[k].alpha for k in ALPHA_KINDS},
+                }
+            )
+        bootstrap = {"seed": alpha_module.SEED, "resamples": resamples}
+        return {"alpha": entries, "reviewers": people, "bootstrap": bootstrap}
 
 
-def _entry(kind: str, reviewers: Sequence[str], result: alpha_module.Alpha) -> dict:
+def _entry(kind: str, reviewers: list[str], result: alpha_module.Alpha) -> dict:
     return {
         "kind": kind,
         "reviewers": list(reviewers),
@@ -32,43 +82,3 @@ def _entry(kind: str, reviewers: Sequence[str], result: alpha_module.Alpha) -> d
         "ci95": list(result.ci95) if result.ci95 else None,
         "reason": result.reason,
     }
-
-
-def team_alpha(
-    votes: dict, reviewers: Sequence[str], resamples: int = alpha_module.RESAMPLES
-) -> dict:
-    """{"alpha": per kind and "all", "reviewers": each one's judged units and α without them,
-    "bootstrap": the seed and resamples the intervals were drawn with}."""
-    names = sorted(reviewers)
-    entries = []
-    for kind in (*ALPHA_KINDS, ALL):
-        if len(names) < 2:
-            result = alpha_module.Alpha(0, None, alpha_module.FEW_REVIEWERS)
-        else:
-            result = alpha_module.alpha(_units(votes, kind), resamples)
-        entries.append(_entry(kind, names, result))
-    judged = dict.fromkeys(names, 0)
-    for (_question, kind, _passage), these in votes.items():
-        if kind in ALPHA_KINDS:
-            for who in these:
-                if who in judged:
-                    judged[who] += 1
-    people = []
-    for name in names:
-        by_kind = {}
-        for kind in (*ALPHA_KINDS, ALL):
-            if len(names) < 3:
-                by_kind[kind] = alpha_module.Alpha(0, None, alpha_module.FEW_REVIEWERS)
-            else:
-                by_kind[kind] = alpha_module.alpha(_units(votes, kind, name), resamples=0)
-        people.append(
-            {
-                "reviewer": name,
-                "judged": judged[name],
-                "alpha_without": by_kind[ALL].alpha,
-                "alpha_without_reason": by_kind[ALL].reason,
-                "alpha_without_by_kind": {k: a.alpha for k, a in by_kind.items() if k != ALL},
-            }
-        )
-    bootstrap = {"seed": alpha_module.SEED, "resamples": resamples}
-    return {"alpha": entries, "reviewers": people, "bootstrap": bootstrap}

@@ -34,6 +34,7 @@ class JudgementRecord:
     value: object
     settles: str | None
     system: str | None
+    machine: bool = False  # a machine's line (design section 6): never counted in the gold
 
 
 def check_judgement_value(kind: str, value: object) -> str | None:
@@ -91,6 +92,9 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         system = obj.get("system")
         if system is not None and not isinstance(system, str):
             raise InputError(path, number, "'system' must be a string")
+        machine = obj.get("machine", False)
+        if not isinstance(machine, bool):
+            raise InputError(path, number, "'machine' must be true or false")
         value = obj["value"]
         yield JudgementRecord(
             number,
@@ -102,4 +106,5 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
             nfc(value) if isinstance(value, str) else value,
             settles,
             system,
+            machine,
         )

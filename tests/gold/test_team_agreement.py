@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import krippendorff
 import numpy as np
@@ -15,6 +16,7 @@ from tests.helpers import cli, write_jsonl
 
 PEOPLE = ("choi", "kim", "lee", "park")
 CARELESS = "lee"  # answers at random: α rises without them
+MACHINE = "gpt"  # an LLM judge, as careful as the careful people
 
 
 def _gold(tmp_path, db):
@@ -59,23 +61,37 @@ def _lines(gold, reviewer, seed, careful=True, hour=10):
 
 @pytest.fixture(scope="module")
 def team(tmp_path_factory):
-    """Four people's databases of the sample, each judged through `import judgements`, and
-    the merged one (kim's)."""
+    """Four people's and one machine's databases of the sample, each judged through `import
+    judgements` (the machine's with --machine), and kim's with the other people's merged."""
     tmp_path = tmp_path_factory.mktemp("team")
     gold = None
     files = {}
-    for i, name in enumerate(PEOPLE):
+    for i, name in enumerate((*PEOPLE, MACHINE)):
         db = tmp_path / f"{name}.db"
         assert cli(db, "demo").returncode == 0
         gold = gold or _gold(tmp_path, db)
         lines = _lines(gold, name, seed=i, careful=name != CARELESS, hour=10 + i)
         files[name] = write_jsonl(tmp_path / f"{name}.jsonl", lines)
-        assert cli(db, "import", "judgements", str(files[name])).returncode == 0
+        flags = ["--machine"] if name == MACHINE else []
+        assert cli(db, "import", "judgements", str(files[name]), *flags).returncode == 0
+    files.pop(MACHINE)
     merged = tmp_path / "kim.db"
     for name in PEOPLE:
         if name != "kim":
             assert cli(merged, "merge", str(tmp_path / f"{name}.db")).returncode == 0
     return tmp_path, merged, files, gold
+
+
+@pytest.fixture(scope="module")
+def with_machine(team):
+    """A copy of the people's merged database (merged anew into a fresh sample) with the
+    machine's database merged too."""
+    tmp_path, merged, _, _ = team
+    everyone = tmp_path / "everyone.db"
+    assert cli(everyone, "demo").returncode == 0
+    for source in (merged, tmp_path / f"{MACHINE}.db"):
+        assert cli(everyone, "merge", str(source)).returncode == 0
+    return everyone
 
 
 def _reference(files, kind):
@@ -136,3 +152,67 @@ def test_one_reviewer_alpha_is_undefined_and_said_so(tmp_path):
     assert all(e["alpha"] is None and e["ci95"] is None for e in data["alpha"])
     assert data["alpha"][0]["reason"] == "fewer than two reviewers"
     assert "α — (fewer than two reviewers)" in cli(db, "agreement").stdout
+
+
+def test_the_machine_leaves_the_effective_gold_exactly_as_the_people_make_it(team, with_machine):
+    tmp_path, merged, _, _ = team
+    without = tmp_path / "without.jsonl"
+    with_it = tmp_path / "with.jsonl"
+    assert cli(merged, "export", "gold", str(without)).returncode == 0
+    assert cli(with_machine, "export", "gold", str(with_it)).returncode == 0
+    assert with_it.read_bytes() == without.read_bytes()
+    people = json.loads(cli(merged, "agreement", "--json").stdout)
+    everyone = json.loads(cli(with_machine, "agreement", "--json").stdout)
+    # left out of the people's α and κ and of the disagreements
+    for key in ("alpha", "reviewers", "pairs", "disagreements"):
+        assert everyone[key] == people[key]
+
+
+def test_the_machine_is_held_to_the_people(team, with_machine, tmp_path):
+    consensus = {  # the people's roles in force: the effective gold's
+        (q["question_id"], item["passage_id"]): item["role"]
+        for q in _gold(tmp_path, with_machine)
+        for item in q["evidence"]
+        if "role" in item
+    }
+    machine = {
+        (line["question_id"], line["passage_id"]): line["value"]
+        for line in map(json.loads, team[2]["kim"].parent.joinpath("gpt.jsonl").open())
+        if line["kind"] == "role"
+    }
+    expected = Counter((machine[key], role) for key, role in consensus.items())
+    data = json.loads(cli(with_machine, "agreement", "--json").stdout)
+    by_kind = {m["kind"]: m for m in data["machines"]}
+    assert {m["machine"] for m in data["machines"]} == {MACHINE}
+    role = by_kind["role"]
+    assert role["items"] == len(consensus) and 0 < role["kappa"] < 1 and 0 < role["alpha"] < 1
+    lo, hi = role["ci95"]
+    assert lo <= role["alpha"] <= hi
+    cells = {(c["machine"], c["people"]): c["items"] for c in role["confusion"]}
+    assert cells == dict(expected)
+    assert role["agreement"] == pytest.approx(
+        sum(n for (m, p), n in cells.items() if m == p) / len(consensus)
+    )
+    assert by_kind["answerable"]["items"] == 33
+    text = cli(with_machine, "agreement").stdout
+    assert f"Machine {MACHINE} against the people's consensus" in text
+    assert "  role: κ " in text
+
+
+def test_machine_lines_are_kept_merged_and_exported_marked(team, with_machine, tmp_path):
+    out = tmp_path / "all.jsonl"
+    assert cli(with_machine, "export", "judgements", str(out)).returncode == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    machine = [line for line in lines if line["reviewer"] == MACHINE]
+    assert len(machine) == 91 and all(line["machine"] is True for line in machine)
+    assert not any("machine" in line for line in lines if line["reviewer"] != MACHINE)
+    # the export read back (each line marked, no --machine) is the same log
+    again = tmp_path / "again.db"
+    assert cli(again, "demo").returncode == 0
+    assert "added 455 judgements" in cli(again, "import", "judgements", str(out)).stdout
+    back = tmp_path / "back.jsonl"
+    assert cli(again, "export", "judgements", str(back)).returncode == 0
+    assert sorted(back.read_text(encoding="utf-8").splitlines()) == sorted(
+        out.read_text(encoding="utf-8").splitlines()
+    )
+    assert "added 0 judgements" in cli(again, "import", "judgements", str(out)).stdout
