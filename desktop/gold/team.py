@@ -7,6 +7,7 @@ counts (the report reads the log question by question)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 
@@ -25,6 +26,7 @@ class TeamTally:
         self.together: dict[str, Counter] = {k: Counter() for k in (*ALPHA_KINDS, ALL)}
         self.without = {name: {k: Counter() for k in self.together} for name in self.names}
         self.judged = dict.fromkeys(self.names, 0)
+        self._seen: dict[tuple, tuple] = {}  # a configuration of votes -> its patterns
 
     def add(self, kind: str, votes: dict[str, object]) -> None:
         """One unit: each reviewer's latest value on it."""
@@ -35,16 +37,30 @@ class TeamTally:
             self.judged[who] += 1
         if len(votes) < 2:
             return  # not pairable, with or without anyone
-        pattern = alpha_module.pattern_of([kind, v] for v in votes.values())
+        # Units repeat a few configurations of who gave what: their patterns are made once.
+        config = (
+            kind,
+            tuple(sorted((who, json.dumps(v, sort_keys=True)) for who, v in votes.items())),
+        )
+        if config not in self._seen:
+            self._seen[config] = self._patterns(kind, votes)
+        pattern, without = self._seen[config]
         for k in (kind, ALL):
             self.together[k][pattern] += 1
         for name, counts in self.without.items():
-            if name in votes:
-                rest = alpha_module.pattern_of([kind, v] for w, v in votes.items() if w != name)
-            else:
-                rest = pattern
+            rest = without.get(name, pattern)
             for k in (kind, ALL):
                 counts[k][rest] += 1
+
+    @staticmethod
+    def _patterns(kind: str, votes: dict[str, object]) -> tuple:
+        """The unit's pattern with everyone, and without each reviewer who judged it."""
+        pattern = alpha_module.pattern_of([kind, v] for v in votes.values())
+        without = {
+            name: alpha_module.pattern_of([kind, v] for w, v in votes.items() if w != name)
+            for name in votes
+        }
+        return pattern, without
 
     def result(self, resamples: int = alpha_module.RESAMPLES) -> dict:
         """{"alpha": per kind and "all", "reviewers": each one's judged units and α without
