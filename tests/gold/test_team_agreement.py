@@ -216,3 +216,62 @@ def test_machine_lines_are_kept_merged_and_exported_marked(team, with_machine, t
         out.read_text(encoding="utf-8").splitlines()
     )
     assert "added 0 judgements" in cli(again, "import", "judgements", str(out)).stdout
+
+
+def _rows_after(rows, title):
+    """The rows under the header that follows the row starting with title."""
+    start = next(i for i, r in enumerate(rows) if r and str(r[0]).startswith(title))
+    out = []
+    for row in rows[start + 2 :]:
+        if not row or all(v is None for v in row):
+            return out
+        out.append(row)
+    return out
+
+
+def test_the_reviewers_sheet_shows_alpha_machines_and_pairs(team, with_machine, tmp_path):
+    from openpyxl import load_workbook
+
+    report = tmp_path / "report.xlsx"
+    done = cli(with_machine, "export", str(report), "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    rows = [
+        list(r)
+        for r in load_workbook(report, read_only=True)["Reviewers"].iter_rows(values_only=True)
+    ]
+    data = json.loads(cli(with_machine, "agreement", "--json").stdout)
+
+    alpha = {r[0]: r for r in _rows_after(rows, "Krippendorff's α per kind")}
+    role = next(e for e in data["alpha"] if e["kind"] == "role")
+    assert alpha["role"][1:6] == [
+        ", ".join(PEOPLE),
+        58,
+        *(pytest.approx(v) for v in (role["alpha"], *role["ci95"])),
+    ]
+    assert str(alpha["drop"][3]).startswith("undefined (no item judged by two reviewers)")
+
+    without = {r[0]: r for r in _rows_after(rows, "α without each reviewer")}
+    assert set(without) == set(PEOPLE)
+    assert max(without, key=lambda name: without[name][2]) == CARELESS
+
+    machines = _rows_after(rows, "Machines against the people's consensus")
+    by_kind = {r[1]: r for r in machines}
+    role_machine = next(m for m in data["machines"] if m["kind"] == "role")
+    assert by_kind["role"][0] == MACHINE and by_kind["role"][2] == role_machine["items"]
+    assert by_kind["role"][4] == pytest.approx(role_machine["kappa"])
+    confusion = _rows_after(rows, "Machine value against the people's value")
+    assert [r[2:] for r in confusion if r[1] == "role"] == [
+        [c["machine"], c["people"], c["items"]] for c in role_machine["confusion"]
+    ]
+
+    pairs = _rows_after(rows, "Disagreements per pair of reviewers")
+    assert [tuple(r[:2]) for r in pairs] == [
+        (a, b) for i, a in enumerate(PEOPLE) for b in PEOPLE[i + 1 :]
+    ]
+    kim_lee = next(r for r in pairs if r[:2] == ["kim", "lee"])
+    differ = sum(
+        p["items"] - round(p["items"] * p["agreement"])
+        for p in data["pairs"]
+        if p["reviewers"] == ["kim", "lee"]
+    )
+    assert kim_lee[2] == 91 and kim_lee[3] == differ > 0
