@@ -282,11 +282,14 @@ class ProjectJudgements:
 
     def agreement(self) -> dict:
         """Design section 6's agreement of the people, and each machine against them."""
-        rows = self.store.judgements()
+        return self.agreement_of(self.store.judgements(), self.effective_gold())
+
+    def agreement_of(self, rows: list[dict], built: gold.EffectiveGold) -> dict:
+        """agreement() of these log rows, the machines held to this effective gold."""
         data = gold.agreement(rows)
-        named = {r["passage_id"] for r in rows if r["machine"] and r["passage_id"]}
+        named = {r["passage_id"] for r in rows if r.get("machine") and r["passage_id"]}
         question_pks = {q["id"]: q["pk"] for q in self.store.questions()}
-        built, passage_pks = self.effective_gold(), self.store.passage_pks(named)
+        passage_pks = self.store.passage_pks(named)
         data["machines"] = machines.against_people(rows, built, question_pks, passage_pks)
         return data
 
