@@ -1741,4 +1741,31 @@
         <translation>뺌</translation>
     </message>
 </context>
+<context>
+    <name>TeamWords</name>
+    <message>
+        <source>fewer than two reviewers</source>
+        <translation>검수자가 둘 미만</translation>
+    </message>
+    <message>
+        <source>no item judged by two reviewers</source>
+        <translation>두 검수자가 함께 본 항목 없음</translation>
+    </message>
+    <message>
+        <source>one value everywhere</source>
+        <translation>모두 같은 값</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: — ({reason}).</source>
+        <translation>Krippendorff α: — ({reason}).</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: {alpha} (95%: {lo}–{hi}) over {n} items.</source>
+        <translation>Krippendorff α: {alpha} (95%: {lo}–{hi}), 항목 {n}개.</translation>
+    </message>
+    <message>
+        <source>Machines (compared, never counted in the gold): {names}.</source>
+        <translation>기계 판정자(비교만 하고 정답에는 반영하지 않음): {names}.</translation>
+    </message>
+</context>
 </TS>

@@ -10,6 +10,7 @@ from desktop import review
 from desktop.gold.effective import DISPUTED, Decision, GoldItem
 from desktop.project import Project
 from desktop.review.disputes import differ_at, dispute_rank
+from tests.helpers import write_jsonl
 from tests.ui.uihelpers import idle
 
 PEOPLE = ("choi", "kim", "lee", "park")
@@ -89,3 +90,27 @@ def test_the_disagreement_list_is_a_queue(sample_template, tmp_path, open_window
     model = window.question_model
     ids = [model.summary(model.pk_at(r)).id for r in range(model.rowCount())]
     assert ids == [other[0], differ_supporting[0], agree_core[0]]
+
+
+def test_the_agreement_tab_gives_alpha_and_names_the_machines(
+    sample_template, tmp_path, open_window, qtbot
+):
+    db = tmp_path / "team.db"
+    shutil.copy(sample_template, db)
+    with Project(db) as project:
+        for who, role in zip(PEOPLE, ("core", "core", "core", "supporting"), strict=True):
+            project.add_judgement(who, "q01", "role", role, passage_id="art-128")
+            project.add_judgement(who, "q02", "role", "core", passage_id="art-067")
+        line = {"reviewer": "gpt", "at": "2026-12-01T10:00:00+09:00", "question_id": "q01"}
+        line.update(kind="role", passage_id="art-128", value="supporting")
+        project.import_judgements(write_jsonl(tmp_path / "gpt.jsonl", [line]), machine=True)
+        expected = next(e for e in project.agreement()["alpha"] if e["kind"] == "all")
+    window = open_window(db, reviewer="kim")
+    window.metrics_dock.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: "gpt" in window.metrics_dock.agreement_label.text(), timeout=10000)
+    text = window.metrics_dock.agreement_label.text()
+    lo, hi = expected["ci95"]
+    alpha = f"{expected['alpha']:.2f}"
+    assert f"Krippendorff's α: {alpha} (95%: {lo:.2f}–{hi:.2f}) over 2 items" in text
+    assert "Machines (compared, never counted in the gold): gpt." in text
+    assert "Reviewers: choi, kim, lee, park." in text  # the machine is not a reviewer of the gold
