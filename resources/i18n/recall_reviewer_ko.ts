@@ -669,6 +669,10 @@
         <source>This question&apos;s pool is judged. U: next question with unjudged passages</source>
         <translation>이 질문의 판정 대기 문단을 모두 판정했습니다. U: 판정할 문단이 남은 다음 질문</translation>
     </message>
+    <message>
+        <source>Select a passage a machine judged in the unjudged pool first</source>
+        <translation>먼저 미판정 목록에서 기계가 판정한 문단을 고르세요</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -873,6 +877,22 @@
     <message>
         <source>Hidden in blind mode</source>
         <translation>블라인드 모드에서는 숨김</translation>
+    </message>
+    <message>
+        <source>Machine says</source>
+        <translation>기계 판정</translation>
+    </message>
+    <message>
+        <source>A machine&apos;s judgement: G makes it your own</source>
+        <translation>기계의 판정: G를 누르면 내 판정으로 기록</translation>
+    </message>
+    <message>
+        <source>not evidence</source>
+        <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>근거</translation>
     </message>
 </context>
 <context>
@@ -1524,6 +1544,10 @@
     <message>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Adopt the machine&apos;s suggestion as your own judgement</source>
+        <translation>기계의 제안을 내 판정으로 채택</translation>
     </message>
 </context>
 <context>
