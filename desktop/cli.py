@@ -406,7 +406,7 @@ def cmd_info(args, db_path) -> int:
         print(f"documents:       {info['documents']}")
     for key in ("passages", "questions", "evidence_items", "alternatives", "results", "judgements"):
         print(f"{key + ':':<17}{info[key]}")
-    for key in ("systems", "reviewers"):
+    for key in ("systems", "reviewers", "machines"):
         print(f"{key + ':':<17}{', '.join(map(printable, info[key])) or '-'}")
     return 0
 

@@ -339,6 +339,10 @@
         <source>judgements</source>
         <translation>판단 기록</translation>
     </message>
+    <message>
+        <source>A machine&apos;s judgements (an LLM judge): compared, never counted in the gold</source>
+        <translation>기계(LLM 판정자)의 판정: 비교만 하고 정답에는 반영하지 않음</translation>
+    </message>
 </context>
 <context>
     <name>JournalWarning</name>

@@ -76,6 +76,9 @@ def test_machine_is_for_judgements_only_on_the_command_line(project, tmp_path):
     lines = write_jsonl(tmp_path / "m.jsonl", [_line("gpt", "core")])
     done = cli(project.path, "import", "judgements", str(lines), "--machine")
     assert done.returncode == 0, done.stderr
+    info = json.loads(cli(project.path, "info", "--json").stdout)
+    assert (info["reviewers"], info["machines"]) == ([], ["gpt"])
+    assert "machines:        gpt" in cli(project.path, "info").stdout
     with Project(project.path) as again:
         assert again.store.machine_reviewers() == ["gpt"]
         assert again.judgement_lines()[0]["machine"] is True

@@ -66,3 +66,21 @@ def test_blind_mode_hides_the_suggestions(sample_db, tmp_path, open_window, qtbo
     qtbot.keyClick(window, Qt.Key.Key_G)
     idle(qtbot, window)
     assert logged(sample_db, reviewer="kim") == []
+
+
+def test_the_import_dialog_marks_a_machines_judgements(sample_db, tmp_path, open_window, qtbot):
+    from desktop.ui.dialogs import ImportDialog
+
+    window = open_window(sample_db)
+    line = {"reviewer": "gpt", "at": AT, "question_id": "q02", "kind": "role"}
+    path = write_jsonl(tmp_path / "gpt.jsonl", [{**line, "passage_id": "art-067", "value": "core"}])
+    dialog = ImportDialog("judgements", path, True, window)
+    assert "machine" not in dialog.options()
+    dialog.machine.setChecked(True)
+    window.files.start_import("judgements", path, **dialog.options())
+    qtbot.waitUntil(lambda: "added 1 judgements" in window.last_message, timeout=10000)
+    (row,) = logged(sample_db)
+    assert row["reviewer"] == "gpt" and row["machine"] == 1
+    with Project(sample_db) as project:
+        assert project.store.machine_reviewers() == ["gpt"] and project.store.reviewers() == []
+    assert ImportDialog("run", path, True, window).machine.isHidden()
