@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from statistics import fmean, pvariance
 
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desktop.gold import alpha as alpha_module
+from desktop.gold import effective
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: four observers,
 # twelve units, values 1-5, missing values (None). Nominal α = 0.743.
@@ -101,3 +103,59 @@ def test_undefined_alpha_says_why():
     assert alpha_module.alpha([["a"], ["b"]]).reason == alpha_module.NO_PAIRS
     one = alpha_module.alpha([["a", "a"], ["a", "a", "a"]])
     assert one.alpha is None and one.reason == alpha_module.ONE_VALUE and one.ci95 is None
+
+
+@st.composite
+def judgement_logs(draw):
+    """Role lines of 2-5 reviewers on up to 12 items, each reviewer's value on an item changed
+    or withdrawn (null) a few times: only the latest counts."""
+    reviewers = [f"r{i}" for i in range(draw(st.integers(2, 5)))]
+    items = draw(st.integers(1, 12))
+    rows = []
+    for n, (who, item) in enumerate(
+        draw(
+            st.lists(st.tuples(st.sampled_from(reviewers), st.integers(0, items - 1)), max_size=60)
+        )
+    ):
+        value = draw(st.sampled_from(["core", "supporting", None]))
+        rows.append(
+            {
+                "pk": n + 1,
+                "reviewer": who,
+                "at": f"2026-12-01T10:00:{n:02d}+09:00",
+                "question_id": f"q{item % 3}",
+                "kind": "role",
+                "passage_id": f"p{item}",
+                "value": json.dumps(value),
+                "settles": None,
+                "system": None,
+            }
+        )
+    return rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(judgement_logs())
+def test_the_agreement_objects_alpha_equals_the_package_on_random_logs(rows):
+    """`agreement --json`'s α (effective.agreement, as the command prints it) against the
+    krippendorff package over each reviewer's latest value."""
+    latest: dict[tuple[str, str], dict[str, str]] = {}
+    for row in rows:
+        these = latest.setdefault((row["question_id"], row["passage_id"]), {})
+        value = json.loads(row["value"])
+        if value is None:
+            these.pop(row["reviewer"], None)
+        else:
+            these[row["reviewer"]] = value
+    names = sorted({r["reviewer"] for r in rows})
+    units = sorted(latest)
+    codes = {"core": 0, "supporting": 1}
+    matrix = [[codes.get(latest[u].get(name), None) for u in units] for name in names]
+    entry = next(e for e in effective.agreement(rows)["alpha"] if e["kind"] == "role")
+    json.dumps(entry, allow_nan=False)  # never NaN
+    pairable = [u for u in units if len(latest[u]) >= 2]
+    if len(names) < 2 or not pairable or len({v for u in pairable for v in latest[u].values()}) < 2:
+        assert entry["alpha"] is None and entry["reason"]
+        return
+    assert entry["units"] == len(pairable)
+    assert abs(entry["alpha"] - _reference(matrix)) < 1e-9
