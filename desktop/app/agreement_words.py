@@ -4,12 +4,22 @@ table stays in cli.py)."""
 from __future__ import annotations
 
 DASH = "—"
+RISE = 0.01  # α without a reviewer this much higher names them (less reads as noise)
 
 
 def figure(value: float | None, reason: str | None = None) -> str:
     if value is None:
         return f"{DASH} ({reason})" if reason else DASH
     return f"{value:.2f}"
+
+
+def interval(ci95) -> str:
+    """(95%: 0.62–0.79)", or with a negative end "(95%: -0.06 to -0.05)"; "" without one."""
+    if not ci95:
+        return ""
+    lo, hi = ci95
+    joined = f"{lo:.2f}–{hi:.2f}" if lo >= 0 else f"{lo:.2f} to {hi:.2f}"
+    return f" (95%: {joined})"
 
 
 def _units(kind: str, n: int) -> str:
@@ -32,10 +42,8 @@ def alpha_lines(data: dict) -> list[str]:
         if e["alpha"] is None:
             lines.append(f"  {kind}: α {figure(None, e['reason'])}")
             continue
-        interval = ""
-        if e["ci95"]:
-            interval = f" (95%: {e['ci95'][0]:.2f}–{e['ci95'][1]:.2f})"
-        lines.append(f"  {kind}: α {e['alpha']:.2f}{interval} over {_units(e['kind'], e['units'])}")
+        shown = interval(e["ci95"])
+        lines.append(f"  {kind}: α {e['alpha']:.2f}{shown} over {_units(e['kind'], e['units'])}")
     lines.extend(_without_lines(data, entries[-1]["alpha"]))
     return lines
 
@@ -54,7 +62,7 @@ def _without_lines(data: dict, together: float | None) -> list[str]:
     scored = [p for p in people if p["alpha_without"] is not None]
     if together is not None and scored:
         worst = max(scored, key=lambda p: p["alpha_without"])
-        if worst["alpha_without"] > together:
+        if worst["alpha_without"] - together >= RISE:
             lines.append(
                 f"  α rises most without {worst['reviewer']} ({together:.2f} → "
                 f"{worst['alpha_without']:.2f}, {worst['judged']} items judged): "
@@ -72,9 +80,7 @@ def machine_lines(data: dict) -> list[str]:
             machine = m["machine"]
             lines.append(f"Machine {machine} against the people's consensus (the effective gold):")
         kappa = figure(m["kappa"], "one value only")
-        together = figure(m["alpha"], m["alpha_reason"])
-        if m["ci95"]:
-            together += f" (95%: {m['ci95'][0]:.2f}–{m['ci95'][1]:.2f})"
+        together = figure(m["alpha"], m["alpha_reason"]) + interval(m["ci95"])
         unit = _units(m["kind"], m["items"])
         lines.append(
             f"  {m['kind']}: κ {kappa}, α {together} over {unit}, agreement {m['agreement']:.0%}"

@@ -71,14 +71,29 @@ def _sums(weighted: Iterable[tuple[Pattern, int]]) -> tuple[int, float, Counter]
     return n, observed, per_value
 
 
-def _alpha(weighted: Iterable[tuple[Pattern, int]]) -> tuple[float | None, str | None]:
-    n, observed, per_value = _sums(weighted)
-    if n == 0:
+def _alpha(weighted: Iterable[tuple], strata: bool = False) -> tuple[float | None, str | None]:
+    """α of (pattern, weight) pairs; with strata, of ((stratum, pattern), weight) pairs, the
+    observed and expected disagreement each summed over the strata, the expected one taken
+    within each stratum: α = 1 − Σ_s O_s / Σ_s E_s / (n_s − 1), which is the plain α with one
+    stratum (values of two kinds are never compared, nor pooled into one expectation)."""
+    groups: dict[object, list] = {}
+    for key, weight in weighted:
+        stratum, pattern = key if strata else (None, key)
+        groups.setdefault(stratum, []).append((pattern, weight))
+    observed_all = expected_all = 0.0
+    paired = False
+    for group in groups.values():
+        n, observed, per_value = _sums(group)
+        if n == 0:
+            continue
+        paired = True
+        observed_all += observed
+        expected_all += (n * n - sum(c * c for c in per_value.values())) / (n - 1)
+    if not paired:
         return None, NO_PAIRS
-    expected = n * n - sum(c * c for c in per_value.values())
-    if expected == 0:
+    if expected_all == 0:
         return None, ONE_VALUE
-    return 1.0 - (n - 1) * observed / expected, None
+    return 1.0 - observed_all / expected_all, None
 
 
 def alpha(units: Iterable, resamples: int = RESAMPLES, seed: int = SEED) -> Alpha:
@@ -88,11 +103,16 @@ def alpha(units: Iterable, resamples: int = RESAMPLES, seed: int = SEED) -> Alph
     return alpha_of(patterns(units), resamples, seed)
 
 
-def alpha_of(counted: Counter, resamples: int = RESAMPLES, seed: int = SEED) -> Alpha:
-    """alpha() of units already counted as patterns (patterns(), or a tally's)."""
-    counted = Counter({p: n for p, n in counted.items() if sum(c for _, c in p) >= 2 and n})
+def alpha_of(
+    counted: Counter, resamples: int = RESAMPLES, seed: int = SEED, strata: bool = False
+) -> Alpha:
+    """alpha() of units already counted as patterns (patterns(), or a tally's); with strata
+    the keys are (stratum, pattern) and α is stratified (see _alpha)."""
+    counted = Counter(
+        {k: n for k, n in counted.items() if sum(c for _, c in (k[1] if strata else k)) >= 2 and n}
+    )
     size = sum(counted.values())
-    value, reason = _alpha(counted.items())
+    value, reason = _alpha(counted.items(), strata)
     result = Alpha(size, value, reason)
     if value is None or not resamples:
         return result
@@ -101,7 +121,7 @@ def alpha_of(counted: Counter, resamples: int = RESAMPLES, seed: int = SEED) -> 
     weights = [counted[p] / size for p in shapes]
     draws = []
     for _ in range(resamples):
-        drawn, _why = _alpha(zip(shapes, multinomial(rng, size, weights), strict=True))
+        drawn, _why = _alpha(zip(shapes, multinomial(rng, size, weights), strict=True), strata)
         if drawn is not None:
             draws.append(drawn)
     if draws:

@@ -2,8 +2,9 @@
 over every reviewer together, with its interval, and α without each reviewer in turn (a
 reviewer whose absence raises α is the one to talk to). Units are the (question, kind,
 passage) of the latest values (effective.latest_values' votes); kind "all" pools the kinds,
-a value compared only with values of its own kind. Gathered a unit at a time, as pattern
-counts (the report reads the log question by question)."""
+stratified: observed and expected disagreement each taken within a kind, then summed.
+Gathered a unit at a time, as pattern counts (the report reads the log question by
+question)."""
 
 from __future__ import annotations
 
@@ -45,19 +46,19 @@ class TeamTally:
         if config not in self._seen:
             self._seen[config] = self._patterns(kind, votes)
         pattern, without = self._seen[config]
-        for k in (kind, ALL):
-            self.together[k][pattern] += 1
+        self.together[kind][pattern] += 1
+        self.together[ALL][(kind, pattern)] += 1  # stratified by kind
         for name, counts in self.without.items():
             rest = without.get(name, pattern)
-            for k in (kind, ALL):
-                counts[k][rest] += 1
+            counts[kind][rest] += 1
+            counts[ALL][(kind, rest)] += 1
 
     @staticmethod
     def _patterns(kind: str, votes: dict[str, object]) -> tuple:
         """The unit's pattern with everyone, and without each reviewer who judged it."""
-        pattern = alpha_module.pattern_of([kind, v] for v in votes.values())
+        pattern = alpha_module.pattern_of(votes.values())
         without = {
-            name: alpha_module.pattern_of([kind, v] for w, v in votes.items() if w != name)
+            name: alpha_module.pattern_of(v for w, v in votes.items() if w != name)
             for name in votes
         }
         return pattern, without
@@ -68,12 +69,14 @@ class TeamTally:
         few = alpha_module.Alpha(0, None, alpha_module.FEW_REVIEWERS)
         entries = []
         for kind, counts in self.together.items():
-            result = alpha_module.alpha_of(counts, resamples) if len(self.names) >= 2 else few
+            strata = kind == ALL
+            enough = len(self.names) >= 2
+            result = alpha_module.alpha_of(counts, resamples, strata=strata) if enough else few
             entries.append(_entry(kind, self.names, result))
         people = []
         for name in self.names:
             by_kind = {
-                k: alpha_module.alpha_of(c, 0) if len(self.names) >= 3 else few
+                k: alpha_module.alpha_of(c, 0, strata=k == ALL) if len(self.names) >= 3 else few
                 for k, c in self.without[name].items()
             }
             people.append(

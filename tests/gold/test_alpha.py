@@ -159,3 +159,63 @@ def test_the_agreement_objects_alpha_equals_the_package_on_random_logs(rows):
         return
     assert entry["units"] == len(pairable)
     assert abs(entry["alpha"] - _reference(matrix)) < 1e-9
+
+
+def _coincidences(units):
+    """Krippendorff's coincidence matrix of pairable units, computed pair by pair."""
+    o: dict[tuple, float] = {}
+    for values in units:
+        m = len(values)
+        if m < 2:
+            continue
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                if i != j:
+                    o[(a, b)] = o.get((a, b), 0.0) + 1 / (m - 1)
+    return o
+
+
+def test_all_kinds_is_alpha_stratified_by_kind():
+    """Kind "all": observed and expected disagreement taken within each kind and summed,
+    computed here from each kind's coincidence matrix; one kind alone gives that kind's α."""
+    rng = random.Random(3)
+    rows, n = [], 0
+    for item in range(40):
+        kind = "role" if item < 30 else "answerable"
+        for who in ("kim", "lee", "park"):
+            if rng.random() < 0.2:
+                continue
+            value = rng.choice(["core", "supporting"]) if kind == "role" else rng.random() < 0.7
+            n += 1
+            rows.append(
+                {
+                    "pk": n,
+                    "reviewer": who,
+                    "at": f"2026-12-01T10:{n // 60:02d}:{n % 60:02d}+09:00",
+                    "question_id": f"q{item}",
+                    "kind": kind,
+                    "passage_id": f"p{item}" if kind == "role" else "",
+                    "value": json.dumps(value),
+                    "settles": None,
+                    "system": None,
+                }
+            )
+    observed = expected = 0.0
+    for kind in ("role", "answerable"):
+        units: dict[str, list] = {}
+        for r in rows:
+            if r["kind"] == kind:
+                units.setdefault(r["question_id"], []).append(json.loads(r["value"]))
+        o = _coincidences(units.values())
+        totals: dict = {}
+        for (a, _b), w in o.items():
+            totals[a] = totals.get(a, 0.0) + w
+        size = sum(totals.values())
+        observed += sum(w for (a, b), w in o.items() if a != b)
+        expected += (size * size - sum(t * t for t in totals.values())) / (size - 1)
+    data = effective.agreement(rows)
+    by_kind = {e["kind"]: e for e in data["alpha"]}
+    assert abs(by_kind["all"]["alpha"] - (1 - observed / expected)) < 1e-9
+    only_roles = effective.agreement([r for r in rows if r["kind"] == "role"])
+    by_kind = {e["kind"]: e for e in only_roles["alpha"]}
+    assert abs(by_kind["all"]["alpha"] - by_kind["role"]["alpha"]) < 1e-12
