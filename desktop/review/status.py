@@ -50,7 +50,10 @@ def review_status(
     has a role in force and nothing is left open; else in progress. ``missed``: the passage
     ids of the items some system misses at the K shown (missed_at); None where no K is shown
     (the report): every item."""
-    mine = [r for r in rows if reviewer is None or r["reviewer"] == reviewer]
+    # A machine's lines review nothing (design 6): only people's lines make a status.
+    mine = [
+        r for r in rows if not r.get("machine") and (reviewer is None or r["reviewer"] == reviewer)
+    ]
     if not mine:
         return UNTOUCHED
     answerable: object = None

@@ -82,3 +82,23 @@ def test_machine_is_for_judgements_only_on_the_command_line(project, tmp_path):
     with Project(project.path) as again:
         assert again.store.machine_reviewers() == ["gpt"]
         assert again.judgement_lines()[0]["machine"] is True
+
+
+def test_a_machines_lines_review_nothing(project, tmp_path):
+    """The report's status of a question (the team's: every line) stays untouched when only a
+    machine judged it, and a machine's answerability and roles never make it reviewed."""
+    from desktop import review
+
+    small_project(project, tmp_path)
+    lines = [
+        {"reviewer": "gpt", "at": AT, "question_id": "q2", "kind": "answerable", "value": True},
+        _line("gpt", "core"),
+    ]
+    project.import_judgements(write_jsonl(tmp_path / "m.jsonl", lines), machine=True)
+    built = project.effective_gold()
+    items = built.items[project.store.question("q2")["pk"]]
+    rows = project.store.judgements(question_id="q2")
+    assert review.review_status(rows, items, None) == review.UNTOUCHED
+    project.add_judgement("kim", "q2", "answerable", True)
+    rows = project.store.judgements(question_id="q2")
+    assert review.review_status(rows, items, None) == review.IN_PROGRESS  # no role of kim's
