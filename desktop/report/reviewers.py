@@ -42,11 +42,12 @@ def _lines_per_reviewer(sheet: Sheet, passed: QuestionPass, names: list[str]) ->
             h("last", "마지막"),
         ]
     )
+    machines = set(passed.project.reads.machine_reviewers())
     for name in names:
         these = lines[name]
         sheet.append(
             [
-                name,
+                f"{name} (machine 기계)" if name in machines else name,
                 *(these.kinds.get(k, 0) for k in kinds),
                 these.lines,
                 these.questions,

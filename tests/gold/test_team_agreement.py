@@ -241,6 +241,8 @@ def test_the_reviewers_sheet_shows_alpha_machines_and_pairs(team, with_machine, 
     ]
     data = json.loads(cli(with_machine, "agreement", "--json").stdout)
 
+    per_reviewer = [r[0] for r in _rows_after(rows, "Judgement lines per reviewer")]
+    assert per_reviewer == ["choi", f"{MACHINE} (machine 기계)", "kim", "lee", "park"]
     alpha = {r[0]: r for r in _rows_after(rows, "Krippendorff's α per kind")}
     role = next(e for e in data["alpha"] if e["kind"] == "role")
     assert alpha["role"][1:6] == [
