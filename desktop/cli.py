@@ -484,12 +484,13 @@ def cmd_agreement(args, db_path) -> int:
 
 
 def cmd_demo(args, db_path) -> int:
-    from desktop.app.sample import load_sample
+    from desktop.app.sample import load_sample, load_study
 
     with _open(db_path) as project:
-        for line in load_sample(project):
+        for line in (load_study if args.study else load_sample)(project):
             print(line)
-    print(f"sample project loaded into {printable(db_path)}")
+    what = "chunking study" if args.study else "sample project"
+    print(f"{what} loaded into {printable(db_path)}")
     return 0
 
 

@@ -12,7 +12,11 @@ import pytest
 
 from tests.helpers import small_project, write_jsonl
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
+# Kills take seconds each: marked slow (run in CI by tests/run, left out of `-m "not slow"`).
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX"),
+    pytest.mark.slow,
+]
 
 
 def kill_mid_way(db, *args) -> None:

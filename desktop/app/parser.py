@@ -171,7 +171,12 @@ def _log_parsers(sub) -> None:
     agree = sub.add_parser("agreement", help="agreement between reviewers")
     agree.add_argument("--json", action="store_true")
 
-    sub.add_parser("demo", help="import the bundled sample project into the database")
+    demo = sub.add_parser("demo", help="import the bundled sample project into the database")
+    demo.add_argument(
+        "--study",
+        action="store_true",
+        help="the chunking study instead: documents cut three ways, a BM25 run on each",
+    )
 
     restore = sub.add_parser(
         "restore",

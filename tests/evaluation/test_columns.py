@@ -5,8 +5,10 @@ packing their columns in turns under a small budget, give exactly the numbers of
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from array import array
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -201,3 +203,49 @@ def test_scratch_files_outside_an_export_leave_no_name_in_the_temp_folder():
     assert set(os.listdir(tempfile.gettempdir())) == before
     for each in made:
         each.close()
+
+
+def naive_p_values(numerators, denominators, pairs, permutations, seed):
+    """The sign-flip test written plainly with fractions: a permutation is one integer of m
+    bits from random.Random(seed), bit m-1-j flipping the j-th question that differs in some
+    pair (the stream stats.randomization_p_values draws, packed or not)."""
+    diffs = [
+        [Fraction(x, d) - Fraction(y, d) for x, y, d in zip(a, b, denominators, strict=True)]
+        for a, b in ((numerators[p], numerators[q]) for p, q in pairs)
+    ]
+    keep = [i for i in range(len(denominators)) if any(d[i] for d in diffs)]
+    if not keep:
+        return [1.0] * len(pairs)
+    rng = random.Random(seed)
+    m = len(keep)
+    extreme = [0] * len(pairs)
+    for _ in range(permutations):
+        signs = rng.getrandbits(m)
+        flip = {i for j, i in enumerate(keep) if signs >> (m - 1 - j) & 1}
+        for p, d in enumerate(diffs):
+            total = sum(-v if i in flip else v for i, v in enumerate(d))
+            if abs(total) >= abs(sum(d)):
+                extreme[p] += 1
+    return [(1 + e) / (1 + permutations) for e in extreme]
+
+
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(1, 7), min_size=n, max_size=n),
+            st.integers(2, 4),
+            st.randoms(use_true_random=False),
+        )
+    ),
+    st.integers(0, 10**6),
+)
+def test_randomization_equals_the_plain_sign_flip_test(case, seed):
+    denominators, n_columns, rng = case
+    numerators = [[rng.randint(0, d) for d in denominators] for _ in range(n_columns)]
+    pairs = [(a, b) for a in range(n_columns) for b in range(n_columns) if a != b]
+    naive = naive_p_values(numerators, denominators, pairs, 40, seed)
+    for budget in (None, 1):  # packed at once, and a pair a turn
+        got = stats.randomization_p_values(
+            numerators, denominators, pairs, permutations=40, seed=seed, budget=budget
+        )
+        assert got == naive

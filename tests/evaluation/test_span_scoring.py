@@ -312,3 +312,34 @@ def test_export_gold_onto_an_unknown_chunking_is_refused(db, tmp_path):
     done = cli(db, "export", "gold", str(tmp_path / "g.jsonl"), "--chunking", "nope")
     assert done.returncode == 2 and "there is no chunking 'nope'" in done.stderr
     assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_lists_read_to_a_depth_then_whole_keep_every_figure(db, monkeypatch):
+    """metrics --budget reads the ranked lists only as deep as twice the recorded chunk size
+    reaches the budget, then whole for the lists that fall short: with a recorded size ten
+    times the passages' (lists fall short and are read again) and with every list read whole,
+    every figure equals the command line's."""
+    from desktop import project_evaluation
+    from desktop.project import Project
+
+    want = json.loads(cli(db, "metrics", "--k", "1,3", "--budget", "50,150", "--json").stdout)
+    project = Project(db)
+    try:
+        c40 = project.store.chunking_named("c40")
+        project.store.set_chunking_shape(c40["pk"], 400, 0, "characters")
+        project.store.set_chunking_shape(
+            project.store.chunking_named("c100")["pk"], 1000, 0, "characters"
+        )
+        read = []
+        real = project.store.ranked_passages
+        monkeypatch.setattr(
+            project.store, "ranked_passages", lambda *key: read.append(key) or real(*key)
+        )
+        deepened = project.evaluate([1, 3], budgets=[50, 150]).as_json()
+        assert read, "no list was read again: the test does not reach the second read"
+        monkeypatch.setattr(project_evaluation, "SHORT_LISTS", 0)
+        whole = project.evaluate([1, 3], budgets=[50, 150]).as_json()
+    finally:
+        project.close()
+    for got in (deepened, whole):
+        assert got["systems"] == want["systems"]

@@ -221,6 +221,7 @@ def test_cli_merge_and_agreement_json(tmp_path):
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 def test_merge_killed_mid_way_leaves_the_database_as_it_was(tmp_path):
     kim, lee = two_reviewers(tmp_path)
