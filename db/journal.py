@@ -66,6 +66,8 @@ def judgement_line(row: dict) -> dict:
         line["settles"] = row["settles"]
     if row["system"]:
         line["system"] = row["system"]
+    if row.get("machine"):
+        line["machine"] = True
     return line
 
 
@@ -81,6 +83,7 @@ def row_of(line: dict) -> tuple:
         line.get("settles"),
         line.get("system"),
         span_key_of(line.get("span")),
+        1 if line.get("machine") else 0,
     )
 
 
@@ -101,12 +104,13 @@ def span_object(key: str) -> dict:
 
 def identity(line: dict) -> tuple:
     """A judgement's identity: every field of its line (design section 6), so two lines that
-    differ in any one of them (a note's system, an adjudication's settles) are two judgements.
-    An absent passage, settles, system or span is the same as an empty one (an export leaves
-    them out when empty). Import, merge, restore and the journal's repair all use it: the
-    store through its unique index judgement_identity (db/schema.py, the same fields)."""
+    differ in any one of them (a note's system, an adjudication's settles, a span, a machine's
+    mark) are two judgements. An absent passage, settles, system or span is the same as an empty
+    one (an export leaves them out when empty). Import, merge, restore and the journal's repair
+    all use it: the store through its unique index judgement_identity (db/schema.py, the same
+    fields)."""
     row = row_of(line)
-    return (*row[:6], row[6] or "", row[7] or "", row[8] or "")
+    return (*row[:6], row[6] or "", row[7] or "", row[8] or "", row[9])
 
 
 def _encode(line: dict) -> bytes:

@@ -13,14 +13,15 @@ from db.rows import Area, chunks
 FEW_LINES = 16  # judgement lines inserted one statement each (a window's keypress)
 INSERT_JUDGEMENT = (
     "INSERT OR IGNORE INTO judgement (reviewer, at, question_id, kind, passage_id, value, "
-    "settles, system, span) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "settles, system, span, machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 log = logging.getLogger("recall_reviewer.store")
 
 
 def _with_span(row: tuple) -> tuple:
-    return row if len(row) == len(JudgementLog.JUDGEMENT_COLUMNS) else (*row, None)
+    """A row of the columns before 0010 (span) and 0011 (machine) gets no span, a person's mark."""
+    return row if len(row) == len(JudgementLog.JUDGEMENT_COLUMNS) else (*row, None, 0)
 
 
 class JudgementLog(Area):
@@ -38,6 +39,7 @@ class JudgementLog(Area):
         "settles",
         "system",
         "span",  # a span's key 'd1:10-200' when the line judges a span (passage_id '')
+        "machine",  # 1 on a machine's line (an LLM judge): never counted in the gold
     )
 
     def add_judgements(self, rows: Iterable[tuple]) -> int:
@@ -164,7 +166,19 @@ class JudgementLog(Area):
         )
 
     def reviewers(self) -> list[str]:
+        """The people with a line in the log (machines are not reviewers of the gold)."""
         return [
             r[0]
-            for r in self.conn.execute("SELECT DISTINCT reviewer FROM judgement ORDER BY reviewer")
+            for r in self.conn.execute(
+                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 0 ORDER BY reviewer"
+            )
+        ]
+
+    def machine_reviewers(self) -> list[str]:
+        """The machines with a line in the log."""
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 1 ORDER BY reviewer"
+            )
         ]

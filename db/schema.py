@@ -534,6 +534,23 @@ def _evidence_as_spans(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0011_machine_reviewers")
+def _machine_reviewers(db: Database) -> None:
+    """A machine's judgement lines (an LLM used as a judge, design section 6): kept, merged
+    and compared with the people's, never counted in the effective gold. The mark is a field
+    of the line, so the journal, export and merge carry it, and part of its identity."""
+    _script(
+        db,
+        """
+        ALTER TABLE judgement ADD COLUMN machine INTEGER NOT NULL DEFAULT 0;
+        DROP INDEX judgement_identity;
+        CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
+            passage_id, value, coalesce(settles, ''), coalesce(system, ''), coalesce(span, ''),
+            machine);
+        """,
+    )
+
+
 @MIGRATIONS(name="0012_graph_contexts")
 def _graph_contexts(db: Database) -> None:
     """What a graph retriever's context held besides its sources (design section 11): per

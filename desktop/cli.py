@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from desktop.app import agreement_words
 from desktop.app.parser import build_parser
 from desktop.app.tables import COMPARE_TABLES, cell, format_table, num
 from desktop.app.terminal import printable
@@ -212,6 +213,7 @@ def cmd_import(args, db_path) -> int:
             levels=levels,
             chunking=args.chunking,
             ranked=args.ranked,
+            machine=args.machine,
         )
     for line in report.lines():
         print(printable(line), file=sys.stderr if line.startswith("warning:") else sys.stdout)
@@ -415,7 +417,7 @@ def cmd_info(args, db_path) -> int:
         print(f"documents:       {info['documents']}")
     for key in ("passages", "questions", "evidence_items", "alternatives", "results", "judgements"):
         print(f"{key + ':':<17}{info[key]}")
-    for key in ("systems", "reviewers"):
+    for key in ("systems", "reviewers", "machines"):
         print(f"{key + ':':<17}{', '.join(map(printable, info[key])) or '-'}")
     return 0
 
@@ -487,6 +489,8 @@ def cmd_agreement(args, db_path) -> int:
         ]
         print(format_table(["reviewers", "kind", "items", "agreement", "kappa"], rows))
     print(f"open disagreements: {data['disagreements']}")
+    for line in agreement_words.alpha_lines(data) + agreement_words.machine_lines(data):
+        print(line)
     return 0
 
 

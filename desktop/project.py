@@ -78,6 +78,7 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
             "results": counts["results"],
             "judgements": counts["judgements"],
             "reviewers": self.store.reviewers(),
+            "machines": self.store.machine_reviewers(),  # compared, never counted (design 6)
         }
 
     def systems(self) -> list[dict]:

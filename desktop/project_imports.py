@@ -131,12 +131,16 @@ class ProjectImports:
         chunking=None,
         progress: Progress | None = None,
         ranked=False,
+        machine=False,
     ) -> ImportReport:
         """The one way in for a file, used by the command line and the window. kind is
         corpus, questions, gold, run, judgements or beir (a BEIR folder: corpus, questions
         and gold); paths is a path or a list of them (several, or a folder, only for a
         corpus). levels: what graded qrels levels mean (readers.parse_levels). ranked: a
-        graph retriever's context is a ranking after all (desktop/project_graph.py)."""
+        graph retriever's context is a ranking after all (desktop/project_graph.py).
+        machine: judgements that are a machine's (design section 6)."""
+        if machine and kind != "judgements":
+            raise InputError(f"import {kind}", None, "--machine marks judgements only")
         if fmt in GRAPH_FORMATS:  # a folder for a corpus, a file for a run
             return self.import_graph(kind, _path_list(paths), fmt, system, chunking, ranked)
         if kind == "corpus":
@@ -166,7 +170,7 @@ class ProjectImports:
         if kind == "documents":
             return self.import_documents(path, fmt, encoding, progress)
         if kind == "judgements":
-            return self.import_judgements(path, encoding, progress, fmt)
+            return self.import_judgements(path, encoding, progress, fmt, machine)
         raise ValueError(f"unknown import kind {kind!r}")
 
     def import_corpus(

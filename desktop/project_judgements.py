@@ -14,6 +14,7 @@ from db import journal as journal_file
 from desktop import readers
 from desktop.app import scratch, targets
 from desktop.gold import effective as gold
+from desktop.gold import machines
 from desktop.gold.span_items import span_key
 from desktop.project_imports import ImportReport, now
 from desktop.readers import InputError, Progress
@@ -173,17 +174,19 @@ class ProjectJudgements:
             "value": json.dumps(value, ensure_ascii=False),
             "settles": settles,
             "system": system,
+            "machine": 0,  # the window's lines are a person's
         }
 
     def import_judgements(
-        self, path, encoding=None, progress: Progress | None = None, fmt=None
+        self, path, encoding=None, progress: Progress | None = None, fmt=None, machine=False
     ) -> ImportReport:
+        """machine: every line is a machine's (as if each had "machine": true)."""
         path = str(path)
         known = {q["id"] for q in self.store.questions()}
         primaries = self.store.evidence_primaries()
         added = self.added_evidence()
         rows = [
-            self._imported_row(path, rec, known, primaries, added)
+            self._imported_row(path, rec, known, primaries, added, machine)
             for rec in readers.read_judgements(path, fmt, encoding, progress)
         ]
         ids = {r[5] for r in rows if r[5]}
@@ -205,8 +208,11 @@ class ProjectJudgements:
         self._gold_cache = None
         return report
 
-    def _imported_row(self, path: str, rec, known: set, primaries: dict, added: dict) -> tuple:
-        """One line of a judgements file as (line, *row), checked against the database."""
+    def _imported_row(
+        self, path: str, rec, known: set, primaries: dict, added: dict, machine: bool
+    ) -> tuple:
+        """One line of a judgements file as (line, *row), checked against the database;
+        machine: every line of the file is a machine's."""
         if rec.question_id not in known:
             raise InputError(
                 path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
@@ -238,6 +244,7 @@ class ProjectJudgements:
             rec.settles,
             rec.system,
             target if rec.span else None,
+            1 if machine or rec.machine else 0,
         )
 
     def judgement_lines(self, reviewer: str | None = None) -> list[dict]:
@@ -309,7 +316,17 @@ class ProjectJudgements:
         )
 
     def agreement(self) -> dict:
-        return gold.agreement(self.store.judgements())
+        """Design section 6's agreement of the people, and each machine against them."""
+        return self.agreement_of(self.store.judgements(), self.effective_gold())
+
+    def agreement_of(self, rows: list[dict], built: gold.EffectiveGold) -> dict:
+        """agreement() of these log rows, the machines held to this effective gold."""
+        data = gold.agreement(rows)
+        named = {r["passage_id"] for r in rows if r.get("machine") and r["passage_id"]}
+        question_pks = {q["id"]: q["pk"] for q in self.store.questions()}
+        passage_pks = self.store.passage_pks(named)
+        data["machines"] = machines.against_people(rows, built, question_pks, passage_pks)
+        return data
 
     def restore_judgements(self, path=None, force: bool = False) -> ImportReport:
         """Add the judgement lines of a journal (by default the one beside this database)

@@ -67,6 +67,12 @@ def _import_parser(sub) -> None:
         help="run --format graphrag|lightrag: the context's order is a ranking (default: "
         "unranked, its rank measures marked)",
     )
+    imp.add_argument(
+        "--machine",
+        action="store_true",
+        help="judgements: a machine's (an LLM judge): compared with the people's, never "
+        "counted in the gold",
+    )
 
 
 def _reading_parsers(sub) -> None:

@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from desktop.evaluation.metrics import Item
 from desktop.evaluation.spans import Span
 from desktop.gold.span_items import SpanKey, span_key
+from desktop.gold.team import TeamTally
 
 DECIDED_KINDS = ("role", "alternative", "not_evidence", "answerable", "evidence", "drop")
 # The order decisions are applied in: an added item exists before its role or alternatives
@@ -74,12 +75,15 @@ def line_order(row: dict) -> tuple[float, int]:
 
 def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
     """From log rows (dicts as the store returns them): latest value per (question, kind,
-    passage) per reviewer, the latest adjudication per key, and every reviewer in the log."""
+    passage) per reviewer, the latest adjudication per key, and every reviewer in the log;
+    machines' lines are left out."""
     judgements = sorted(judgements, key=line_order)
     votes: dict[tuple[str, str, str], dict[str, object]] = {}
     adjudications: dict[tuple[str, str, str], tuple[str, object]] = {}
     reviewers: set[str] = set()
     for row in judgements:
+        if row.get("machine"):
+            continue  # a machine's line never counts towards the gold (design 6)
         reviewers.add(row["reviewer"])
         value = json.loads(row["value"])
         kind = row["kind"]
@@ -405,12 +409,14 @@ class AgreementTally:
             for kind in DECIDED_KINDS
         }
         self.disagreements = 0
+        self.team = TeamTally(names)  # Krippendorff's α of everyone together
 
     def add(self, decisions: Sequence[Decision], conflicts: Sequence[Decision]) -> None:
         """Some questions' decisions (made knowing every reviewer in the database: each holds
         the latest value of every reviewer who judged its item) and evidence conflicts."""
         for d in decisions:
             these = d.votes
+            self.team.add(d.kind, these)
             if d.kind not in DECIDED_KINDS or len(these) < 2:
                 continue
             for a in these:
@@ -434,7 +440,7 @@ class AgreementTally:
                     "kappa": kappa,
                 }
             )
-        return {"pairs": pairs_out, "disagreements": self.disagreements}
+        return {"pairs": pairs_out, "disagreements": self.disagreements, **self.team.result()}
 
 
 def agreement(judgements: Sequence[dict]) -> dict:

@@ -39,6 +39,7 @@ class JudgementRecord:
     settles: str | None
     system: str | None
     span: tuple[str, int, int] | None = None  # (document id, start, end); passage_id ''
+    machine: bool = False  # a machine's line (design section 6): never counted in the gold
 
 
 def check_judgement_value(kind: str, value: object) -> str | None:
@@ -97,6 +98,9 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         system = obj.get("system")
         if system is not None and not isinstance(system, str):
             raise InputError(path, number, "'system' must be a string")
+        machine = obj.get("machine", False)
+        if not isinstance(machine, bool):
+            raise InputError(path, number, "'machine' must be true or false")
         value = obj["value"]
         yield JudgementRecord(
             number,
@@ -109,6 +113,7 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
             settles,
             system,
             span,
+            machine,
         )
 
 

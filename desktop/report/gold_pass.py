@@ -27,6 +27,7 @@ from desktop.app import compact, scratch
 from desktop.evaluation import metrics
 from desktop.gold import effective as gold
 from desktop.gold import pool as pool_module
+from desktop.gold.machines import MachineTally
 
 ROLE_WORDS = {
     "core": ("core", "핵심"),
@@ -185,6 +186,7 @@ class QuestionPass:
         self.questions = self.core_evaluated = self.lines = 0
         self.by_reviewer = {name: ReviewerLines() for name in self.reviewer_names}
         self.agreement = gold.AgreementTally(self.reviewer_names)
+        self.machines = MachineTally()  # each machine against the people's effective gold
 
     def __iter__(self) -> Iterator[Record]:
         """The records in question order, read back from the spill (once per system)."""
@@ -218,6 +220,10 @@ class QuestionPass:
         everyone = self.reviewer_names
         built, _, rows = review.question_gold(self.project, question, "", False, everyone)
         pk = question["pk"]
+        machine_rows = [r for r in rows if r.get("machine")]
+        if machine_rows:
+            named = self.project.reads.passage_pks({r["passage_id"] for r in machine_rows})
+            self.machines.add(machine_rows, built, {question["id"]: pk}, named)
         self.questions += 1
         items = built.items.get(pk, [])
         answerable = built.answerable.get(pk, bool(question["answerable"]))

@@ -9,9 +9,9 @@ from itertools import groupby
 from operator import itemgetter
 
 from desktop.evaluation.metrics import Prepared
-from desktop.gold import effective as gold
 from desktop.gold.effective import Decision, EffectiveGold
 from desktop.gold.pool import DEFAULT_DEPTH
+from desktop.review.disputes import differ_at
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
 from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.spanned import DEFAULT_CHOICE, SpanChoice, SpanScoring
@@ -77,7 +77,7 @@ def overview(
     done = _score_every_system(board, names, prepared, short, hits, rescore, progress, total)
     rows = visible(project.reads.judgements(), reviewer, blind)
     summaries = _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total)
-    shown = agreement_of(rows, blind or not with_agreement)
+    shown = agreement_of(project, rows, blind or not with_agreement, built)
     if progress:
         progress(total, total)
     return Overview(
@@ -127,9 +127,12 @@ def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done
         qid, pk = question["id"], question["pk"]
         items_of = built.items.get(pk, [])
         entries = (board.entries[s].get(pk) for s in board.systems)
+        entries = list(entries)
         missed = missed_at(items_of, entries, k) if items_of else []
+        differ = differ_at(items_of, entries, k) if items_of else []
+        rows_of = by_question.get(qid, [])
         summaries[pk] = summarize(
-            question, built, by_question.get(qid, []), reviewer, blind, decided.get(qid, []), missed
+            question, built, rows_of, reviewer, blind, decided.get(qid, []), missed, differ
         )
         done += 1
         if progress and done % 250 == 0:
@@ -180,7 +183,8 @@ def _refreshed(
         entries = span_question(project, question["pk"], items, lists, ks, choice, entries)
     k = k or min(ks)
     missed = missed_at(built.items.get(question["pk"], []), entries.values(), k)
-    summary = summarize(question, built, rows, reviewer, blind, missed=missed)
+    differ = differ_at(built.items.get(question["pk"], []), entries.values(), k)
+    summary = summarize(question, built, rows, reviewer, blind, missed=missed, differ=differ)
     if pool is None:
         pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
     summary.unjudged = len(pool)
@@ -225,12 +229,14 @@ def judged_question(
     return Judged(view, summary, entries)
 
 
-def agreement_of(rows: Sequence[dict], blind: bool) -> dict:
+def agreement_of(project, rows: Sequence[dict], blind: bool, built=None) -> dict:
     # Blind mode shows no one else's lines, so there is nothing to agree with.
-    return {"pairs": [], "disagreements": 0} if blind else gold.agreement(rows)
+    if blind:
+        return {"pairs": [], "disagreements": 0}
+    return project.agreement_of(list(rows), built or project.effective_gold())
 
 
 def agreement(project, reviewer: str, blind: bool) -> dict:
     """Agreement per reviewer pair and kind as the reviewer may see it: one read of the whole
     log, for when the agreement tab is shown (not after every key)."""
-    return agreement_of(visible(project.reads.judgements(), reviewer, blind), blind)
+    return agreement_of(project, visible(project.reads.judgements(), reviewer, blind), blind)

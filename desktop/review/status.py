@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from desktop.gold import effective as gold
 from desktop.gold.effective import DISPUTED, Decision, EffectiveGold, line_order
+from desktop.review.disputes import dispute_rank
 from desktop.review.scores import Entry
 
 UNTOUCHED, IN_PROGRESS, DONE = "untouched", "in_progress", "done"
@@ -29,6 +30,7 @@ class Summary:
     disputed: int  # open disagreements (0 in blind mode: they are not shown)
     single: int = 0  # judgements in force that one reviewer alone made
     unjudged: int = -1  # passages of its pool not judged yet (-1: not counted yet)
+    dispute_rank: tuple = (0, 0, 0)  # the disagreement queue's order (review/disputes.py)
 
 
 def review_status(
@@ -48,7 +50,10 @@ def review_status(
     has a role in force and nothing is left open; else in progress. ``missed``: the passage
     ids of the items some system misses at the K shown (missed_at); None where no K is shown
     (the report): every item."""
-    mine = [r for r in rows if reviewer is None or r["reviewer"] == reviewer]
+    # A machine's lines review nothing (design 6): only people's lines make a status.
+    mine = [
+        r for r in rows if not r.get("machine") and (reviewer is None or r["reviewer"] == reviewer)
+    ]
     if not mine:
         return UNTOUCHED
     answerable: object = None
@@ -87,14 +92,15 @@ def summarize(
     blind: bool,
     decisions: Sequence[Decision] | None = None,
     missed: Collection[str] | None = None,
+    differ: Collection[str] = (),
 ) -> Summary:
     """decisions: the question's own (all of built.decisions are searched when not given);
-    missed: as review_status takes it."""
+    missed: as review_status takes it; differ: the items systems differ on (disputes.differ_at)."""
     pk = question["pk"]
     items = built.items.get(pk, [])
     if decisions is None:
         decisions = [d for d in built.decisions if d.question_id == question["id"]]
-    return Summary(
+    summary = Summary(
         pk,
         question["id"],
         question["text"],
@@ -104,6 +110,10 @@ def summarize(
         0 if blind else _disputed(question["id"], built, decisions),
         sum(1 for d in decisions if d.status == gold.SINGLE),
     )
+    if summary.disputed:
+        conflicts = [c for c in built.conflicts if c.question_id == question["id"]]
+        summary.dispute_rank = dispute_rank(decisions, conflicts, items, differ)
+    return summary
 
 
 def _disputed(question_id: str, built: EffectiveGold, decisions: Sequence[Decision]) -> int:

@@ -152,6 +152,14 @@ ACTIONS = (
         sheet=True,
     ),
     Spec(
+        "adopt_suggestion",
+        QT_TRANSLATE_NOOP("actions", "Adopt the machine's suggestion as your own judgement"),
+        "adopt_suggestion",
+        ("G",),
+        when=JUDGE,
+        sheet=True,
+    ),
+    Spec(
         "drop",
         QT_TRANSLATE_NOOP("actions", "Drop the evidence item…"),
         "drop_item",
@@ -343,6 +351,7 @@ MENUS = (
             "add_supporting",
             "alternative",
             "not_evidence",
+            "adopt_suggestion",
             "drop",
             "answerable",
             "abstain",

@@ -166,6 +166,19 @@ class ReviewCommands:
         value = None if self.window.session.mine("not_evidence", passage.passage_id) else True
         self.judge("not_evidence", value, passage_id=passage.passage_id)
 
+    def adopt_suggestion(self) -> None:
+        """The selected pool passage's machine verdict written as the reviewer's own lines."""
+        row = self.window.pool_panel.current() if self.window.pool_panel.active else None
+        if row is None or row.suggestion is None or self.window.session.blind:
+            self.say(
+                QCoreApplication.translate(
+                    "MainWindow", "Select a passage a machine judged in the unjudged pool first"
+                )
+            )
+            return
+        question = self.window.session.by_pk[row.question_pk]  # across questions: its own
+        self.judge_lines(row.suggestion.lines(row.passage_id), question)
+
     def mark_answerable(self, answerable: bool) -> None:
         if self.window.session.view is None:
             return

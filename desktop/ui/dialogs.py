@@ -61,7 +61,8 @@ def kind_name(kind: str) -> str:
 
 class ImportDialog(QDialog):
     """Format and encoding for one file (chosen, or taken from the extension and the bytes),
-    and what else the kind needs: a system name for a run, chunking for a corpus."""
+    and what else the kind needs: a system name for a run, chunking for a corpus, whether
+    judgements are a machine's."""
 
     def __init__(self, kind: str, path: str | Path, has_corpus: bool = False, parent=None):
         super().__init__(parent)
@@ -136,6 +137,11 @@ class ImportDialog(QDialog):
         self.replace = QCheckBox(
             self.tr("Replace the loaded corpus (removes the imported gold and runs)")
         )
+        self.machine = QCheckBox(
+            self.tr("A machine's judgements (an LLM judge): compared, never counted in the gold")
+        )
+        if kind == "judgements":
+            form.addRow("", self.machine)
         if kind == "run":
             form.addRow(self.tr("System name"), self.system)
         if kind == "corpus":
@@ -162,6 +168,8 @@ class ImportDialog(QDialog):
             return out
         if self.kind == "run":
             out["system"] = self.system.text().strip() or self.path.stem
+        if self.kind == "judgements" and self.machine.isChecked():
+            out["machine"] = True
         if self.kind == "corpus":
             out.update(
                 name=self.corpus_name.text().strip() or None,

@@ -21,6 +21,7 @@ from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel
 from desktop.ui.models.base import AMBER
 from desktop.ui.session import ReviewSession
+from desktop.ui.team_words import team_text
 from desktop.ui.widgets import RecallCurve, system_colour
 
 AGREEMENT_TAB, COMPARISON_TAB = 1, 2
@@ -217,6 +218,8 @@ class MetricsDock(QDockWidget):
                     names=", ".join(overview.reviewers) or "–",
                     n=overview.agreement.get("disagreements", 0),
                 )
+                + " "
+                + team_text(overview.agreement)
             )
 
     def show_state(self) -> None:

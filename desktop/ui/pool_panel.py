@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.review import QuestionView
+from desktop.review.suggestions import suggestions
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.session import ReviewSession
@@ -64,6 +65,7 @@ class PoolPanel(QWidget):
                 PoolModel.COL_SYSTEMS: 8,
                 PoolModel.COL_RANK: 6,
                 PoolModel.COL_BY: 14,
+                PoolModel.COL_MACHINE: 14,
             },
         )
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
@@ -171,11 +173,19 @@ class PoolPanel(QWidget):
             excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
         rows = []
         for pk, qid, entries in pools:
+            suggested = self._suggestions(qid)
             for e in self.session.pool_order(qid, entries):
                 title, text = excerpts.get(e.passage_pk, ("", ""))
                 text = (text or "")[:EXCERPT_CHARS].replace("\n", " ")
-                rows.append(PoolRow(pk, qid, e, title or "", text))
+                hint = suggested.get((qid, e.passage_id))
+                rows.append(PoolRow(pk, qid, e, title or "", text, hint))
         return rows
+
+    def _suggestions(self, question_id: str) -> dict:
+        """The machines' verdicts on the question's passages (none in blind mode)."""
+        if self.session.blind:
+            return {}
+        return suggestions(self.session.project.reads.judgements(question_id=question_id))
 
     def _next_pools(self, current: int) -> list[tuple[int, str, list]]:
         """The pools of the next questions that have unjudged passages, in list order."""
@@ -198,6 +208,8 @@ class PoolPanel(QWidget):
     def _columns(self) -> None:
         self.table.setColumnHidden(PoolModel.COL_QUESTION, not self.across.isChecked())
         self.table.setColumnHidden(PoolModel.COL_BY, self.session.blind)
+        suggested = any(r.suggestion for r in self.model.rows)
+        self.table.setColumnHidden(PoolModel.COL_MACHINE, self.session.blind or not suggested)
 
     def _say(self, view: QuestionView, own: int) -> None:
         depth = self.session.pool_depth

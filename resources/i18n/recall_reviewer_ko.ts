@@ -343,6 +343,10 @@
         <source>judgements</source>
         <translation>판단 기록</translation>
     </message>
+    <message>
+        <source>A machine&apos;s judgements (an LLM judge): compared, never counted in the gold</source>
+        <translation>기계(LLM 판정자)의 판정: 비교만 하고 정답에는 반영하지 않음</translation>
+    </message>
 </context>
 <context>
     <name>JournalWarning</name>
@@ -685,6 +689,10 @@
         <source>Characters of context at which runs with spans are also scored (0: none):</source>
         <translation>스팬이 있는 실행을 추가로 채점할 컨텍스트 글자 수 (0: 없음):</translation>
     </message>
+    <message>
+        <source>Select a passage a machine judged in the unjudged pool first</source>
+        <translation>먼저 미판정 목록에서 기계가 판정한 문단을 고르세요</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>
@@ -917,6 +925,22 @@
     <message>
         <source>Hidden in blind mode</source>
         <translation>블라인드 모드에서는 숨김</translation>
+    </message>
+    <message>
+        <source>Machine says</source>
+        <translation>기계 판정</translation>
+    </message>
+    <message>
+        <source>A machine&apos;s judgement: G makes it your own</source>
+        <translation>기계의 판정: G를 누르면 내 판정으로 기록</translation>
+    </message>
+    <message>
+        <source>not evidence</source>
+        <translation>근거 아님</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>근거</translation>
     </message>
 </context>
 <context>
@@ -1585,6 +1609,10 @@
         <source>The characters of context runs with spans are also scored at (@2000ch)</source>
         <translation>스팬이 있는 실행을 추가로 채점하는 컨텍스트 글자 수 (@2000ch)</translation>
     </message>
+    <message>
+        <source>Adopt the machine&apos;s suggestion as your own judgement</source>
+        <translation>기계의 제안을 내 판정으로 채택</translation>
+    </message>
 </context>
 <context>
     <name>terms</name>
@@ -1838,6 +1866,33 @@
     <message>
         <source>▼ later text of {document}</source>
         <translation>▼ {document}의 뒷부분</translation>
+    </message>
+</context>
+<context>
+    <name>TeamWords</name>
+    <message>
+        <source>fewer than two reviewers</source>
+        <translation>검수자가 둘 미만</translation>
+    </message>
+    <message>
+        <source>no item judged by two reviewers</source>
+        <translation>두 검수자가 함께 본 항목 없음</translation>
+    </message>
+    <message>
+        <source>one value everywhere</source>
+        <translation>모두 같은 값</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: — ({reason}).</source>
+        <translation>Krippendorff α: — ({reason}).</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: {alpha} (95%: {lo}–{hi}) over {n} items.</source>
+        <translation>Krippendorff α: {alpha} (95%: {lo}–{hi}), 항목 {n}개.</translation>
+    </message>
+    <message>
+        <source>Machines (compared, never counted in the gold): {names}.</source>
+        <translation>기계 판정자(비교만 하고 정답에는 반영하지 않음): {names}.</translation>
     </message>
 </context>
 </TS>

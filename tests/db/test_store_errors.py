@@ -90,14 +90,14 @@ def test_a_judgement_waits_for_the_lock_and_inner_atomic_blocks_are_savepoints(d
     store = Store(db_path, wait=0.6, on_wait=waits.append)
     with write_lock(db_path):
         with pytest.raises(StoreBusy, match=re.escape(BUSY)):
-            store.add_judgements([("kim", "t", "q1", "note", "", '"x"', None, None)])
+            store.add_judgements([("kim", "t", "q1", "note", "", '"x"', None, None, None, 0)])
     assert waits == [db_path]
     assert isinstance(StoreBusy("x"), StoreError)
     with store.atomic():
-        store.add_judgements([("kim", "t1", "q1", "note", "", '"a"', None, None)])
+        store.add_judgements([("kim", "t1", "q1", "note", "", '"a"', None, None, None, 0)])
         with pytest.raises(RuntimeError):
             with store.db.atomic():  # sqlite-utils' own blocks nest as savepoints
-                store.add_judgements([("kim", "t2", "q1", "note", "", '"b"', None, None)])
+                store.add_judgements([("kim", "t2", "q1", "note", "", '"b"', None, None, None, 0)])
                 raise RuntimeError
     assert [j["at"] for j in store.judgements()] == ["t1"]
     store.close()

@@ -141,7 +141,9 @@ def _before_identity(path) -> None:
         DROP TABLE span_item;
         ALTER TABLE undo_gold DROP COLUMN spans;
         DELETE FROM _sqlite_migrations WHERE name LIKE '%_evidence_as_spans';
-        PRAGMA user_version = {SCHEMA_VERSION - 2};
+        -- 0011 gave it a machine mark: it runs again too
+        DELETE FROM _sqlite_migrations WHERE name LIKE '%_machine_reviewers';
+        PRAGMA user_version = {SCHEMA_VERSION - 3};
         """
     )
     conn.close()
@@ -157,11 +159,14 @@ def test_the_migration_keeps_every_line_and_its_key_and_then_tells_systems_apart
     a = {**NOTE, "value": "확인", "system": "A"}
     b = {**NOTE, "value": "확인", "system": "B"}
     old = sqlite3.connect(project.path)
+
+    def older(line):  # the columns before 0010 (span) and 0011 (machine)
+        return journal.row_of(line)[:8]
+
     old.executemany(
         "INSERT OR IGNORE INTO judgement (pk, reviewer, at, question_id, kind, passage_id, value,"
         " settles, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(7, *journal.row_of(a)[:8]), (8, *journal.row_of(b)[:8])]
-        + [(9, *journal.row_of({**a, "at": "x"})[:8])],
+        [(7, *older(a)), (8, *older(b)), (9, *older({**a, "at": "x"}))],
     )
     old.commit()
     assert old.execute("SELECT pk FROM judgement").fetchall() == [(7,), (9,)], "B collapsed"
@@ -169,8 +174,9 @@ def test_the_migration_keeps_every_line_and_its_key_and_then_tells_systems_apart
 
     with Project(project.path) as migrated:
         assert migrated.store.schema_version() == SCHEMA_VERSION
-        identity, spans = migrated.store.pending_migrations
+        identity, spans, machine = migrated.store.pending_migrations
         assert identity.endswith("_judgement_identity") and spans.endswith("_evidence_as_spans")
+        assert machine.endswith("_machine_reviewers")
         rows = migrated.store.judgements()
         assert [(r["pk"], r["system"], r["at"]) for r in rows] == [(7, "A", a["at"]), (9, "A", "x")]
         done = migrated.import_judgements(write_jsonl(tmp_path / "ab.jsonl", [a, b]))
@@ -184,7 +190,7 @@ def test_the_stores_unique_index_is_the_journals_identity(project):
     conn = project.store.conn
     columns = conn.execute("PRAGMA index_xinfo(judgement_identity)").fetchall()
     named = [c[2] for c in columns if c[5]]  # key columns; expressions have no name
-    assert named == [*Store.JUDGEMENT_COLUMNS[:6], None, None, None]
+    assert named == [*Store.JUDGEMENT_COLUMNS[:6], None, None, None, "machine"]
     sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'judgement_identity'")
     text = sql.fetchone()[0]
     assert "coalesce(settles, '')" in text and "coalesce(system, '')" in text

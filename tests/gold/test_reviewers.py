@@ -235,6 +235,8 @@ def test_merge_killed_mid_way_leaves_the_database_as_it_was(tmp_path):
             json.dumps(f"메모 {i} " * 20),
             None,
             None,
+            None,
+            0,
         )
         for i in range(400_000)
     ]

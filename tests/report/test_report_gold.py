@@ -4,6 +4,7 @@ written; and the report reads one snapshot of the database."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -99,9 +100,25 @@ def _items(items):
     return [(i.primary_pk, i.primary_id, i.role, dict(i.alternatives)) for i in items]
 
 
+def machine_judges(project, seed: int) -> None:
+    """A machine's random lines of every compared kind (raw rows: they count nowhere)."""
+    rng = random.Random(seed)
+    values = {"role": ["core", "supporting"], "answerable": [True, False]}
+    rows = []
+    for n in range(60):
+        kind = rng.choice(["role", "role", "answerable", "evidence", "not_evidence", "drop"])
+        value = rng.choice(values.get(kind, [True]))
+        passage = "" if kind == "answerable" else rng.choice(PASSAGES)
+        at = f"2026-12-02T09:{n:02d}:00+09:00"
+        question = rng.choice(QUESTIONS)
+        rows.append(("gpt", at, question, kind, passage, json.dumps(value), None, None, None, 1))
+    project.store.add_judgements(rows)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_pass_holds_what_the_whole_gold_holds(project, tmp_path, seed):
     judged_project(project, tmp_path, seed)
+    machine_judges(project, seed)
     whole = project.effective_gold()
     counts = project.unjudged_counts(10)
     with project.reads.reading():
@@ -124,7 +141,8 @@ def test_the_pass_holds_what_the_whole_gold_holds(project, tmp_path, seed):
             q: [i.as_item() for i in whole.items[q]] for q in evaluated
         }
         assert list(passed.denominators) == [len(whole.items[q]) for q in evaluated]
-        assert passed.agreement.result() == project.agreement()
+        agreement = {**passed.agreement.result(), "machines": passed.machines.result()}
+        assert agreement == project.agreement() and agreement["machines"]
         decided = [(r[0], r[1], r[2], r[3]) for r in passed.tables["decisions"]]
         assert sorted(decided) == sorted(
             (d.question_id, d.kind, d.passage_id, d.status) for d in whole.decisions
@@ -146,7 +164,20 @@ def test_lines_about_a_question_no_longer_there_are_still_listed(project, tmp_pa
     # A log line about a question id the database does not have (an older file's); the log
     # has no foreign key on question ids, so only a raw insert makes one here.
     project.store.add_judgements(
-        [("kim", "2026-12-01T09:00:00+09:00", "q-gone", "role", "p1", '"core"', None, None)]
+        [
+            (
+                "kim",
+                "2026-12-01T09:00:00+09:00",
+                "q-gone",
+                "role",
+                "p1",
+                '"core"',
+                None,
+                None,
+                None,
+                0,
+            )
+        ]
     )
     with project.reads.reading():
         passed = QuestionPass(project, 10)

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractTableModel, Qt
 
 from desktop.gold.pool import PoolEntry
+from desktop.review.suggestions import Suggestion
+from desktop.ui import terms
 from desktop.ui.models.base import ROOT, TOOLTIP_CHARS, USER
 from desktop.ui.widgets import highlighted_html
 
@@ -22,6 +24,7 @@ class PoolRow:
     entry: PoolEntry
     title: str
     text: str  # an excerpt, one line
+    suggestion: Suggestion | None = None  # a machine's verdict, G adopts it (not in blind mode)
 
     @property
     def passage_pk(self) -> int:
@@ -33,8 +36,8 @@ class PoolRow:
 
 
 class PoolModel(QAbstractTableModel):
-    COL_QUESTION, COL_PASSAGE, COL_SYSTEMS, COL_RANK, COL_BY, COL_TEXT = range(6)
-    COLUMNS = 6
+    COL_QUESTION, COL_PASSAGE, COL_SYSTEMS, COL_RANK, COL_BY, COL_MACHINE, COL_TEXT = range(7)
+    COLUMNS = 7
     RowRole = USER
     HtmlRole = USER + 1
     ROLES = frozenset(
@@ -91,6 +94,7 @@ class PoolModel(QAbstractTableModel):
                 self.COL_SYSTEMS: self.tr("Systems"),
                 self.COL_RANK: self.tr("Best"),
                 self.COL_BY: self.tr("Retrieved by"),
+                self.COL_MACHINE: self.tr("Machine says"),
                 self.COL_TEXT: self.tr("Text"),
             }.get(section)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -98,6 +102,7 @@ class PoolModel(QAbstractTableModel):
                 self.COL_SYSTEMS: self.tr("How many systems have the passage in their top D"),
                 self.COL_RANK: self.tr("Its best rank in any system"),
                 self.COL_BY: self.tr("Hidden in blind mode"),
+                self.COL_MACHINE: self.tr("A machine's judgement: G makes it your own"),
             }.get(section)
         return None
 
@@ -132,9 +137,21 @@ class PoolModel(QAbstractTableModel):
             return r.entry.best_rank
         if column == self.COL_BY:
             return "" if self.blind else ", ".join(r.entry.retrieved_by)
+        if column == self.COL_MACHINE:
+            return self._suggestion(r)
         if column == self.COL_TEXT:
             return r.text
         return None
+
+    def _suggestion(self, r: PoolRow) -> str:
+        s = r.suggestion
+        if s is None or self.blind:
+            return ""
+        if s.kind == "not_evidence":
+            verdict = self.tr("not evidence")
+        else:
+            verdict = terms.role(s.role) if s.role else self.tr("evidence")
+        return f"{s.machine}: {verdict}"
 
     def _markup(self, row: int, r: PoolRow) -> str:
         # Prepared once per row and kept: the delegate asks on every paint.

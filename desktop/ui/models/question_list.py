@@ -177,10 +177,15 @@ class QuestionListModel(QAbstractTableModel):
             return found
         if column == self.COL_POOL:
             return lambda s: s.unjudged
-        return lambda s: s.disputed
+        # the disagreement queue's order: more reviewers split, more moved metrics, more open
+        return lambda s: (s.dispute_rank, s.disputed)
 
     def _refilter(self) -> None:
         order = [i for i, s in enumerate(self._rows) if self._passes(s)]
+        if self._sort is None and self.filter.disputed:
+            # Only disagreements, no order chosen: the queue, the one that matters most first.
+            key = self._key(self.COL_FLAG)
+            order.sort(key=lambda i: key(self._rows[i]), reverse=True)
         if self._sort is not None:
             column, direction = self._sort
             key = self._key(column)
@@ -193,7 +198,8 @@ class QuestionListModel(QAbstractTableModel):
         self._fetched = min(self.PAGE, len(order))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self._sort = (column, order)
+        # column -1: the view's "no sort indicator", the questions' own order
+        self._sort = (column, order) if column >= 0 else None
         self.refresh_filter()
 
     # lazy fetching
