@@ -221,7 +221,8 @@ class EffectiveGold:
         """J(q): every passage of an effective item and every passage judged otherwise."""
         out = set(self.judged_out.get(question_pk, ()))
         for item in self.items.get(question_pk, ()):
-            out.add(item.primary_pk)
+            if item.span is None:  # an item given as a span has no passage of its own
+                out.add(item.primary_pk)
             out.update(item.alternatives)
         return out
 

@@ -66,6 +66,11 @@ def gold_lines() -> list[dict]:
 
 @pytest.fixture
 def db(tmp_path):
+    return build_db(tmp_path)
+
+
+def build_db(tmp_path):
+    """Documents cut two ways, span and passage items in the gold, a run on each chunking."""
     path = tmp_path / "db.sqlite"
     write_jsonl(tmp_path / "docs.jsonl", [{"id": d, "text": t} for d, t in DOCUMENTS.items()])
     for name, passages in (("c40", SMALL), ("c100", LARGE)):

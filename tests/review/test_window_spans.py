@@ -12,6 +12,7 @@ import pytest
 from desktop import review
 from desktop.project import Project
 from desktop.review.spanned import SpanChoice
+from tests.evaluation.test_span_items import build_db
 from tests.helpers import cli
 
 KS = [5, 10]
@@ -122,3 +123,21 @@ def test_the_comparison_scores_runs_on_other_chunkings_as_metrics_does(study):
     labels = {(row.a, row.b, row.metric) for row in found.pairs}
     assert ("BM25-articles", "BM25-c500o100", "Recall@5") in labels
     assert not [label for label in labels if label[2].startswith("nDCG")]
+
+
+def test_span_items_rescore_as_the_full_pass_scores_them(tmp_path):
+    """A question whose evidence is given as spans (design section 10) scores the same after a
+    judgement (its rescore) as in the full pass: the span items reach the scorer both ways."""
+    with Project(build_db(tmp_path)) as project:
+        shown = review.overview(project, "kim", False, [1, 3])
+        choice = SpanChoice(systems=shown.span.systems)
+        given = 0
+        for question in project.questions():
+            items = project.effective_gold().metric_items().get(question["pk"], [])
+            given += sum(item.primary not in item.passages for item in items)
+            _, entries = review.refresh_question(
+                project, question, "kim", False, [1, 3], [], choice=choice
+            )
+            for system, entry in entries.items():
+                assert entry == shown.board.entries[system].get(question["pk"]), system
+        assert given, "no item given as a span: the test reaches nothing"
