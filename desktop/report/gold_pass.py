@@ -25,6 +25,7 @@ from typing import NamedTuple
 from desktop import review
 from desktop.app import compact, scratch
 from desktop.evaluation import metrics
+from desktop.evaluation.spans import Span
 from desktop.gold import effective as gold
 from desktop.gold import pool as pool_module
 from desktop.gold.machines import MachineTally
@@ -95,20 +96,25 @@ class Record(NamedTuple):
     id: str
     text: str
     answerable: bool  # in force
-    items: tuple  # (primary_pk, primary_id, role, ((alternative pk, id), ...), role set by)
+    # (primary_pk, primary_id, role, ((alternative pk, id), ...), role set by, given as a
+    # span, ((document, start, end), ...) the item's spans given)
+    items: tuple
     status: str
     unjudged: int | None  # None: the pool does not list the question
     judged: tuple  # J(q)
     notes: tuple
 
     def gold_items(self) -> list[gold.GoldItem]:
-        return [gold.GoldItem(pk, pid, role, dict(alts)) for pk, pid, role, alts, _ in self.items]
+        return [gold.GoldItem(pk, pid, role, dict(alts)) for pk, pid, role, alts, *_ in self.items]
 
     def metric_items(self) -> list[metrics.Item]:
-        return [
-            metrics.Item(pk, role, frozenset([pk, *(a for a, _ in alts)]))
-            for pk, _, role, alts, _ in self.items
-        ]
+        """The scorer's items, as GoldItem.as_item makes them: an item given as a span has
+        its alternative passages only, and its spans for the span rule."""
+        out = []
+        for pk, _, role, alts, _, given, spans in self.items:
+            passages = frozenset([*([] if given else [pk]), *(a for a, _ in alts)])
+            out.append(metrics.Item(pk, role, passages, tuple(Span(*s) for s in spans)))
+        return out
 
 
 class CompactGold(Mapping):
@@ -255,6 +261,10 @@ class QuestionPass:
                             i.role,
                             tuple(i.alternatives.items()),
                             role_set_by(decided.get(("role", i.primary_id))),
+                            i.span is not None,  # given as a span: no passage of its own
+                            tuple(
+                                (s.document, s.start, s.end) for s in i.as_item().spans
+                            ),  # plain tuples: records are marshalled
                         )
                         for i in items
                     ),

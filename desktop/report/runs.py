@@ -165,13 +165,26 @@ def _by_spans(report: Report, name: str, question: Record, ranked, these, first)
         return these, first, None
     these = by_spans
     if name not in spans.across:
-        return these, first, None
+        return these, _given_as_spans(spans, question, ranked, first), None
     prep = spans.question(question.pk, question.metric_items())
     if prep is None:
         return these, [None] * len(first), None
     ranked_spans = spans.ranked_spans(ranked)
     first = spans.first_ranks(prep, ranked_spans)
     return these, first, lambda index, k: prep.coverages(ranked_spans, k)[index]
+
+
+def _given_as_spans(spans, question: Record, ranked, first: list) -> list:
+    """On the gold's own chunking the id rule finds passage items; an item given as a span
+    has no passage and is found by coverage on every run (design section 10): its first rank
+    is the span rule's."""
+    items = question.metric_items()
+    given = [i for i, item in enumerate(items) if item.primary not in item.passages]
+    prep = spans.question(question.pk, items) if given else None
+    if prep is None:
+        return first
+    by_coverage = spans.first_ranks(prep, spans.ranked_spans(ranked))
+    return [by_coverage[i] if i in given else rank for i, rank in enumerate(first)]
 
 
 def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, missed) -> None:
