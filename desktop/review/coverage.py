@@ -14,22 +14,29 @@ from desktop.evaluation import span_scores, spans
 
 def span_context(project, items, rankings_pks: dict[str, list[int]], systems: Sequence[dict]):
     """(the question's items for the span rule, every passage's span, the systems shown whose
-    runs are on another chunking and have spans), or None when nothing is to be shown by
-    spans: no documents, no such system, or an item without a span."""
+    runs have spans and are scored by them, as (name, on the gold's own chunking)), or None
+    when nothing is to be shown by spans: no documents, no such system, or an item without a
+    span."""
     if not items or not project.reads.document_count():
         return None
     on = project.reads.system_chunkings()
-    across = [s["name"] for s in systems if on.get(s["pk"], FIRST_CHUNKING) != FIRST_CHUNKING]
-    if not across:
+    # A run on the gold's own chunking is scored by spans only for items given as spans.
+    given = any(item.primary not in item.passages for item in items)
+    shown = [(s["name"], on.get(s["pk"], FIRST_CHUNKING) == FIRST_CHUNKING) for s in systems]
+    shown = [(name, own) for name, own in shown if given or not own]
+    if not shown:
         return None
     pks = {p for item in items for p in item.passages}
-    pks.update(p for name in across for p in rankings_pks.get(name, ()))
+    pks.update(p for name, _ in shown for p in rankings_pks.get(name, ()))
     known = {pk: spans.Span(*where) for pk, where in project.reads.passage_spans(pks).items()}
     these = span_items(items, known)
     if these is None:
         return None
-    scored = [n for n in across if all(p in known for p in rankings_pks.get(n, ()))]
-    return these, known, scored
+    return (
+        these,
+        known,
+        [(n, own) for n, own in shown if all(p in known for p in rankings_pks.get(n, ()))],
+    )
 
 
 def span_items(items, known):

@@ -45,13 +45,13 @@ class ItemState:
     found: dict[str, Found] = field(default_factory=dict)  # system -> where
     # system on another chunking -> how much of the item its top K covers (section 10)
     coverage: dict[str, float] = field(default_factory=dict)
+    spans: tuple = ()  # the spans the item is given as (design section 10), if any
+    given_as_span: bool = False  # an item given as a span: no passage of its own
 
     def item(self) -> Item:
-        return Item(
-            self.primary_pk,
-            self.role,
-            frozenset([self.primary_pk, *(p for p, _ in self.alternatives)]),
-        )
+        own = () if self.given_as_span else (self.primary_pk,)
+        passages = frozenset([*own, *(p for p, _ in self.alternatives)])
+        return Item(self.primary_pk, self.role, passages, self.spans)
 
 
 @dataclass
@@ -250,14 +250,18 @@ def by_spans(project, states, items, rankings, lists, systems, k: int) -> None:
     if found is None:
         return
     these, known, scored = found
-    for name in scored:
+    for name, own in scored:
         ranked = lists[name]
         firsts = coverage.first_found(these, known, ranked)
         ids = project.reads.passage_ids_of(via for _, via in firsts if via is not None)
         at_k = coverage.coverage_at(these, known, ranked, k)
         for state, (rank, via), cov in zip(states, firsts, at_k, strict=True):
+            if own and not state.given_as_span:
+                continue  # on the gold's chunking a passage item keeps the id rule
             state.found[name] = Found(rank, ids.get(via), False)
             state.coverage[name] = cov
+        if own:
+            continue  # its rows keep the id rule's marks
         for row in rankings[name]:
             row.coverage = coverage.row_coverage(these, known.get(row.passage_pk))
             row.items = [i for i, cov in row.coverage if cov >= spans.THETA]
@@ -292,6 +296,8 @@ def _item_states(gold_items, decisions: dict, imported: dict, proposed: dict) ->
                 dict(decision.votes) if decision else {},
                 sorted(it.alternatives.items(), key=itemgetter(1)),
                 proposed.get(it.primary_id, []),
+                spans=it.as_item().spans,
+                given_as_span=it.span is not None,
             )
         )
     return states

@@ -141,3 +141,19 @@ def test_span_items_rescore_as_the_full_pass_scores_them(tmp_path):
             for system, entry in entries.items():
                 assert entry == shown.board.entries[system].get(question["pk"]), system
         assert given, "no item given as a span: the test reaches nothing"
+
+
+def test_the_evidence_panel_finds_span_items_as_metrics_does(tmp_path):
+    """An item given as a span is found by coverage on every run, the gold's own chunking
+    included: the question view's found marks at K count what `metrics` counts."""
+    db = build_db(tmp_path)
+    data = json.loads(cli(db, "metrics", "--k", "1,3", "--json", "--per-question").stdout)
+    recall = {(r["system"], r["question"]): r["Recall@3"] for r in data["per_question"]}
+    with Project(db) as project:
+        systems = project.systems()
+        for question in project.questions():
+            view = review.question_view(project, question, systems, 3, "kim", False, [])
+            for system in systems:
+                found = sum(s.found[system["name"]].at(3) for s in view.items)
+                want = recall[(system["name"], question["id"])] * len(view.items)
+                assert found == round(want), (system["name"], question["id"])
