@@ -49,7 +49,13 @@ def lightrag_results(path, truth_rows):
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     """The whole study imported from an empty database: (database, folder, lightrag lines)."""
-    tmp = tmp_path_factory.mktemp("study")
+    return build_study(tmp_path_factory.mktemp("study"))
+
+
+def build_study(tmp):
+    """Documents, a 160-character chunking with a BM25 run, a GraphRAG output folder with its
+    saved contexts and a LightRAG store with its results, imported through the command line
+    into tmp/study.db (docs/screenshots/graph/take.py shows it too)."""
     db = tmp / "study.db"
     ok(db, "init")
     docs = [
