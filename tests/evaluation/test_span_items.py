@@ -10,8 +10,14 @@ import math
 
 import pytest
 
-from tests.evaluation.test_span_scoring import DOCUMENTS, LARGE, SMALL, SPAN, chars, context, mean
-from tests.helpers import cli, write_jsonl
+from tests.evaluation.test_span_scoring import (
+    SPAN,
+    chars,
+    context,
+    import_study,
+    mean,
+)
+from tests.helpers import cli
 
 QUESTIONS = ["q1", "q2", "q3"]
 # Per question: (primary, role, alternatives). A primary or an alternative is a passage id of
@@ -71,35 +77,7 @@ def db(tmp_path):
 
 def build_db(tmp_path):
     """Documents cut two ways, span and passage items in the gold, a run on each chunking."""
-    path = tmp_path / "db.sqlite"
-    write_jsonl(tmp_path / "docs.jsonl", [{"id": d, "text": t} for d, t in DOCUMENTS.items()])
-    for name, passages in (("c40", SMALL), ("c100", LARGE)):
-        rows = [
-            {"id": p, "text": DOCUMENTS[d][s:e], "document_id": d, "start": s, "end": e}
-            for p, d, s, e in passages
-        ]
-        write_jsonl(tmp_path / f"{name}.jsonl", rows)
-    write_jsonl(tmp_path / "q.jsonl", [{"id": q, "text": f"질문 {q}"} for q in QUESTIONS])
-    write_jsonl(tmp_path / "gold.jsonl", gold_lines())
-    steps = [
-        ("import", "documents", str(tmp_path / "docs.jsonl")),
-        ("import", "corpus", str(tmp_path / "c40.jsonl"), "--chunking", "c40"),
-        ("import", "corpus", str(tmp_path / "c100.jsonl"), "--chunking", "c100"),
-        ("import", "questions", str(tmp_path / "q.jsonl")),
-        ("import", "gold", str(tmp_path / "gold.jsonl")),
-    ]
-    for system, lists in RUNS.items():
-        run = [
-            {"question_id": q, "results": [{"passage_id": p} for p in ps]}
-            for q, ps in lists.items()
-        ]
-        write_jsonl(tmp_path / f"{system}.jsonl", run)
-        steps.append(("import", "run", str(tmp_path / f"{system}.jsonl"), "--system", system))
-    assert cli(path, "init").returncode == 0
-    for step in steps:
-        done = cli(path, *step)
-        assert done.returncode == 0, done.stderr
-    return path
+    return import_study(tmp_path, gold_lines(), RUNS, QUESTIONS)
 
 
 # -- the oracle: sets of character positions ----------------------------------------------------

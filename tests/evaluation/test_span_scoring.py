@@ -62,16 +62,6 @@ RUNS = {
 
 @pytest.fixture
 def db(tmp_path):
-    path = tmp_path / "db.sqlite"
-    docs = [{"id": d, "text": t, "title": d} for d, t in DOCUMENTS.items()]
-    write_jsonl(tmp_path / "docs.jsonl", docs)
-    for name, passages in (("c40", SMALL), ("c100", LARGE)):
-        rows = [
-            {"id": p, "text": DOCUMENTS[d][s:e], "document_id": d, "start": s, "end": e}
-            for p, d, s, e in passages
-        ]
-        write_jsonl(tmp_path / f"{name}.jsonl", rows)
-    write_jsonl(tmp_path / "q.jsonl", [{"id": q, "text": f"질문 {q}"} for q in QUESTIONS])
     gold = [
         {
             "question_id": q,
@@ -82,6 +72,22 @@ def db(tmp_path):
         }
         for q, items in GOLD.items()
     ]
+    return import_study(tmp_path, gold, RUNS)
+
+
+def import_study(tmp_path, gold: list[dict], runs: dict, questions=QUESTIONS):
+    """Through the command line: DOCUMENTS, their 40- and 100-character chunkings, questions,
+    this gold and these runs (system -> question -> passage ids), into tmp_path/db.sqlite."""
+    path = tmp_path / "db.sqlite"
+    docs = [{"id": d, "text": t, "title": d} for d, t in DOCUMENTS.items()]
+    write_jsonl(tmp_path / "docs.jsonl", docs)
+    for name, passages in (("c40", SMALL), ("c100", LARGE)):
+        rows = [
+            {"id": p, "text": DOCUMENTS[d][s:e], "document_id": d, "start": s, "end": e}
+            for p, d, s, e in passages
+        ]
+        write_jsonl(tmp_path / f"{name}.jsonl", rows)
+    write_jsonl(tmp_path / "q.jsonl", [{"id": q, "text": f"질문 {q}"} for q in questions])
     write_jsonl(tmp_path / "gold.jsonl", gold)
     steps = [
         ("import", "documents", str(tmp_path / "docs.jsonl")),
@@ -90,7 +96,7 @@ def db(tmp_path):
         ("import", "questions", str(tmp_path / "q.jsonl")),
         ("import", "gold", str(tmp_path / "gold.jsonl")),
     ]
-    for system, lists in RUNS.items():
+    for system, lists in runs.items():
         run = [
             {"question_id": q, "results": [{"passage_id": p} for p in ps]}
             for q, ps in lists.items()

@@ -23,9 +23,23 @@ QUESTION = os.environ.get("SHOT_QUESTION", "q05")
 SYSTEM = "BM25-c500o100"
 
 
-def shoot(size: str, lang: str) -> None:
+def study(folder: Path) -> Path:
+    """The bundled chunking study in a fresh database in folder."""
+    from desktop.app.sample import load_study
+    from desktop.project import Project
+
+    db = folder / "study.db"
+    with Project(db) as project:
+        list(load_study(project))
+    return db
+
+
+def shoot(size: str, lang: str, build=study, shot=None) -> None:
+    """One screenshot: build(folder) makes the database; shot is (question, system, file
+    name prefix, folder), this study's by default."""
+    question, system, prefix, out = shot or (QUESTION, SYSTEM, "study", HERE)
     sys.path.insert(0, str(ROOT))
-    with tempfile.TemporaryDirectory(prefix="rr-spans-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="rr-shot-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
         me = "kim" if lang == "en" else "김검수"
@@ -33,12 +47,7 @@ def shoot(size: str, lang: str) -> None:
             f"[General]\nreviewer={me}\nlanguage={lang}\n", encoding="utf-8"
         )
         os.environ["RECALL_REVIEWER_HOME"] = str(home)
-        db = Path(tmp) / "study.db"
-        from desktop.app.sample import load_study
-        from desktop.project import Project
-
-        with Project(db) as project:
-            list(load_study(project))
+        db = build(Path(tmp))
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
 
@@ -55,8 +64,8 @@ def shoot(size: str, lang: str) -> None:
         window.show()
 
         def arrange() -> None:
-            window.show_question(QUESTION)
-            window.set_system(SYSTEM)
+            window.show_question(question)
+            window.set_system(system)
             model = window.ranking_panels[0].model
             rows = [model.row(n) for n in range(model.rowCount())]
             best = max(
@@ -66,7 +75,7 @@ def shoot(size: str, lang: str) -> None:
             QTimer.singleShot(1500, capture)
 
         def capture() -> None:
-            window.grab().save(str(HERE / f"study-{size}-{lang}.png"))
+            window.grab().save(str(out / f"{prefix}-{size}-{lang}.png"))
             window.close()
             qapp.quit()
 
