@@ -211,6 +211,10 @@ class Documents(Area):
             if row[1] is not None
         }
 
+    def passage_chunking(self, passage_pk: int) -> int | None:
+        """The chunking a passage belongs to (None: no such passage)."""
+        return self._scalar("SELECT chunking_pk FROM passage WHERE pk = ?", (passage_pk,))
+
     def passage_spans(self, passage_pks: Iterable[int]) -> dict[int, tuple[str, int, int]]:
         """Passage key -> (document id, start, end) for those of these passages that have a
         span; read in batches of keys."""

@@ -131,6 +131,9 @@ class ReviewCommands:
                 )
             )
             return
+        if self.window.gold.judged_by_span(passage):
+            self.window.gold.by_span(passage, "alternative")
+            return
         self.add_alternative(passage.passage_id, item)
 
     def add_alternative(self, passage_id: str, item) -> bool:
@@ -152,6 +155,16 @@ class ReviewCommands:
     def mark_not_evidence(self) -> None:
         passage, view = self.window.selected_passage(), self.window.session.view
         if passage is None:
+            return
+        if self.window.gold.judged_by_span(passage):
+            self.say(
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "{passage} is of another chunking: it is judged by its span (E or R adds "
+                    "it as evidence, A as an alternative of the selected item)",
+                ).format(passage=passage.passage_id),
+                6000,
+            )
             return
         if view and any(i.primary_pk == passage.passage_pk for i in view.items):
             self.say(

@@ -9,6 +9,7 @@ from functools import partial
 
 from PySide6.QtCore import QCoreApplication
 
+from db.documents import FIRST_CHUNKING
 from desktop.ui import terms
 from desktop.ui.dialogs import NoteDialog
 
@@ -30,7 +31,34 @@ class GoldCommands:
                 )
             )
             return
+        if self.judged_by_span(passage):
+            self.by_span(passage, role)
+            return
         self.add_passage(passage.passage_id, role)
+
+    def judged_by_span(self, passage) -> bool:
+        """Whether a passage is of another chunking than the gold's: evidence names the gold's
+        passages, so such a passage is judged by its span (design section 10: E / R add it as
+        a span item, A as an alternative span), never by an id another chunking may repeat."""
+        chunking = self.window.project.reads.passage_chunking(passage.passage_pk)
+        return chunking not in (None, FIRST_CHUNKING)
+
+    def by_span(self, passage, what: str) -> None:
+        """Judge a passage of another chunking by its span: what is core, supporting or
+        alternative (SpanKeys.act writes the lines, as for text selected in the reader)."""
+        pk = passage.passage_pk
+        span = self.window.project.reads.passage_spans([pk]).get(pk)
+        if span is None:
+            self.window.commands.say(
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "{passage} is of another chunking and has no span in a document: it "
+                    "cannot be judged against this gold",
+                ).format(passage=passage.passage_id),
+                6000,
+            )
+            return
+        self.window.span_keys.act(what, span)
 
     def add_passage(self, passage_id: str, role: str) -> bool:
         """Add a passage as an evidence item with its role: the evidence line and the role

@@ -693,6 +693,14 @@
         <source>Select a passage a machine judged in the unjudged pool first</source>
         <translation>먼저 미판정 목록에서 기계가 판정한 문단을 고르세요</translation>
     </message>
+    <message>
+        <source>{passage} is of another chunking: it is judged by its span (E or R adds it as evidence, A as an alternative of the selected item)</source>
+        <translation>{passage}는 다른 청킹의 문단입니다: 스팬으로 판정합니다 (E 또는 R은 근거로 추가, A는 선택한 항목의 대체 근거로 추가)</translation>
+    </message>
+    <message>
+        <source>{passage} is of another chunking and has no span in a document: it cannot be judged against this gold</source>
+        <translation>{passage}는 다른 청킹의 문단이며 문서 안의 스팬이 없습니다: 이 정답 근거에 대해 판정할 수 없습니다</translation>
+    </message>
 </context>
 <context>
     <name>MetricsDock</name>

@@ -114,3 +114,35 @@ def test_a_disagreement_about_a_span_is_adjudicated_by_its_span(open_window, qtb
     assert last["value"] in ("core", "supporting")
     idle(qtbot, window)
     assert window.evidence_panel.current_dispute() is None
+
+
+def test_a_passage_of_another_chunking_is_judged_by_its_span(open_window, qtbot, tmp_path):
+    """E, A and X on a ranking row of a run on another chunking: evidence names the gold's
+    passages, so the row's passage is added by its span (never by an id another chunking may
+    repeat), and X says so instead of writing a line."""
+    study = tmp_path / "study.db"
+    assert cli(study, "demo", "--study").returncode == 0
+    window = open_window(study)
+    window.show_question("q05")
+    window.set_system("BM25-c500o100")
+    idle(qtbot, window)
+    window.select_passage(0)
+    row = window.selected_passage()
+    span = window.project.reads.passage_spans([row.passage_pk])[row.passage_pk]
+    where = {"document_id": span[0], "start": span[1], "end": span[2]}
+    window.gold.add_evidence("supporting")
+    assert spans_judged(window) == [
+        ("evidence", True, where, None),
+        ("role", "supporting", where, None),
+    ]
+    window.select_item(0)
+    item = window.selected_item()
+    window.select_passage(1)
+    row = window.selected_passage()
+    span = window.project.reads.passage_spans([row.passage_pk])[row.passage_pk]
+    window.commands.accept_alternative()
+    alt = {"document_id": span[0], "start": span[1], "end": span[2]}
+    assert spans_judged(window)[-1] == ("alternative", item.primary_id, alt, None)
+    window.commands.mark_not_evidence()
+    assert len(spans_judged(window)) == 3
+    assert "another chunking" in window.statusBar().currentMessage()
