@@ -10,6 +10,14 @@ from operator import itemgetter
 from db import undo
 from db.rows import Area, chunks
 
+# The pool holds the runs on the gold's chunking (the first): evidence names its passages, so a
+# passage of another chunking never becomes judged; such a run is scored by coverage and its
+# passages are judged by their span. Read once per system (the outer loop of the pool's joins).
+POOLED = (
+    "(SELECT p.chunking_pk FROM result f JOIN passage p ON p.pk = f.passage_pk "
+    "WHERE f.system_pk = s.pk LIMIT 1) = 1"
+)
+
 
 class Runs(Area):
     """Systems and their ranked results."""
@@ -168,7 +176,7 @@ class Runs(Area):
             "SELECT r.question_pk, r.passage_pk, "
             "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
             f"count(*), min(r.rank), {systems} FROM system s "
-            "CROSS JOIN question q CROSS JOIN result r WHERE r.system_pk = s.pk "
+            f"CROSS JOIN question q CROSS JOIN result r WHERE {POOLED} AND r.system_pk = s.pk "
             f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
             "GROUP BY r.passage_pk, r.question_pk",
             (*([] if question_pk is None else [question_pk]), depth),
@@ -179,7 +187,7 @@ class Runs(Area):
         question order, streamed: what counting the pool needs, without the passage ids."""
         return self.conn.execute(
             "SELECT r.question_pk, r.passage_pk FROM system s CROSS JOIN question q "
-            "CROSS JOIN result r WHERE r.system_pk = s.pk AND r.question_pk = q.pk "
+            f"CROSS JOIN result r WHERE {POOLED} AND r.system_pk = s.pk AND r.question_pk = q.pk "
             "AND r.rank <= ? GROUP BY r.question_pk, r.passage_pk",
             (depth,),
         )
