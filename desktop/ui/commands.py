@@ -254,28 +254,13 @@ class ReviewCommands:
         dialog = CorpusSearchDialog(
             self.window.session.view.items,
             self.search_corpus,
-            lambda passage, item: self.add_alternative(passage["id"], item),
+            self.window.gold.add_found_alternative,
             max(self.window.evidence_panel.table.currentIndex().row(), 0),
             self.window,
-            add_evidence=self._add_found,
+            add_evidence=self.window.gold.add_found,
         )
         self.window.search = dialog
         dialog.open()
-
-    def _add_found(self, passage: dict, role: str) -> bool:
-        """A passage found by the corpus search becomes an evidence item."""
-        if not self.window.gold.add_passage(passage["id"], role):
-            return False
-        # The new item is in the question's view once its build comes back from the worker.
-        dialog, session = self.window.search, self.window.session
-
-        def shown(view, _keep: bool) -> None:
-            session.viewChanged.disconnect(shown)
-            if view.pk == session.current_pk:
-                dialog.set_items(view.items)
-
-        session.viewChanged.connect(shown)
-        return True
 
     def search_corpus(self, text: str, offset: int, on_done):
         """One page of a corpus search from offset, in the query worker, off the GUI thread."""

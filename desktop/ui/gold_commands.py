@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from db.documents import FIRST_CHUNKING
 from desktop.ui import terms
 from desktop.ui.dialogs import NoteDialog
+from desktop.ui.picking import Picked
 
 
 class GoldCommands:
@@ -43,9 +44,10 @@ class GoldCommands:
         chunking = self.window.project.reads.passage_chunking(passage.passage_pk)
         return chunking not in (None, FIRST_CHUNKING)
 
-    def by_span(self, passage, what: str) -> None:
+    def by_span(self, passage, what: str, item=None) -> bool:
         """Judge a passage of another chunking by its span: what is core, supporting or
-        alternative (SpanKeys.act writes the lines, as for text selected in the reader)."""
+        alternative (of item, else of the selected one; SpanKeys.act writes the lines, as for
+        text selected in the reader). Whether lines were written."""
         pk = passage.passage_pk
         span = self.window.project.reads.passage_spans([pk]).get(pk)
         if span is None:
@@ -57,8 +59,8 @@ class GoldCommands:
                 ).format(passage=passage.passage_id),
                 6000,
             )
-            return
-        self.window.span_keys.act(what, span)
+            return False
+        return bool(self.window.span_keys.act(what, span, item))
 
     def add_passage(self, passage_id: str, role: str) -> bool:
         """Add a passage as an evidence item with its role: the evidence line and the role
@@ -80,6 +82,33 @@ class GoldCommands:
             {"kind": "role", "value": role, "passage_id": passage_id},
         ]
         return bool(self.window.commands.judge_lines(lines))
+
+    def add_found_alternative(self, passage: dict, item) -> bool:
+        """A passage found by the corpus search becomes an alternative of item (by its span
+        when it is of another chunking than the gold's)."""
+        if passage.get("chunking_pk", FIRST_CHUNKING) != FIRST_CHUNKING:
+            return self.by_span(Picked(passage["pk"], passage["id"]), "alternative", item)
+        return self.window.commands.add_alternative(passage["id"], item)
+
+    def add_found(self, passage: dict, role: str) -> bool:
+        """A passage found by the corpus search becomes an evidence item (by its span when it
+        is of another chunking than the gold's)."""
+        if passage.get("chunking_pk", FIRST_CHUNKING) != FIRST_CHUNKING:
+            found = Picked(passage["pk"], passage["id"])
+            if not self.by_span(found, role):
+                return False
+        elif not self.add_passage(passage["id"], role):
+            return False
+        # The new item is in the question's view once its build comes back from the worker.
+        dialog, session = self.window.search, self.window.session
+
+        def shown(view, _keep: bool) -> None:
+            session.viewChanged.disconnect(shown)
+            if view.pk == session.current_pk:
+                dialog.set_items(view.items)
+
+        session.viewChanged.connect(shown)
+        return True
 
     def drop_item(self) -> None:
         """D: drop the selected evidence item (too broad, not needed), with the reason as a

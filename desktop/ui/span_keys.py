@@ -41,12 +41,13 @@ class SpanKeys(QObject):
             self.act(KEYS[event.key()], span)
         return True
 
-    def act(self, what: str, span: tuple[str, int, int]) -> list[dict]:
-        """Write the judgement lines the key asks for (one undo step); the rows written."""
+    def act(self, what: str, span: tuple[str, int, int], item=None) -> list[dict]:
+        """Write the judgement lines the key asks for (one undo step); the rows written. An
+        alternative is of ``item``, else of the selected evidence item."""
         commands = self.window.commands
         line = {"passage_id": "", "span": span}
         if what == "alternative":
-            item = self.window.selected_item()
+            item = item or self.window.selected_item()
             if item is None:
                 commands.say(
                     QCoreApplication.translate("MainWindow", "Select an evidence item first")

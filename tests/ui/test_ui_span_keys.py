@@ -146,3 +146,29 @@ def test_a_passage_of_another_chunking_is_judged_by_its_span(open_window, qtbot,
     window.commands.mark_not_evidence()
     assert len(spans_judged(window)) == 3
     assert "another chunking" in window.statusBar().currentMessage()
+
+
+def test_a_search_result_of_another_chunking_is_added_by_its_span(open_window, qtbot, tmp_path):
+    """The corpus search finds passages of every chunking; one of another chunking than the
+    gold's becomes evidence (or an alternative) by its span, as in the rankings."""
+    study = tmp_path / "study.db"
+    assert cli(study, "demo", "--study").returncode == 0
+    window = open_window(study)
+    window.show_question("q05")
+    idle(qtbot, window)
+    window.set_system("BM25-c500o100")
+    idle(qtbot, window)
+    window.select_passage(0)
+    pk = window.selected_passage().passage_pk  # a passage of the 500-character chunking
+    window.commands.search_dialog()
+    reads = window.project.reads
+    found = reads.passages_by_pk([pk])[pk]  # as the search dialog has it
+    assert found["chunking_pk"] != 1
+    span = reads.passage_spans([pk])[pk]
+    where = {"document_id": span[0], "start": span[1], "end": span[2]}
+    assert window.gold.add_found(found, "core")
+    assert spans_judged(window) == [("evidence", True, where, None), ("role", "core", where, None)]
+    item = window.session.view.items[0]
+    assert window.gold.add_found_alternative(found, item)
+    assert spans_judged(window)[-1] == ("alternative", item.primary_id, where, None)
+    window.search.close()
