@@ -14,8 +14,10 @@ from tests.evaluation.test_span_scoring import (
     SPAN,
     chars,
     context,
+    first_reached,
     import_study,
     mean,
+    measures,
 )
 from tests.helpers import cli
 
@@ -105,24 +107,8 @@ def oracle(system: str, q: str, theta: float, k=None, budget=None) -> dict:
             first.append(next((i for i, p in enumerate(ranked, 1) if p in ids), math.inf))
             continue
         found.append(c >= theta)
-        reached = math.inf
-        for rank in range(1, len(ranked) + 1):
-            u_r = context(ranked, rank) if budget is None else context(ranked[:rank], None, budget)
-            if max(len(s & u_r) / len(s) for s in these) >= theta:
-                reached = rank
-                break
-        first.append(reached)
-    evidence = set().union(*(s for these in spans for s in these))
-    cores = [f for f, (_, role, _) in zip(found, items, strict=True) if role == "core"]
-    hit_ranks = [r for r, f in zip(first, found, strict=True) if f]
-    return {
-        "Recall": sum(found) / len(items),
-        "CoreRecall": sum(cores) / len(cores) if cores else None,
-        "Hit": 1.0 if any(found) else 0.0,
-        "MRR": 1.0 / min(hit_ranks) if hit_ranks else 0.0,
-        "SpanRecall": sum(cov) / len(cov),
-        "SpanPrecision": len(u & evidence) / len(u) if u else 0.0,
-    }
+        first.append(first_reached(these, ranked, theta, budget))
+    return measures(items, spans, found, first, cov, u)
 
 
 @pytest.mark.parametrize("theta", [0.5, 0.25])

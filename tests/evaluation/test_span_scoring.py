@@ -147,19 +147,22 @@ def oracle(system: str, q: str, theta: float, k=None, budget=None) -> dict[str, 
         ]
     else:
         found = [c >= theta for c in cov]
-        first = []
-        for these in spans:  # the rank at which the item's coverage first reaches θ
-            reached = math.inf
-            for rank in range(1, len(ranked) + 1):
-                u_r = (
-                    context(ranked, rank)
-                    if budget is None
-                    else context(ranked[:rank], None, budget)
-                )
-                if max(len(s & u_r) / len(s) for s in these) >= theta:
-                    reached = rank
-                    break
-            first.append(reached)
+        # the rank at which each item's coverage first reaches θ
+        first = [first_reached(these, ranked, theta, budget) for these in spans]
+    return measures(items, spans, found, first, cov, u)
+
+
+def first_reached(these, ranked, theta: float, budget=None) -> float:
+    """The first rank whose context covers θ of one of these sets of positions (inf: none)."""
+    for rank in range(1, len(ranked) + 1):
+        u_r = context(ranked, rank) if budget is None else context(ranked[:rank], None, budget)
+        if max(len(s & u_r) / len(s) for s in these) >= theta:
+            return rank
+    return math.inf
+
+
+def measures(items, spans, found, first, cov, u) -> dict:
+    """The span rule's figures from each item's found, first rank and coverage, and U."""
     evidence = set().union(*(s for these in spans for s in these))
     cores = [f for f, (_, role, _) in zip(found, items, strict=True) if role == "core"]
     hit_ranks = [r for r, f in zip(first, found, strict=True) if f]
