@@ -262,12 +262,17 @@ class ReviewCommands:
         self.window.search = dialog
         dialog.open()
 
-    def search_corpus(self, text: str, offset: int, on_done):
-        """One page of a corpus search from offset, in the query worker, off the GUI thread."""
+    def search_corpus(self, text: str, offset: int, on_done, order="relevance", like=None):
+        """One page of a corpus search from offset, in the query worker, off the GUI thread;
+        like (a passage key): the passages most like that one instead ("more like this")."""
         self.window.queries.cancel("search")
+        if like is not None:
+            work = operations.similar_op(like, SearchResultsModel.PAGE)
+        else:
+            work = operations.search_op(text, offset, SearchResultsModel.PAGE, order)
         return self.window.queries.start(
             "search",
-            operations.search_op(text, offset, SearchResultsModel.PAGE),
+            work,
             on_done=lambda done: on_done(done.result),
             on_failed=lambda error: self.window.show_error(
                 QCoreApplication.translate("MainWindow", "Search failed"), str(error)

@@ -209,13 +209,15 @@ class NoteDialog(QDialog):
 class CorpusSearchDialog(QDialog):
     """Search the whole corpus and add a found passage as an alternative for an evidence
     item, or as a new core or supporting item (evidence no system retrieved). Searching runs
-    in a worker: `search(text, offset, on_done)` gives on_done `(total, rows)`, one page from
-    offset; `add(passage, item)` and `add_evidence(passage, role)` write the judgements."""
+    in a worker: `search(text, offset, on_done, order, like=None)` gives on_done `(total,
+    rows)`, one page from offset, best first or in corpus order, or (like: a passage key) the
+    passages most like that one; `add(passage, item)` and `add_evidence(passage, role)` write
+    the judgements."""
 
     def __init__(
         self,
         items: Sequence[ItemState],
-        search: Callable[[str, int, Callable[[tuple[int, list[dict]]], None]], None],
+        search: Callable[..., None],
         add: Callable[[dict, ItemState], bool],
         selected_item: int = 0,
         parent=None,
@@ -232,10 +234,17 @@ class CorpusSearchDialog(QDialog):
         self.box.setPlaceholderText(self.tr("Words that must all appear (Enter searches now)"))
         self.box.committed.connect(self.run_search)
         top.addWidget(self.box, 1)
+        self.corpus_order = QCheckBox(self.tr("Corpus order"))
+        self.corpus_order.setToolTip(self.tr("List the passages in corpus order, not best first"))
+        self.corpus_order.toggled.connect(lambda _on: self.run_search(self.box.text()))
+        top.addWidget(self.corpus_order)
+        self.like_button = QPushButton(self.tr("More like this"))
+        self.like_button.setAutoDefault(False)
+        self.like_button.setToolTip(self.tr("The passages most like the selected one"))
+        self.like_button.clicked.connect(self.more_like_this)
+        top.addWidget(self.like_button)
         layout.addLayout(top)
-        self.status = QLabel(
-            self.tr("Every word must appear; passages are listed in corpus order.")
-        )
+        self.status = QLabel(self.tr("Every word must appear; the best matches come first."))
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -350,9 +359,35 @@ class CorpusSearchDialog(QDialog):
                 if serial == self._serial:
                     self.model.add_page(offset, found[1])
 
-            self._search(text, offset, arrived)
+            self._search(text, offset, arrived, self.order())
 
-        self._search(text, 0, done)
+        self._search(text, 0, done, self.order())
+
+    def order(self) -> str:
+        return "corpus" if self.corpus_order.isChecked() else "relevance"
+
+    def more_like_this(self, *_args) -> None:
+        """The passages most like the selected one (the command line's `similar`), in place
+        of the search's results."""
+        passage = self.selected_passage()
+        if passage is None:
+            return
+        self._serial += 1
+        serial = self._serial
+        self.status.setText(self.tr("Searching…"))
+
+        def done(found: tuple[int, list[dict]]) -> None:
+            if serial != self._serial:
+                return
+            total, rows = found
+            self.model.set_page(total, rows, [])
+            self.status.setText(
+                self.tr("{n} passages most like {passage}").format(n=total, passage=passage["id"])
+            )
+            if rows:
+                self.table.selectRow(0)
+
+        self._search("", 0, done, like=passage["pk"])
 
     def _preview(self, current, _previous=None) -> None:
         p = self.model.passage(current.row())

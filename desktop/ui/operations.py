@@ -324,15 +324,37 @@ def export_judgements_op(path, reviewer: str) -> Callable:
     return lambda project, _: Done(project.export_judgements(path, reviewer), Changes("export"))
 
 
-def search_op(text: str, offset: int = 0, limit: int = 50) -> Callable:
-    """One page of `Project.search` (the command line's search) with the exact total; each
-    found passage's row (title, metadata, whole text for the preview) with its excerpt."""
+EXCERPT = 200  # characters of a similar passage shown in the results table
+
+
+def search_op(text: str, offset: int = 0, limit: int = 50, order: str = "relevance") -> Callable:
+    """One page of `Project.search` (the command line's search) with the exact total, best
+    matches first or in corpus order; each found passage's row (title, metadata, whole text
+    for the preview) with its excerpt."""
 
     def work(project, _progress) -> Done:
-        page = project.search(text, limit, offset)
+        page = project.search(text, limit, offset, order)
         full = project.reads.passages_by_pk([p.pk for p in page.passages])
         rows = [{**full[p.pk], "excerpt": p.excerpt} for p in page.passages if p.pk in full]
         return Done((page.total, rows), Changes("query"))
+
+    return work
+
+
+def similar_op(passage_pk: int, limit: int = 50) -> Callable:
+    """ "More like this": the passages of its chunking most like one (the command line's
+    `similar`, db/similar.py), best first, each row with the start of its text as the
+    excerpt: (count, rows), as a search page gives them."""
+
+    def work(project, _progress) -> Done:
+        alike = project.reads.similar_passages(passage_pk, limit)
+        full = project.reads.passages_by_pk([a["pk"] for a in alike])
+        rows = [
+            {**full[a["pk"]], "excerpt": full[a["pk"]]["text"][:EXCERPT]}
+            for a in alike
+            if a["pk"] in full
+        ]
+        return Done((len(rows), rows), Changes("query"))
 
     return work
 

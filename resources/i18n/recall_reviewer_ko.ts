@@ -140,6 +140,30 @@
         <source>Added {passage} as an alternative for {item}</source>
         <translation>{passage}을(를) {item}의 대체 근거로 추가했습니다</translation>
     </message>
+    <message>
+        <source>Corpus order</source>
+        <translation>코퍼스 순서</translation>
+    </message>
+    <message>
+        <source>List the passages in corpus order, not best first</source>
+        <translation>가장 잘 맞는 순서가 아니라 코퍼스 순서로 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>More like this</source>
+        <translation>비슷한 문단</translation>
+    </message>
+    <message>
+        <source>The passages most like the selected one</source>
+        <translation>선택한 문단과 가장 비슷한 문단들</translation>
+    </message>
+    <message>
+        <source>Every word must appear; the best matches come first.</source>
+        <translation>모든 단어가 들어 있는 문단을 가장 잘 맞는 순서로 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>{n} passages most like {passage}</source>
+        <translation>{passage}와 가장 비슷한 문단 {n}개</translation>
+    </message>
 </context>
 <context>
     <name>DisputeModel</name>
