@@ -11,8 +11,8 @@ context, not a ranked passage list. This module reads:
   context by a score (GraphRAG by entity, LightRAG's mix mode interleaves three lists).
 
 No store and no Qt: the import commands and the window wire these in. Parquet is read with
-DuckDB, imported inside the one function that reads a parquet file, so that headless commands
-which never read one do not pay for loading it.
+DuckDB (db/parquet.py), imported inside the one function that reads a parquet file, so that
+headless commands which never read one do not pay for loading it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from db import parquet
 from desktop.evaluation.spans import locate
 from desktop.readers.opening import InputError, nfc
 
@@ -184,41 +185,12 @@ def graphrag_file(folder, table: str) -> Path:
 
 
 def read_parquet(path: Path, wanted: list[str], optional: tuple[str, ...] = ()) -> list[dict]:
-    """The rows of a parquet file as dicts of the wanted columns (those of `optional` that the
-    file has too: a row has no key for an optional column the file lacks). DuckDB reads
-    GraphRAG's files (strings, int64, lists of strings) into plain Python values without numpy
-    or pandas, at a third of pyarrow's installed size."""
+    """The wanted (and present optional) columns of a parquet file, row by row (db/parquet.py);
+    a file that cannot be read so is refused with its name."""
     try:
-        import duckdb
-    except ImportError:
-        raise InputError(path, None, "reading parquet needs the duckdb package") from None
-    try:
-        # Parquet is built into DuckDB; never let it fetch an extension (the app is offline).
-        connection = duckdb.connect(":memory:", config=_OFFLINE)
-        try:
-            names = [row[0] for row in connection.execute(_describe(), [str(path)]).fetchall()]
-            missing = [name for name in wanted if name not in names]
-            if missing:
-                raise InputError(
-                    path, None, f"has no column {', '.join(map(repr, missing))}; it has {names}"
-                )
-            columns = wanted + [name for name in optional if name in names]
-            quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
-            query = f"SELECT {quoted} FROM read_parquet(?)"  # noqa: S608 (names are the file's)
-            rows = connection.execute(query, [str(path)]).fetchall()
-        finally:
-            connection.close()
-    except duckdb.Error as error:
-        reason = str(error).splitlines()[0]
-        raise InputError(path, None, f"not a readable parquet file ({reason})") from None
-    return [dict(zip(columns, row, strict=True)) for row in rows]
-
-
-_OFFLINE = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-
-
-def _describe() -> str:
-    return "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(?))"
+        return parquet.read_columns(path, wanted, optional)
+    except parquet.ParquetError as error:
+        raise InputError(path, None, str(error)) from None
 
 
 def _text(path, value, what: str) -> str:
