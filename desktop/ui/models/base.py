@@ -8,6 +8,16 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 
 USER = Qt.ItemDataRole.UserRole
+# The roles a styled row is painted from (text, tooltip, colours, font, alignment); a model
+# serves these and its own, and answers None at once for the many others a paint asks for.
+PAINTED_ROLES = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.BackgroundRole,
+    Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+)
 ROOT = QModelIndex()  # the invisible root: every table here is flat
 GREEN = QColor("#007a4d")
 RED = QColor("#c0392b")

@@ -16,6 +16,7 @@ from desktop.ui.models.base import (
     AMBER,
     EXCERPT_CHARS,
     GREEN,
+    PAINTED_ROLES,
     RED,
     ROOT,
     TOOLTIP_CHARS,
@@ -33,18 +34,7 @@ class EvidenceModel(QAbstractTableModel):
     COL_MARK, COL_ROLE, COL_PASSAGE, COL_FIRST_SYSTEM = range(4)
     ItemRole = USER
     ContrastRole = USER + 1  # True when the shown systems disagree on finding the item at K
-    ROLES = frozenset(  # the roles served; a paint asks for many more
-        (
-            Qt.ItemDataRole.DisplayRole,
-            Qt.ItemDataRole.ToolTipRole,
-            Qt.ItemDataRole.ForegroundRole,
-            Qt.ItemDataRole.BackgroundRole,
-            Qt.ItemDataRole.FontRole,
-            Qt.ItemDataRole.TextAlignmentRole,
-            ItemRole,
-            ContrastRole,
-        )
-    )
+    ROLES = frozenset((*PAINTED_ROLES, ItemRole, ContrastRole))  # the roles served
 
     def __init__(self, parent=None):
         super().__init__(parent)

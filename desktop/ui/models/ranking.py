@@ -15,6 +15,7 @@ from desktop.ui.models.base import (
     AMBER,
     GREEN,
     GREY,
+    PAINTED_ROLES,
     ROOT,
     USER,
 )
@@ -30,18 +31,7 @@ class RankingModel(QAbstractTableModel):
     RowRole = USER
     HtmlRole = USER + 1
     RIGHT_ALIGNED = (0, 1, 2)  # rank, mark, score
-    ROLES = frozenset(  # the roles served; a paint asks for many more
-        (
-            Qt.ItemDataRole.DisplayRole,
-            Qt.ItemDataRole.ToolTipRole,
-            Qt.ItemDataRole.ForegroundRole,
-            Qt.ItemDataRole.BackgroundRole,
-            Qt.ItemDataRole.FontRole,
-            Qt.ItemDataRole.TextAlignmentRole,
-            RowRole,
-            HtmlRole,
-        )
-    )
+    ROLES = frozenset((*PAINTED_ROLES, RowRole, HtmlRole))  # the roles served
     SNIPPET = 320  # characters of passage text in a row; the viewer below shows it whole
 
     def __init__(self, parent=None):
