@@ -19,7 +19,7 @@ INSERT_JUDGEMENT = (
 log = logging.getLogger("recall_reviewer.store")
 
 
-def _with_span(row: tuple) -> tuple:
+def _full_row(row: tuple) -> tuple:
     """A row of the columns before 0010 (span) and 0011 (machine) gets no span, a person's mark."""
     return row if len(row) == len(JudgementLog.JUDGEMENT_COLUMNS) else (*row, None, 0)
 
@@ -48,7 +48,7 @@ class JudgementLog(Area):
         go to the journal once the transaction has committed."""
         few = isinstance(rows, list) and len(rows) <= FEW_LINES
         # a line about no span may leave its last column out (rows written before spans)
-        rows = [*map(_with_span, rows)] if few else map(_with_span, rows)
+        rows = [*map(_full_row, rows)] if few else map(_full_row, rows)
         with self.atomic():
             if few:
                 added = self._insert_lines(rows)
