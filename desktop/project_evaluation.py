@@ -298,10 +298,7 @@ class Evaluation:
         across = [name for name in scored if name not in setting.own]
         if across:
             note += f"; on another chunking ({', '.join(across)}): {spans.ACROSS_CHUNKINGS}"
-        given = sum(
-            any(item.primary not in item.passages for item in these)
-            for these in self.items.values()
-        )
+        given = sum(any(item.given_as_span for item in these) for these in self.items.values())
         if given:
             have = "1 question has" if given == 1 else f"{given} questions have"
             note += (

@@ -41,6 +41,12 @@ class Item:
     def gain(self) -> int:
         return GAIN[self.role]
 
+    @property
+    def given_as_span(self) -> bool:
+        """An item given as a span (design section 10) has no passage of its own: found by
+        coverage on every run, the gold's own chunking included."""
+        return self.primary not in self.passages
+
 
 def label(measure: str, k: int) -> str:
     return f"{measure}@{k}"

@@ -44,7 +44,7 @@ def span_items(items: Sequence[metrics.Item], known: Mapping[Hashable, Span]):
         these = tuple(sorted(these.union(item.spans)))
         if not these:
             return None
-        on_passages = item.primary in item.passages
+        on_passages = not item.given_as_span
         out.append(SpanItem(item.role, these, item.passages if on_passages else frozenset()))
     return out
 

@@ -179,7 +179,7 @@ def _given_as_spans(spans, question: Record, ranked, first: list) -> list:
     has no passage and is found by coverage on every run (design section 10): its first rank
     is the span rule's."""
     items = question.metric_items()
-    given = [i for i, item in enumerate(items) if item.primary not in item.passages]
+    given = [i for i, item in enumerate(items) if item.given_as_span]
     prep = spans.question(question.pk, items) if given else None
     if prep is None:
         return first

@@ -21,7 +21,7 @@ def span_context(project, items, rankings_pks: dict[str, list[int]], systems: Se
         return None
     on = project.reads.system_chunkings()
     # A run on the gold's own chunking is scored by spans only for items given as spans.
-    given = any(item.primary not in item.passages for item in items)
+    given = any(item.given_as_span for item in items)
     shown = [(s["name"], on.get(s["pk"], FIRST_CHUNKING) == FIRST_CHUNKING) for s in systems]
     shown = [(name, own) for name, own in shown if given or not own]
     if not shown:

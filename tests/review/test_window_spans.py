@@ -134,7 +134,7 @@ def test_span_items_rescore_as_the_full_pass_scores_them(tmp_path):
         given = 0
         for question in project.questions():
             items = project.effective_gold().metric_items().get(question["pk"], [])
-            given += sum(item.primary not in item.passages for item in items)
+            given += sum(item.given_as_span for item in items)
             _, entries = review.refresh_question(
                 project, question, "kim", False, [1, 3], [], choice=choice
             )
