@@ -246,7 +246,19 @@ class PassageReader(QWidget):
         top = doc.documentLayout().blockBoundingRect(block).top()
         y = top + (line.y() if line.isValid() else 0)
         above = 2 * self.viewer.fontMetrics().lineSpacing()
-        self.viewer.verticalScrollBar().setValue(int(max(y - above, 0)))
+        # Start on a whole line: the highest line top within `above` of the target's line
+        # (lines are paragraphs apart, so y - above alone cuts a line in half).
+        tops = self._line_tops(block.previous()) + self._line_tops(block)
+        whole = [t for t in tops if y - above <= t <= y]
+        self.viewer.verticalScrollBar().setValue(int(max(min(whole, default=y - above), 0)))
+
+    def _line_tops(self, block) -> list[float]:
+        """Where each line of a block begins in the document, top to bottom."""
+        lines = block.layout() if block.isValid() else None
+        if lines is None:
+            return []
+        top = self.viewer.document().documentLayout().blockBoundingRect(block).top()
+        return [top + lines.lineAt(n).y() for n in range(lines.lineCount())]
 
     def _line_top(self, block, above: float) -> float:
         """The top of the neighbour's first line within `above` of the passage, so that the
