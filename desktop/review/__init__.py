@@ -25,6 +25,7 @@ from desktop.review.overview import (
     overview,
     refresh_question,
 )
+from desktop.review.reading import Reading, reading
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
@@ -103,6 +104,8 @@ __all__ = [
     "pool_counts",
     "pool_of",
     "passage_context",
+    "reading",
+    "Reading",
     "question_gold",
     "question_pool",
     "question_terms",

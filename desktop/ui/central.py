@@ -51,11 +51,11 @@ def build_central(window) -> None:
         session, actions.buttons(window.actions_), window.commands.adjudicate
     )
     window.rankings = RankingsArea(session)
-    window.reader = PassageReader(session)
+    window.reader = PassageReader(session, window.reading)
     window.span_keys = SpanKeys(window, window.reader)
     window.pool_panel = PoolPanel(session, lambda: window.question_panel.order())
     window.middle_tabs = PassageTabs(window.rankings, window.pool_panel, window.reader)
-    window.rankings.nothingChosen.connect(window.reader_fallback)
+    window.rankings.nothingChosen.connect(lambda: _reader_fallback(window))
     window.pool_panel.questionWanted.connect(
         lambda pk: window.show_question(session.by_pk[pk]["id"])
     )
@@ -138,3 +138,12 @@ def show_header(label: QLabel, view) -> None:
         f"&nbsp;<span style='color:{colour}'>[{html.escape(badge)}]</span>"
     )
     label.setToolTip(f"{view.id}\n{view.text}")
+
+
+def _reader_fallback(window) -> None:
+    """No ranked passage to show (an empty top K): the selected evidence item instead."""
+    item = window.selected_item()
+    if item is not None:
+        window.reader.show_passage(item.primary_pk)
+    else:
+        window.reader.clear()

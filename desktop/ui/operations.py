@@ -341,6 +341,16 @@ def search_op(text: str, offset: int = 0, limit: int = 50, order: str = "relevan
     return work
 
 
+def read_op(passage_pk: int, items: list, centre: int | None = None) -> Callable:
+    """What the reader shows for a passage (review.reading): read here, not on the GUI thread,
+    since a passage with a span brings its document's text."""
+
+    def work(project, _progress) -> Done:
+        return Done(review.reading(project, passage_pk, items, centre), Changes("query"))
+
+    return work
+
+
 def similar_op(passage_pk: int, limit: int = 50) -> Callable:
     """ "More like this": the passages of its chunking most like one (the command line's
     `similar`, db/similar.py), best first, each row with the start of its text as the

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import html
 import json
+import time
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from desktop import review
 from desktop.gold import span_snap
-from desktop.ui import document_text, terms
+from desktop.ui import document_text, operations, terms
 from desktop.ui.common import shrinkable
+from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import LayoutSlot, highlighted_html
 
@@ -26,9 +28,11 @@ class PassageReader(QWidget):
     # (evidence no system retrieved is often beside evidence that one did).
     neighbourChosen = Signal(int, str)
 
-    def __init__(self, session: ReviewSession, parent=None):
+    def __init__(self, session: ReviewSession, worker: Worker, parent=None):
         super().__init__(parent)
         self.session = session
+        self.worker = worker  # reads what is shown (operations.read_op)
+        self._asked: tuple | None = None  # (passage pk, centre, a neighbour) being read
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
@@ -62,25 +66,73 @@ class PassageReader(QWidget):
         bar.actionTriggered.connect(self._scrolled_by_hand)
 
     def clear(self) -> None:
+        self.worker.cancel("read")
+        self._asked = None
         self._scroll_pending = False
         self.viewer.clear()
         self.title.clear()
         self.passage_pk = self.passage_id = None
         self._window = self._target = None
 
+    @property
+    def in_document(self) -> bool:
+        """The passage is shown inside its document (it has a span), not between neighbours."""
+        return self._window is not None
+
+    @property
+    def pending(self) -> bool:
+        """A passage was asked for and is still being read."""
+        return self._asked is not None
+
+    def settle(self, msecs: int = 5000) -> bool:
+        """Wait until the passage asked for is shown (tests and the bench); True when it is."""
+        deadline = time.monotonic() + msecs / 1000
+        while self.pending and time.monotonic() < deadline:
+            self.worker.wait(20)
+            QCoreApplication.sendPostedEvents()
+        return not self.pending
+
     def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
         """The passage inside its document when it has a span (centre: the document offset
         to lay the text out around, when the reviewer moved through it), else between its
-        neighbours."""
-        passage, before, after = review.passage_context(self.session.project, passage_pk, 1)
+        neighbours; read on the worker and shown when it arrives (the latest asked wins)."""
+        self._ask(passage_pk, centre, neighbour=False)
+
+    def _ask(self, passage_pk: int, centre: int | None, neighbour: bool) -> None:
+        self.worker.cancel("read")
+        asked = (passage_pk, centre, neighbour)
+        self._asked = asked
+        self.worker.start(
+            "read",
+            operations.read_op(passage_pk, self._items(), centre),
+            on_done=lambda done: self._arrived(asked, done.result),
+            on_failed=lambda error: self._failed(asked, error),
+        )
+
+    def _arrived(self, asked: tuple, reading: review.Reading) -> None:
+        if asked is not self._asked:
+            return  # another passage was asked for since
+        self._asked = None
+        self._show(reading)
+        if asked[2] and self.passage_pk == reading.passage_pk:
+            self.neighbourChosen.emit(reading.passage_pk, self.passage_id)
+
+    def _failed(self, asked: tuple, error: Exception) -> None:
+        if asked is self._asked:
+            self.clear()
+            self.title.setText(
+                html.escape(self.tr("Cannot read the passage: {error}").format(error=error))
+            )
+
+    def _show(self, reading: review.Reading) -> None:
+        passage, before, after = reading.passage, reading.before, reading.after
         if passage is None:
             self.clear()
             return
         meta = json.loads(passage["meta"]) if passage["meta"] else {}
         source = review.source_label(passage["title"], meta, limit=6)
-        window = review.document_window(self.session.project, passage_pk, self._items(), centre)
-        if window is not None:
-            self._show_in_document(passage, source, window, centre)
+        if reading.window is not None:
+            self._show_in_document(passage, source, reading.window, reading.centre)
             return
         self._window = self._target = None
         self.title.setText(
@@ -100,7 +152,7 @@ class PassageReader(QWidget):
         if before:
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
-        self.passage_pk, self.passage_id = passage_pk, passage["id"]
+        self.passage_pk, self.passage_id = reading.passage_pk, passage["id"]
         self.neighbour_pks = [p["pk"] for p in (*before, *after)]  # their links, in order
 
     def _show_in_document(self, passage: dict, source: str, window, centre: int | None) -> None:
@@ -289,6 +341,5 @@ class PassageReader(QWidget):
             self.show_passage(self.passage_pk, centre)
 
     def show_neighbour(self, passage_pk: int) -> None:
-        self.show_passage(passage_pk)
-        if self.passage_pk == passage_pk:
-            self.neighbourChosen.emit(passage_pk, self.passage_id)
+        """A neighbour followed: shown, then the passage the keys act on (neighbourChosen)."""
+        self._ask(passage_pk, None, neighbour=True)

@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.progress_dialog = None
         self.tasks = Worker(self.db_path, self, "tasks")  # imports, export, merge
         self.queries = Worker(self.db_path, self, "queries")  # corpus search
+        self.reading = Worker(self.db_path, self, "reading")  # the reader's passage
         self.guard = DatabaseGuard(self)
         self.guard.paused = self.tasks.busy  # our own import's commits are not "elsewhere"
         self.guard.changedElsewhere.connect(self._changed_elsewhere)
@@ -69,10 +70,12 @@ class MainWindow(QMainWindow):
         self.commands = ReviewCommands(self)
         self.gold = GoldCommands(self)
         self.files = FileCommands(self)
-        # A key acts on what the previous key left: a judged question's build still coming
-        # is shown first (a reviewer faster than the build never judges a stale view).
+        # A key acts on what the previous key left: a judged question's build, or a passage
+        # being read, still coming is shown first (a fast reviewer never judges a stale view).
         self.menus = Menus(
-            self, (self, self.commands, self.gold, self.files), lambda: self.metrics.settle()
+            self,
+            (self, self.commands, self.gold, self.files),
+            lambda: (self.metrics.settle(), self.reader.settle()),
         )
         self.actions_ = self.menus.actions
         for key, action in self.actions_.items():
@@ -153,7 +156,7 @@ class MainWindow(QMainWindow):
         self._remember_question()
         self.settings.sync()
         self.guard.stop()
-        for worker in (self.tasks, self.queries, *self.metrics.workers()):
+        for worker in (self.tasks, self.queries, self.reading, *self.metrics.workers()):
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -183,7 +186,7 @@ class MainWindow(QMainWindow):
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
         self.metrics.forget()
-        for worker in (self.tasks, self.queries, *self.metrics.workers()):
+        for worker in (self.tasks, self.queries, self.reading, *self.metrics.workers()):
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:
@@ -328,13 +331,6 @@ class MainWindow(QMainWindow):
         show_header(self.question_header, view)
         if not keep:
             self.middle_tabs.show_picked()
-
-    def reader_fallback(self) -> None:
-        item = self.selected_item()
-        if item is not None:
-            self.reader.show_passage(item.primary_pk)
-        else:
-            self.reader.clear()
 
     def selected_item(self):
         return self.evidence_panel.selected() if self.session.view else None

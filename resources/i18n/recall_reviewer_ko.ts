@@ -885,6 +885,10 @@
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
     </message>
     <message>
+        <source>Cannot read the passage: {error}</source>
+        <translation>문단을 읽을 수 없습니다: {error}</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — in document {document} ({start}–{end} of {n} characters): gold spans underlined, the part covering them shaded</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문서 {document} 안 ({n}자 중 {start}–{end}): 정답 스팬은 밑줄, 그것을 덮는 부분은 음영</translation>
     </message>

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
 
 from desktop.ui import app as ui_app
-from tests.ui.uihelpers import idle
+from tests.ui.uihelpers import idle, read
 
 
 @pytest.fixture(params=["ko", "en"])
@@ -99,6 +99,7 @@ def test_the_reader_opens_on_the_passage_between_its_neighbours(
     assert _passage_in_view(reader)[0]
     # Article 13 after article 12's long text: opened on article 13, some of 12 above it.
     reader.show_passage(window.project.store.passage_pks(["art-013"])["art-013"])
+    reader.settle()
     _settle(qtbot, window)
     whole, top = _passage_in_view(reader)
     assert whole and top > 0, top
@@ -195,10 +196,10 @@ def test_m_shows_the_missed_passage_in_the_reader(sample_db, open_window, qtbot)
     qtbot.keyClick(window, Qt.Key.Key_M)
     assert window.current_question_id() == "q03"
     assert window.selected_item().primary_id == "art-071"
-    assert window.reader.passage_id == "art-071"  # the miss, not rank 1 (art-066)
+    assert read(window).passage_id == "art-071"  # the miss, not rank 1 (art-066)
     qtbot.keyClick(window, Qt.Key.Key_M)
     assert window.current_question_id() == "q04"
-    assert window.reader.passage_id == "art-111"
+    assert read(window).passage_id == "art-111"
 
 
 def _dialog_opens_in(qtbot, open_dialog) -> str:

@@ -18,7 +18,7 @@ from desktop.gold import pool
 from desktop.project import Project
 from desktop.ui.models.pool import PoolModel, PoolRow
 from tests.ui.test_ui_models import checked, read_all  # noqa: F401  (checked: a fixture)
-from tests.ui.uihelpers import idle, logged
+from tests.ui.uihelpers import idle, logged, read
 
 
 def pool_of(db_path, qid: str, depth: int = 10) -> list[pool.PoolEntry]:
@@ -68,7 +68,7 @@ def test_the_queue_reads_the_first_passage_and_each_key_writes_its_lines(
     # The design's order (most systems, best rank, id), the first passage in the reader.
     assert shown(window) == [("q05", e.passage_id) for e in entries]
     first, second, third, fourth, fifth = entries[:5]
-    assert window.reader.passage_pk == first.passage_pk
+    assert read(window).passage_pk == first.passage_pk
     assert window.selected_passage().passage_id == first.passage_id
     assert window.middle_tabs.tabText(1).endswith(f"({len(entries)})")
 
@@ -84,7 +84,7 @@ def test_the_queue_reads_the_first_passage_and_each_key_writes_its_lines(
     assert item.role == "core"
     # The next unjudged passage came up by itself, in the queue and the reader.
     assert panel.current().passage_id == second.passage_id
-    assert window.reader.passage_pk == second.passage_pk
+    assert read(window).passage_pk == second.passage_pk
     assert panel.left() == len(entries) - 1
 
     qtbot.keyClick(window, Qt.Key.Key_R)  # add as supporting
@@ -190,7 +190,7 @@ def test_an_empty_pool_says_so_and_u_goes_to_the_next_one(sample_db, open_window
     assert window.current_question_id() == expected
     assert window.middle_tabs.currentWidget() is panel
     assert panel.current().passage_id == pool_of(sample_db, expected, depth=1)[0].passage_id
-    assert window.reader.passage_pk == panel.current().passage_pk
+    assert read(window).passage_pk == panel.current().passage_pk
 
 
 def test_the_question_list_counts_and_filters_on_the_pool(sample_db, open_window, qtbot):
@@ -261,9 +261,9 @@ def test_evidence_from_the_readers_neighbours(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     panel = to_pool(window, qtbot, "q05")
     shown_pk = panel.current().passage_pk
-    neighbour = window.reader.neighbour_pks[-1]
+    neighbour = read(window).neighbour_pks[-1]
     window.reader.viewer.anchorClicked.emit(QUrl(f"passage:{neighbour}"))  # a link click
-    assert window.reader.passage_pk == neighbour
+    assert read(window).passage_pk == neighbour
     with Project(sample_db) as project:
         neighbour_id = project.reads.passages_by_pk([neighbour])[neighbour]["id"]
     assert window.selected_passage().passage_id == neighbour_id
@@ -324,7 +324,7 @@ def test_a_reviewers_own_order_and_the_queue_across_questions(sample_db, open_wi
     panel.choose(row)
     assert window.current_question_id() == "q06"
     assert panel.current() == picked
-    assert window.reader.passage_pk == picked.passage_pk
+    assert read(window).passage_pk == picked.passage_pk
     assert [q for q, _ in shown(window)][0] == "q06"
 
 
@@ -483,7 +483,7 @@ def test_across_questions_the_queue_moves_on_when_a_question_is_judged(
     # The last one judged, the next question's first passage comes up by itself.
     qtbot.waitUntil(lambda: window.current_question_id() == nxt.question_id, timeout=2000)
     assert panel.current() == nxt
-    assert window.reader.passage_pk == nxt.passage_pk
+    assert read(window).passage_pk == nxt.passage_pk
     assert window.selected_passage().passage_id == nxt.passage_id
 
 

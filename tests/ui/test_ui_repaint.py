@@ -139,9 +139,11 @@ def test_the_reader_paints_a_passage_once_already_scrolled_to_it(open_window, sa
     window = open_window(sample_db)
     reader = window.reader
     reader.show_passage(window.project.store.passage_pks(["art-070"])["art-070"])
+    reader.settle()
     _settle()
     counter = PaintCounter(reader)
     reader.show_passage(window.project.store.passage_pks(["art-013"])["art-013"])
+    reader.settle()
     scrolled = reader.viewer.verticalScrollBar().value()
     _settle()
     assert scrolled > 0
@@ -160,6 +162,7 @@ def test_the_reader_keeps_one_document(open_window, sample_db):
     freed: list[int] = []
     for i in range(10):
         reader.show_passage(pks[i % 2])
+        reader.settle()
         reader.viewer.document().destroyed.connect(lambda *_: freed.append(1))
     assert len(freed) == 9
     assert len(reader.viewer.findChildren(QTextDocument)) == 1

@@ -20,6 +20,7 @@ def select(window, qtbot, passage_id: str, start: int, end: int) -> None:
     pk = window.project.store.passage_pks([passage_id])[passage_id]
     reader = window.reader
     reader.show_passage(pk)
+    reader.settle()
     at = document_text.passage_position(reader._window, reader._origin)  # the passage's start
     cursor = QTextCursor(reader.viewer.document())
     cursor.setPosition(at + start)

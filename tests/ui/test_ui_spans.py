@@ -94,6 +94,7 @@ def test_the_reader_shows_the_passage_inside_its_document(sample_study, open_win
     )
     reader = window.reader
     reader.show_passage(row.passage_pk)
+    reader.settle()
     shown = reader._window  # the laid-out window, to check against the store
     with Project(sample_study) as project:
         (document, start, end) = project.reads.passage_spans([row.passage_pk])[row.passage_pk]
@@ -179,6 +180,7 @@ def test_the_document_reader_sets_the_questions_terms_in_bold(sample_study, open
     assert terms  # q01's words
     panel = window.ranking_panels[0]
     reader.show_passage(panel.model.row(0).passage_pk)
+    reader.settle()
     doc = reader.viewer.document()
     plain = doc.toPlainText()
     term = next(t for t in terms if t in plain)

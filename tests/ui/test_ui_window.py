@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from desktop.project import Project
 from desktop.ui.models import EvidenceModel, QuestionListModel
 from desktop.ui.window import MainWindow
-from tests.ui.uihelpers import idle, logged, panel_value, recall
+from tests.ui.uihelpers import idle, logged, panel_value, read, recall
 
 
 def item_row(window: MainWindow, primary_id: str) -> int:
@@ -220,7 +220,7 @@ def test_passage_viewer_shows_the_whole_passage_and_its_neighbours(sample_db, op
     window = open_window(sample_db)
     window.show_question("q02")
     window.select_passage(0)
-    text = window.reader.viewer.toPlainText()
+    text = read(window).viewer.toPlainText()
     with Project(sample_db) as project:
         passage = project.store.passage("art-067")
     assert passage["text"].split("\n")[0] in text

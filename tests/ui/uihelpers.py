@@ -8,8 +8,16 @@ from desktop.project import Project
 
 
 def idle(qtbot, window, timeout: int = 20000) -> None:
-    """Wait until the window's metrics workers have finished."""
+    """Wait until the window's metrics workers have finished and the reader shows what was
+    asked of it."""
     qtbot.waitUntil(lambda: not window.metrics_busy(), timeout=timeout)
+    window.reader.settle()
+
+
+def read(window):
+    """The window's reader once the passage asked of it is shown (it is read on a worker)."""
+    assert window.reader.settle()
+    return window.reader
 
 
 def logged(db_path, **where) -> list[dict]:

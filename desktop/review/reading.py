@@ -1,0 +1,36 @@
+"""What the passage reader shows for one passage, read on a worker (the reader never queries):
+the passage, its neighbours in corpus order, and, when the passage has a span, the stretch of
+its document around it (then the document is shown instead of the neighbours)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from desktop.review.document_view import DocumentWindow, document_window
+from desktop.review.search import passage_context
+
+
+@dataclass(frozen=True)
+class Reading:
+    passage_pk: int
+    centre: int | None  # the document offset the text is laid out around, if moved
+    passage: dict | None  # None: no such passage (any more)
+    before: list = field(default_factory=list)
+    after: list = field(default_factory=list)
+    window: DocumentWindow | None = None
+
+
+def reading(
+    project,
+    passage_pk: int,
+    items: Sequence[tuple[int, str | None, Iterable[int]]],
+    centre: int | None = None,
+) -> Reading:
+    """items: (position, role, passage keys) of the question's evidence items, whose spans
+    are marked in the document."""
+    passage, before, after = passage_context(project, passage_pk, 1)
+    if passage is None:
+        return Reading(passage_pk, centre, None)
+    window = document_window(project, passage_pk, items, centre)
+    return Reading(passage_pk, centre, passage, before, after, window)
