@@ -176,14 +176,19 @@ class Passages(Area):
         return earlier + later
 
     def search_passages(
-        self, terms: Sequence[str], limit: int = 100, offset: int = 0, relevance: bool = False
+        self,
+        terms: Sequence[str],
+        limit: int = 100,
+        offset: int = 0,
+        relevance: bool = False,
+        chunking_pk: int | None = None,
     ) -> list[dict]:
         """Passages containing every term (case folded as FTS5 folds it), in corpus order
         or by relevance (search.relevance_order, ties in corpus order): the page of `limit`
-        from `offset`. Terms of three characters or more are phrases of the trigram index,
-        shorter ones tokens of the bigram index (db/search.py)."""
+        from `offset`, of one chunking or (None) of all. Terms of three characters or more are
+        phrases of the trigram index, shorter ones tokens of the bigram index (db/search.py)."""
         plan = search.plan(terms)
-        source = self._search_source(plan)
+        source = self._search_source(plan, chunking_pk)
         if source is None:
             return []
         sql, params = source
@@ -199,35 +204,56 @@ class Passages(Area):
             [*params, limit, offset],
         )
 
-    def search_count(self, terms: Sequence[str]) -> int:
-        """How many passages search_passages(terms) finds in all."""
+    def search_count(self, terms: Sequence[str], chunking_pk: int | None = None) -> int:
+        """How many passages search_passages(terms, chunking_pk=...) finds in all."""
         plan = search.plan(terms)
-        source = self._search_source(plan)
+        source = self._search_source(plan, chunking_pk)
         if source is None:
             return 0
         token = plan.counted
-        if token is not None:
+        if token is not None and chunking_pk is None:  # the kept count is of all chunkings
             kept = self._scalar("SELECT docs FROM passage_bigram_count WHERE term = ?", (token,))
             if kept is not None:
                 return kept
         return self._scalar(f"SELECT count(*) FROM ({source[0]})", source[1])
 
     def search(
-        self, terms: Sequence[str], limit: int, offset: int = 0, relevance: bool = False
+        self,
+        terms: Sequence[str],
+        limit: int,
+        offset: int = 0,
+        relevance: bool = False,
+        chunking_pk: int | None = None,
     ) -> tuple[int, list[dict]]:
         """(total, one page) read from one snapshot, so the count fits the page."""
         began = not self.conn.in_transaction
         if began:
             self.conn.execute("BEGIN")
         try:
-            return self.search_count(terms), self.search_passages(terms, limit, offset, relevance)
+            return (
+                self.search_count(terms, chunking_pk),
+                self.search_passages(terms, limit, offset, relevance, chunking_pk),
+            )
         finally:
             if began:
                 self.conn.execute("COMMIT")
 
-    def _search_source(self, plan: search.TermPlan) -> tuple[str, list] | None:
-        """SQL selecting the keys (as pk) of passages holding every term, and its parameters;
-        None for no term."""
+    def _search_source(
+        self, plan: search.TermPlan, chunking_pk: int | None = None
+    ) -> tuple[str, list] | None:
+        """SQL selecting the keys (as pk) of passages holding every term, of one chunking or
+        (None) of all, and its parameters; None for no term."""
+        found = self._term_source(plan)
+        if found is None or chunking_pk is None:
+            return found
+        sql, params = found
+        return f"SELECT pk FROM passage WHERE chunking_pk = ? AND pk IN ({sql})", [
+            chunking_pk,
+            *params,
+        ]
+
+    def _term_source(self, plan: search.TermPlan) -> tuple[str, list] | None:
+        """_search_source over every chunking."""
         if plan.empty:
             return None
         params: list = []

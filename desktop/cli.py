@@ -430,7 +430,12 @@ def cmd_search(args, db_path) -> int:
     if problem:
         return fail(problem)
     with _open(db_path) as project:
-        page = project.search(" ".join(args.text), args.limit, args.offset, args.order)
+        try:
+            page = project.search(
+                " ".join(args.text), args.limit, args.offset, args.order, args.chunking
+            )
+        except ValueError as error:  # an unknown chunking, named with the ones there are
+            return fail(str(error))
     if args.json:
         return print_json(page.as_json())
     last = args.offset + len(page.passages)

@@ -85,11 +85,17 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
         return self.store.systems()
 
     def search(
-        self, text: str, limit: int = 20, offset: int = 0, order: str = "corpus"
+        self,
+        text: str,
+        limit: int = 20,
+        offset: int = 0,
+        order: str = "corpus",
+        chunking: str | None = None,
     ) -> search.SearchPage:
         """Passages holding every word of text: the exact total and one page in corpus order
-        or by relevance (desktop/search.py). The window and the command line both ask here."""
-        return search.search(self.store, text, limit, offset, order)
+        or by relevance, of one chunking or all (desktop/search.py). The window and the
+        command line both ask here."""
+        return search.search(self.store, text, limit, offset, order, chunking)
 
     def similar(self, passage_id: str, limit: int = 10) -> search.SimilarPassages | None:
         """The passages most like one of the corpus, best first (desktop/search.py)."""

@@ -68,15 +68,31 @@ def excerpt(text: str, terms: Sequence[str], width: int = EXCERPT_CHARS) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
-def search(store, text: str, limit: int = 20, offset: int = 0, order: str = "corpus") -> SearchPage:
+def search(
+    store,
+    text: str,
+    limit: int = 20,
+    offset: int = 0,
+    order: str = "corpus",
+    chunking: str | None = None,
+) -> SearchPage:
     """One page of the passages holding every word of text, with the exact total, in corpus
-    order or by relevance (ORDERS). Raises ValueError for a page outside 1..LIMIT_MAX from an
-    offset below 0."""
+    order or by relevance (ORDERS), of the chunking named or (None) of every chunking. Raises
+    ValueError for a page outside 1..LIMIT_MAX from an offset below 0, or an unknown chunking."""
     problem = check_page(limit, offset)
     if problem:
         raise ValueError(problem)
+    chunking_pk = None
+    if chunking is not None:
+        found = store.chunking_named(chunking)
+        if found is None:
+            names = ", ".join(c["name"] for c in store.chunkings()) or "none"
+            raise ValueError(f"no chunking {chunking!r} (the chunkings: {names})")
+        chunking_pk = found["pk"]
     terms = words(text)
-    total, rows = store.search(terms, limit, offset, relevance=order == "relevance")
+    total, rows = store.search(
+        terms, limit, offset, relevance=order == "relevance", chunking_pk=chunking_pk
+    )
     return SearchPage(
         text,
         total,

@@ -160,6 +160,9 @@ def _finding_parsers(sub) -> None:
         default="corpus",
         help="corpus order (default) or by relevance (bm25)",
     )
+    find.add_argument(
+        "--chunking", metavar="NAME", help="only the passages of this chunking (default: all)"
+    )
     find.add_argument("--json", action="store_true")
 
     alike = sub.add_parser("similar", help="passages most like PASSAGE_ID, best first")

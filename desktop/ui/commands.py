@@ -258,18 +258,22 @@ class ReviewCommands:
             max(self.window.evidence_panel.table.currentIndex().row(), 0),
             self.window,
             add_evidence=self.window.gold.add_found,
+            chunkings=self.window.session.chunkings,
         )
         self.window.search = dialog
         dialog.open()
 
-    def search_corpus(self, text: str, offset: int, on_done, order="relevance", like=None):
-        """One page of a corpus search from offset, in the query worker, off the GUI thread;
-        like (a passage key): the passages most like that one instead ("more like this")."""
+    def search_corpus(
+        self, text: str, offset: int, on_done, order="relevance", like=None, chunking=None
+    ):
+        """One page of a corpus search from offset (of one chunking, or None: all), in the
+        query worker, off the GUI thread; like (a passage key): the passages most like that
+        one instead ("more like this", within its own chunking)."""
         self.window.queries.cancel("search")
         if like is not None:
             work = operations.similar_op(like, SearchResultsModel.PAGE)
         else:
-            work = operations.search_op(text, offset, SearchResultsModel.PAGE, order)
+            work = operations.search_op(text, offset, SearchResultsModel.PAGE, order, chunking)
         return self.window.queries.start(
             "search",
             work,

@@ -210,7 +210,8 @@ class CorpusSearchDialog(QDialog):
     """Search the whole corpus and add a found passage as an alternative for an evidence
     item, or as a new core or supporting item (evidence no system retrieved). Searching runs
     in a worker: `search(text, offset, on_done, order, like=None)` gives on_done `(total,
-    rows)`, one page from offset, best first or in corpus order, or (like: a passage key) the
+    rows)`, one page from offset, best first or in corpus order, of the chunking chosen (a
+    keyword `chunking`, None for all), or (like: a passage key) the
     passages most like that one; `add(passage, item)` and `add_evidence(passage, role)` write
     the judgements."""
 
@@ -222,6 +223,7 @@ class CorpusSearchDialog(QDialog):
         selected_item: int = 0,
         parent=None,
         add_evidence: Callable[[dict, str], bool] | None = None,
+        chunkings: Sequence[str] = (),
     ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Search the corpus"))
@@ -238,6 +240,7 @@ class CorpusSearchDialog(QDialog):
         self.corpus_order.setToolTip(self.tr("List the passages in corpus order, not best first"))
         self.corpus_order.toggled.connect(lambda _on: self.run_search(self.box.text()))
         top.addWidget(self.corpus_order)
+        top.addWidget(self._chunking_box(chunkings))
         self.like_button = QPushButton(self.tr("More like this"))
         self.like_button.setAutoDefault(False)
         self.like_button.setToolTip(self.tr("The passages most like the selected one"))
@@ -260,6 +263,23 @@ class CorpusSearchDialog(QDialog):
         add_action.triggered.connect(self.add_selected)
         self.addAction(add_action)
         self.resize(_chars(self, 110), self.fontMetrics().lineSpacing() * 32)
+
+    def _chunking_box(self, chunkings: Sequence[str]) -> QComboBox:
+        """Which chunking's passages to search, the gold's (the first) by default: the same
+        text cut three ways is otherwise found three times. Hidden with one chunking."""
+        self.chunking_box = QComboBox()
+        self.chunking_box.addItem(self.tr("All chunkings"), None)
+        for name in chunkings:
+            self.chunking_box.addItem(name, name)
+        self.chunking_box.setCurrentIndex(1 if chunkings else 0)
+        self.chunking_box.setToolTip(self.tr("Search the passages of this chunking"))
+        self.chunking_box.setVisible(len(chunkings) > 1)
+        self.chunking_box.currentIndexChanged.connect(lambda _i: self.run_search(self.box.text()))
+        return self.chunking_box
+
+    def chunking(self) -> str | None:
+        """The chunking searched, or None for every chunking."""
+        return self.chunking_box.currentData() if self.chunking_box.isVisibleTo(self) else None
 
     def _results_table(self) -> QTableView:
         self.model = SearchResultsModel(self)
@@ -359,9 +379,9 @@ class CorpusSearchDialog(QDialog):
                 if serial == self._serial:
                     self.model.add_page(offset, found[1])
 
-            self._search(text, offset, arrived, self.order())
+            self._search(text, offset, arrived, self.order(), chunking=self.chunking())
 
-        self._search(text, 0, done, self.order())
+        self._search(text, 0, done, self.order(), chunking=self.chunking())
 
     def order(self) -> str:
         return "corpus" if self.corpus_order.isChecked() else "relevance"

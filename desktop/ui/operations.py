@@ -327,13 +327,19 @@ def export_judgements_op(path, reviewer: str) -> Callable:
 EXCERPT = 200  # characters of a similar passage shown in the results table
 
 
-def search_op(text: str, offset: int = 0, limit: int = 50, order: str = "relevance") -> Callable:
+def search_op(
+    text: str,
+    offset: int = 0,
+    limit: int = 50,
+    order: str = "relevance",
+    chunking: str | None = None,
+) -> Callable:
     """One page of `Project.search` (the command line's search) with the exact total, best
-    matches first or in corpus order; each found passage's row (title, metadata, whole text
-    for the preview) with its excerpt."""
+    matches first or in corpus order, of one chunking or all; each found passage's row
+    (title, metadata, whole text for the preview) with its excerpt."""
 
     def work(project, _progress) -> Done:
-        page = project.search(text, limit, offset, order)
+        page = project.search(text, limit, offset, order, chunking)
         full = project.reads.passages_by_pk([p.pk for p in page.passages])
         rows = [{**full[p.pk], "excerpt": p.excerpt} for p in page.passages if p.pk in full]
         return Done((page.total, rows), Changes("query"))

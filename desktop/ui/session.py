@@ -43,6 +43,7 @@ class ReviewSession(QObject):
         self.system_name: str | None = None
         self.compare_name: str | None = None
         self.reviewers: list[str] = []
+        self.chunkings: list[str] = []
         self.history = UndoHistory()
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
@@ -68,6 +69,8 @@ class ReviewSession(QObject):
         self.by_id = {q["id"]: q for q in self.questions}
         self.by_pk = {q["pk"]: q for q in self.questions}
         self.systems = project.systems()
+        # Names of the chunkings, first (the gold's) first: the corpus search offers them.
+        self.chunkings = [c["name"] for c in project.reads.chunkings()]
         self.reviewers = review.reviewers(project)
         names = [s["name"] for s in self.systems]
         wanted = self.system_name or str(self.settings.value(f"system/{db_key}", "") or "")

@@ -97,6 +97,14 @@
         <translation>말뭉치 검색</translation>
     </message>
     <message>
+        <source>All chunkings</source>
+        <translation>모든 청킹</translation>
+    </message>
+    <message>
+        <source>Search the passages of this chunking</source>
+        <translation>이 청킹의 문단에서 검색</translation>
+    </message>
+    <message>
         <source>Words that must all appear (Enter searches now)</source>
         <translation>모두 들어가야 할 낱말 (Enter: 바로 검색)</translation>
     </message>

@@ -9,6 +9,7 @@ import json
 from PySide6.QtCore import Qt
 
 from tests.helpers import cli
+from tests.ui.test_ui_spans import sample_study  # noqa: F401  (the study sample)
 from tests.ui.uihelpers import idle
 
 
@@ -46,3 +47,33 @@ def test_search_orders_by_relevance_then_corpus_and_finds_more_like_this(
     qtbot.waitUntil(lambda: listed(dialog) == alike, timeout=10000)
     assert corpus[0] in dialog.status.text()
     dialog.close()
+
+
+def test_the_search_offers_the_chunkings_the_golds_first(sample_study, open_window, qtbot):  # noqa: F811
+    """With several chunkings the same text is found once per chunking: the dialog searches
+    the gold's chunking (the first) unless told otherwise, as `search --chunking` does."""
+    window = open_window(sample_study)
+    qtbot.keyClick(window, Qt.Key.Key_S)
+    idle(qtbot, window)
+    dialog = window.search
+    first = window.session.chunkings[0]
+    assert dialog.chunking_box.isVisibleTo(dialog) and dialog.chunking() == first
+    own = cli_ids(sample_study, "search", "대통령", "--chunking", first, "--order", "relevance")
+    every = cli_ids(sample_study, "search", "대통령", "--order", "relevance")
+    assert own != every
+    dialog.box.setText("대통령")
+    dialog.box.flush()
+    qtbot.waitUntil(lambda: listed(dialog)[:20] == own, timeout=10000)
+    dialog.chunking_box.setCurrentIndex(0)  # all chunkings
+    assert dialog.chunking() is None
+    qtbot.waitUntil(lambda: listed(dialog)[:20] == every, timeout=10000)
+    dialog.close()
+
+
+def test_one_chunking_shows_no_choice(sample_db, open_window, qtbot):
+    window = open_window(sample_db)
+    qtbot.keyClick(window, Qt.Key.Key_S)
+    idle(qtbot, window)
+    assert not window.search.chunking_box.isVisibleTo(window.search)
+    assert window.search.chunking() is None
+    window.search.close()
