@@ -371,12 +371,11 @@ def cmd_pool(args, db_path) -> int:
     if args.depth < 1:
         return fail(f"--depth must be at least 1, not {args.depth}")
     with _open(db_path) as project:
-        # The JSON never names systems, so it skips naming them (as blind mode does).
-        blind = args.blind or args.json
-        found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=blind)
-    if args.json:
-        sys.stdout.write(pool.json_text(args.depth, found) + "\n")
-        return 0
+        if args.json:  # never names systems: straight from the store's rows to text
+            sys.stdout.writelines(project.pool_json(args.depth, shuffle_for=args.shuffle_for))
+            sys.stdout.write("\n")
+            return 0
+        found = project.pool(args.depth, shuffle_for=args.shuffle_for, blind=args.blind)
     print(
         f"{pool.unjudged(found)} passages in some system's top {args.depth} are not judged yet, "
         f"in {sum(1 for _, e in found if e)} of {len(found)} questions"

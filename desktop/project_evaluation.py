@@ -181,6 +181,22 @@ class ProjectEvaluation:
             for q in self._pool_questions(asked, ranked, effective, found)
         ]
 
+    def pool_json(
+        self, depth: int = pool_module.DEFAULT_DEPTH, *, shuffle_for: str | None = None
+    ) -> Iterator[str]:
+        """pool(depth, shuffle_for=..., blind=True) as `pool --json` writes it, in pieces:
+        from the store's rows in the pool's order to text, with no entry objects between."""
+        if depth < 1:
+            raise ValueError(f"the pool depth must be at least 1, not {depth}")
+        effective = self.effective_gold()
+        asked = self.store.questions()
+        ids = {q["pk"]: q["id"] for q in asked}
+        found = pool_module.entry_texts(
+            self.store.pool_in_order(depth), effective.judged, shuffle_for, ids
+        )
+        listed = self._pool_questions(asked, self.store.questions_with_results(), effective, found)
+        return pool_module.json_parts(depth, [(q["id"], found.get(q["pk"])) for q in listed])
+
     def unjudged_counts(self, depth: int = pool_module.DEFAULT_DEPTH) -> dict[str, int]:
         """Question id -> how many passages its pool at depth D holds, for the questions
         pool() lists; counted as the store streams the top D, without building the pool."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from json.encoder import encode_basestring
 from operator import itemgetter
@@ -100,8 +100,14 @@ def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: 
     and the question, so that a reviewer meets each question's pool the same way each time."""
     entries = sorted(entries, key=lambda e: (-e[2], e[3], e[1]))
     if shuffle_for is not None:
-        random.Random(reviewer_seed(f"{shuffle_for}\n{question}")).shuffle(entries)
+        shuffle(entries, shuffle_for, question)
     return entries
+
+
+def shuffle(entries: list, reviewer: str, question: str) -> None:
+    """A reviewer's order of one question's pool, in place: the permutation depends only on
+    the reviewer, the question and how many entries there are, whatever they are."""
+    random.Random(reviewer_seed(f"{reviewer}\n{question}")).shuffle(entries)
 
 
 def unjudged(pool: list[tuple[str, list[PoolEntry]]]) -> int:
@@ -112,18 +118,41 @@ _ENTRY = '{"passage_id": %s, "systems": %d, "best_rank": %d}'
 _QUESTION = '{"question": %s, "unjudged": [%s]}'
 
 
-def json_text(depth: int, pool: list[tuple[str, list[PoolEntry]]]) -> str:
-    """The `pool --json` object as text: `{"depth": D, "unjudged": N, "questions":
-    [{"question": ..., "unjudged": [{"passage_id": ..., "systems": ..., "best_rank": ...}]}]}`.
-    Written with json's own string escaping (what json.dumps(..., ensure_ascii=False) gives,
-    byte for byte), not through a dict per passage: for the pool of 5,000 questions the dicts
-    and their encoding cost more than a third of the whole command."""
-    questions = ", ".join(
-        _QUESTION
-        % (
-            encode_basestring(qid),
-            ", ".join([_ENTRY % (encode_basestring(e[1]), e[2], e[3]) for e in entries]),
-        )
-        for qid, entries in pool
-    )
-    return f'{{"depth": {int(depth)}, "unjudged": {unjudged(pool)}, "questions": [{questions}]}}'
+def entry_texts(
+    rows: Iterable[tuple[int, int, str, int, int]],
+    judged: Callable[[int], set[int]],
+    shuffle_for: str | None = None,
+    question_ids: dict[int, str] | None = None,
+) -> dict[int, tuple[int, str]]:
+    """`pool --json`'s entries straight from the store's rows: rows are (question_pk,
+    passage_pk, passage_id, systems, best_rank) in the pool's order (Runs.pool_in_order);
+    judged(question_pk) gives J(q). Per question with unjudged passages: (how many, their
+    JSON objects joined), shuffled for a reviewer as `ordered` does (question_ids names the
+    questions then). No PoolEntry, dict or sort per passage: at 5,000 questions those were
+    two thirds of the command."""
+    out: dict[int, tuple[int, str]] = {}
+    for question_pk, group in groupby(rows, key=itemgetter(0)):
+        seen = judged(question_pk)
+        texts = [
+            _ENTRY % (encode_basestring(row[2]), row[3], row[4])
+            for row in group
+            if row[1] not in seen
+        ]
+        if texts:
+            if shuffle_for is not None:
+                shuffle(texts, shuffle_for, question_ids[question_pk])
+            out[question_pk] = (len(texts), ", ".join(texts))
+    return out
+
+
+def json_parts(depth: int, listed: list[tuple[str, tuple[int, str] | None]]) -> Iterator[str]:
+    """The `pool --json` object as text, in pieces to write one after another: `{"depth": D,
+    "unjudged": N, "questions": [{"question": ..., "unjudged": [{"passage_id": ...,
+    "systems": ..., "best_rank": ...}]}]}`; listed: (question id, entry_texts' value or None
+    for no unjudged passage) per listed question. Written with json's own string escaping
+    (what json.dumps(..., ensure_ascii=False) gives, byte for byte), never a whole copy."""
+    total = sum(found[0] for _, found in listed if found)
+    yield f'{{"depth": {int(depth)}, "unjudged": {total}, "questions": ['
+    for n, (qid, found) in enumerate(listed):
+        yield (", " if n else "") + _QUESTION % (encode_basestring(qid), found[1] if found else "")
+    yield "]}"

@@ -1,9 +1,16 @@
 """`recall-reviewer pool --json` (depth 10) against `metrics --k 5,10 --json` on the same
 database: 5,000 questions x 10 systems x 100 results over a million passages, both as whole
-processes, measured in the same run (issue 13: the pool must be no slower). Prints one JSON
-object. RECALL_REVIEWER_HOME points into the temporary folder, which is removed at the end.
+processes, their runs alternated (issue 23 item 8: the pool no slower than the metrics, with
+peak memory no higher). Prints one JSON object: per command the median wall and CPU seconds
+and the largest peak RSS, and the pool/metrics ratios. RECALL_REVIEWER_HOME points into the
+temporary folder, which is removed at the end.
 
     python tests/bench/bench_pool.py [--questions 5000] [--systems 10] [--depth 100]
+        [--db FILE | --keep FILE] [--before TREE] [--repeat 5]
+
+--keep FILE builds the database there and keeps it; --db FILE times an existing one instead of
+building it (a copy of your own: the commands migrate an older schema in place). --before TREE
+times that checkout's `pool` as well, in the same rounds (e.g. `git worktree add TREE main`).
 """
 
 from __future__ import annotations
@@ -12,13 +19,17 @@ import argparse
 import json
 import os
 import random
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, measure, resource_run, write_ranked  # noqa: E402
+from tests.bench.common import PY, ROOT, resource_run, write_ranked  # noqa: E402
 
 
 def build(base: Path, questions: int, systems: int, depth: int, passages: int) -> Path:
@@ -61,37 +72,81 @@ def build(base: Path, questions: int, systems: int, depth: int, passages: int) -
     return db
 
 
+def timed(args: list[str], cwd: Path) -> tuple[float, float, float]:
+    """One child: (wall seconds, its CPU seconds, its peak RSS in MB); its output dropped."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise RuntimeError(f"{args} failed: {err.decode()[-2000:]}")
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def alternated(commands: dict[str, tuple[list[str], Path]], repeat: int) -> dict[str, dict]:
+    """Each round runs every command once, the first command of a round moving each time."""
+    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
+    names = list(commands)
+    for n in range(repeat):
+        for name in names[n % len(names) :] + names[: n % len(names)]:
+            runs[name].append(timed(*commands[name]))
+    return {
+        name: {
+            "median_s": round(statistics.median(r[0] for r in rows), 3),
+            "median_cpu_s": round(statistics.median(r[1] for r in rows), 3),
+            "peak_rss_mb": round(max(r[2] for r in rows), 1),
+            "runs": repeat,
+        }
+        for name, rows in runs.items()
+    }
+
+
+def ratios(a: dict, b: dict) -> dict:
+    return {key: round(a[key] / b[key], 3) for key in ("median_s", "median_cpu_s", "peak_rss_mb")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--questions", type=int, default=5000)
     parser.add_argument("--systems", type=int, default=10)
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--passages", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--db", type=Path, help="time this database instead of building one")
+    parser.add_argument("--keep", type=Path, help="build the database here and keep it")
+    parser.add_argument("--before", type=Path, help="a checkout whose pool is timed too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")
-        db = build(base, args.questions, args.systems, args.depth, args.passages)
+        db = args.db or build(base, args.questions, args.systems, args.depth, args.passages)
+        if args.keep and not args.db:
+            shutil.move(db, args.keep)
+            db = args.keep
         cli = [PY, "-m", "desktop", "--db", str(db)]
-        pool = measure([*cli, "pool", "--depth", "10", "--json"], args.repeat)
-        metrics = measure([*cli, "metrics", "--k", "5,10", "--json"], args.repeat)
+        pool = [*cli, "pool", "--depth", "10", "--json"]
+        commands = {
+            "metrics": ([*cli, "metrics", "--k", "5,10", "--json"], ROOT),
+            "pool": (pool, ROOT),
+        }
+        if args.before:
+            commands["pool_before"] = (pool, args.before.resolve())
+        timings = alternated(commands, args.repeat)
         unjudged = json.loads(resource_run([*cli, "pool", "--json"])[2])["unjudged"]
-    print(
-        json.dumps(
-            {
-                "bench": "pool --depth 10 --json vs metrics --k 5,10 --json, whole processes",
-                "questions": args.questions,
-                "systems": args.systems,
-                "depth": args.depth,
-                "passages": args.passages,
-                "unjudged": unjudged,
-                "pool": pool,
-                "metrics": metrics,
-                "ratio_median": round(pool["median_s"] / metrics["median_s"], 3),
-            }
-        )
-    )
+    result = {
+        "bench": "pool --depth 10 --json vs metrics --k 5,10 --json, whole processes, alternated",
+        "questions": args.questions,
+        "systems": args.systems,
+        "depth": args.depth,
+        "passages": args.passages,
+        "unjudged": unjudged,
+        **timings,
+        "pool_over_metrics": ratios(timings["pool"], timings["metrics"]),
+    }
+    if args.before:
+        result["before_over_metrics"] = ratios(timings["pool_before"], timings["metrics"])
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -173,16 +173,13 @@ def test_export_gold_refuses_an_imported_file(db_path, tmp_path):
 def test_the_pool_json_text_is_what_json_dumps_writes(questions, depth):
     """pool --json writes its text without a dict per passage: byte for byte what json.dumps
     (ensure_ascii=False) writes for the same object, whatever the ids hold."""
-    found = [
-        (
-            qid,
-            [
-                pool.PoolEntry((n, pid, systems, rank, None))
-                for n, (pid, systems, rank) in enumerate(entries)
-            ],
-        )
-        for qid, entries in questions
+    rows = [
+        (q, n, pid, systems, rank)
+        for q, (_, entries) in enumerate(questions)
+        for n, (pid, systems, rank) in enumerate(entries)
     ]
+    found = pool.entry_texts(rows, lambda _: set())
+    listed = [(qid, found.get(q)) for q, (qid, _) in enumerate(questions)]
     expected = {
         "depth": depth,
         "unjudged": sum(len(e) for _, e in questions),
@@ -197,4 +194,4 @@ def test_the_pool_json_text_is_what_json_dumps_writes(questions, depth):
             for qid, entries in questions
         ],
     }
-    assert pool.json_text(depth, found) == json.dumps(expected, ensure_ascii=False)
+    assert "".join(pool.json_parts(depth, listed)) == json.dumps(expected, ensure_ascii=False)
