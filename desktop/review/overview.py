@@ -85,7 +85,7 @@ def overview(
         board,
         summaries,
         shown,
-        project.reads.reviewers(),
+        project.reviewers(),
         len(prepared),
         len(questions) - len(prepared),
         span,
