@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 
-from desktop.gold.effective import instant, line_order, target_of
+from desktop.gold.effective import MARK, instant, line_order, target_of
 from desktop.gold.span_items import SpanKey
 from desktop.project import now
 
@@ -77,7 +77,9 @@ class UndoHistory:
     @staticmethod
     def key_of(row: dict) -> Key:
         """A line's key; a line about a span is keyed by the span (a SpanKey), as the
-        effective gold keys it."""
+        effective gold keys it; a reviewer-mark line by the reviewer it marks."""
+        if row["kind"] == MARK:
+            return ("", MARK, row["reviewer"], "")
         return (row["question_id"], row["kind"], target_of(row) or "", row.get("settles") or "")
 
     def record(self, row: dict) -> str:
@@ -130,6 +132,8 @@ class UndoHistory:
     @staticmethod
     def _line(step: Step, value: object) -> dict:
         question_id, kind, passage_id, settles = step.key
+        if kind == MARK:  # Project.mark_reviewer's arguments, the kind and no question
+            return {"question_id": "", "kind": MARK, "reviewer": passage_id, "value": value}
         line = {
             "question_id": question_id,
             "kind": kind,
