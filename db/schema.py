@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from db import search
+from db import judgement_kinds, search
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -581,36 +581,8 @@ def _graph_contexts(db: Database) -> None:
 def _reviewer_marks(db: Database) -> None:
     """A reviewer-mark line (kind 'machine', issue 22): reviewer X is a machine from now on
     (value true) or a person again (false; null withdraws the mark), about no question
-    (question_id ''). The kinds' CHECK is widened, which SQLite does by copying the table
-    (same pks, so the journal still matches; the indexes as 0011 left them)."""
-    _script(
-        db,
-        """
-        CREATE TABLE judgement_new (
-            pk INTEGER PRIMARY KEY,
-            reviewer TEXT NOT NULL,
-            at TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN
-                ('role', 'alternative', 'not_evidence', 'answerable', 'evidence', 'drop',
-                 'note', 'adjudication', 'machine')),
-            passage_id TEXT NOT NULL DEFAULT '',
-            value TEXT NOT NULL,
-            settles TEXT,
-            system TEXT,
-            span TEXT,
-            machine INTEGER NOT NULL DEFAULT 0
-        );
-        INSERT INTO judgement_new SELECT pk, reviewer, at, question_id, kind, passage_id,
-            value, settles, system, span, machine FROM judgement;
-        DROP TABLE judgement;
-        ALTER TABLE judgement_new RENAME TO judgement;
-        CREATE INDEX judgement_question ON judgement(question_id);
-        CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
-            passage_id, value, coalesce(settles, ''), coalesce(system, ''), coalesce(span, ''),
-            machine);
-        """,
-    )
+    (question_id ''). The kinds' CHECK is widened (db/judgement_kinds.py)."""
+    _script(db, judgement_kinds.widened(("machine",)))
 
 
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -111,6 +111,12 @@ class UndoHistory:
         self.undone.clear()
         return "change"
 
+    def know_mark(self, reviewer: str, value: object) -> None:
+        """The log's latest mark of a reviewer (None: none), before this window writes one:
+        it was written under the marked reviewer's name, maybe by another window or an import,
+        so this reviewer's own lines do not tell what an undo must put back."""
+        self.current[("", MARK, reviewer, "")] = _value_key(value)
+
     def can_undo(self) -> bool:
         return bool(self.done)
 

@@ -43,6 +43,7 @@ class ReviewSession(QObject):
         self.system_name: str | None = None
         self.compare_name: str | None = None
         self.reviewers: list[str] = []
+        self.machines: list[str] = []
         self.history = UndoHistory()
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
@@ -69,6 +70,7 @@ class ReviewSession(QObject):
         self.by_pk = {q["pk"]: q for q in self.questions}
         self.systems = project.systems()
         self.reviewers = review.reviewers(project)
+        self.machines = project.machine_reviewers()  # the Agreement tab's checked reviewers
         names = [s["name"] for s in self.systems]
         wanted = self.system_name or str(self.settings.value(f"system/{db_key}", "") or "")
         self.system_name = wanted if wanted in names else (names[0] if names else None)

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 
 import pytest
 
+from db import judgement_kinds
+from db.schema import SCHEMA_VERSION
 from desktop.app.sample import load_sample
 from desktop.project import Project
 from desktop.review import UndoHistory
@@ -186,3 +189,33 @@ def test_a_mark_is_undone_like_any_line(dbs):
         assert project.machine_reviewers() == [] and history.can_redo()
         [redo] = history.redo_lines()
         assert (redo["reviewer"], redo["value"]) == ("gpt", True)
+
+
+def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
+    """A database as migration 0012 left it (no 'machine' kind allowed) keeps every line, its
+    pk, span and machine mark, and takes a reviewer mark once migrated."""
+    db = tmp_path / "old.db"
+    shutil.copy(dbs["people"], db)
+    with Project(db) as project:
+        project.import_judgements(dbs["files"]["gpt"], machine=True)
+        before = project.store.judgements()
+    old = sqlite3.connect(db)
+    old.executescript(
+        judgement_kinds.widened(())
+        + f"""
+        DELETE FROM _sqlite_migrations WHERE name LIKE '%_reviewer_marks';
+        PRAGMA user_version = {SCHEMA_VERSION - 1};
+        """
+    )
+    with pytest.raises(sqlite3.IntegrityError):  # the kinds' CHECK before 0013
+        old.execute(
+            "INSERT INTO judgement (reviewer, at, question_id, kind, value) "
+            "VALUES ('gpt', 'x', '', 'machine', 'true')"
+        )
+    old.close()
+    with Project(db) as migrated:
+        assert migrated.store.schema_version() == SCHEMA_VERSION
+        assert migrated.store.judgements() == before
+        migrated.mark_reviewer("gpt", False, at=LATER)
+        assert migrated.reviewers() == ["gpt", "kim", "lee"]
+    assert _export_gold(db, tmp_path / "gold.jsonl") == dbs["with"]
