@@ -152,7 +152,7 @@ class MetricsDock(QDockWidget):
         self.reviewer_marks = ReviewerMarks(page)
         marks = QVBoxLayout()
         marks.addWidget(shrinkable(QLabel(self.tr("Machines (checked):"))))
-        marks.addWidget(self.reviewer_marks)
+        marks.addWidget(self.reviewer_marks, 1)
         width = self.fontMetrics().averageCharWidth() * 24
         self.reviewer_marks.setMaximumWidth(width)
         row = QHBoxLayout()

@@ -7,7 +7,7 @@ operation's change flags (the dock, the pool's "Machine says" suggestions, the m
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtWidgets import QListWidget, QListWidgetItem
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QSizePolicy
 
 from desktop import review
 from desktop.gold.effective import machine_marks
@@ -25,6 +25,8 @@ class ReviewerMarks(QListWidget):
                 "compared with the people's, never counted in the gold. Ctrl+Z undoes it."
             )
         )
+        # the dock may be made as low as before the list came (its own scroll bar shows)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
         self.itemChanged.connect(self._changed)
 
     def set_reviewers(self, people: list[str], machines: list[str]) -> None:
