@@ -219,3 +219,16 @@ def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
         migrated.mark_reviewer("gpt", False, at=LATER)
         assert migrated.reviewers() == ["gpt", "kim", "lee"]
     assert _export_gold(db, tmp_path / "gold.jsonl") == dbs["with"]
+
+
+def test_a_marked_machines_lines_review_nothing_in_the_question_list(dbs):
+    """The window's question list (review.overview, every question's rows grouped apart from
+    the mark lines) reads the mark: gpt's own progress is untouched once gpt is a machine."""
+    from desktop import review
+
+    with Project(_copy(dbs, "status.db")) as project:
+        before = review.overview(project, "gpt", False, [5]).summaries
+        assert any(s.status != review.UNTOUCHED for s in before.values())
+        project.mark_reviewer("gpt", True, at=LATER)
+        after = review.overview(project, "gpt", False, [5]).summaries
+        assert all(s.status == review.UNTOUCHED for s in after.values())
