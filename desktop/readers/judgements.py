@@ -142,6 +142,12 @@ def _mark(path, number: int, obj: dict) -> JudgementRecord:
     if problem:
         raise InputError(path, number, problem)
     value = obj["value"]
+    if obj.get("machine", value is True) is not (value is True):
+        raise InputError(
+            path,
+            number,
+            "a machine (reviewer mark) line's 'machine' is true exactly when its value is",
+        )
     reviewer = nfc(obj["reviewer"].strip())
     return JudgementRecord(
         number, reviewer, obj["at"], "", "machine", "", value, None, None, None, value is True

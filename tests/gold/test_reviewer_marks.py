@@ -170,6 +170,7 @@ def test_a_mark_line_is_checked(dbs, tmp_path):
             (_mark("gpt", True, question_id="q1"), "a machine (reviewer mark) line has no "),
             (_mark("gpt", "yes"), "a machine (reviewer mark) judgement's value must be true"),
             ({"reviewer": "gpt", "at": LATER, "kind": "machine"}, "judgement needs a 'value'"),
+            (_mark("gpt", False, machine=True), "'machine' is true exactly when its value is"),
         ):
             bad = write_jsonl(tmp_path / "bad.jsonl", [line])
             assert problem in str(refused(project, project.import_judgements, bad))
