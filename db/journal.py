@@ -53,7 +53,7 @@ def judgement_line(row: dict) -> dict:
     line = {
         "reviewer": row["reviewer"],
         "at": row["at"],
-        "question_id": row["question_id"],
+        "question_id": row["question_id"] or None,  # a reviewer-mark line names none
         "kind": row["kind"],
     }
     if row["passage_id"]:
@@ -76,7 +76,7 @@ def row_of(line: dict) -> tuple:
     return (
         line["reviewer"],
         line["at"],
-        line["question_id"],
+        line["question_id"] or "",
         line["kind"],
         line.get("passage_id") or "",
         json.dumps(line["value"], ensure_ascii=False),

@@ -149,7 +149,9 @@ class JudgementLog(Area):
     def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
         where, params = [], []
         if question_id is not None:
-            where.append("question_id = ?")
+            # with the reviewer-mark lines (about no question: ''), which decide who is a
+            # machine on every question (desktop/gold/effective.py as_counted)
+            where.append("question_id IN (?, '')")
             params.append(question_id)
         if reviewer is not None:
             where.append("reviewer = ?")
@@ -162,23 +164,22 @@ class JudgementLog(Area):
         and in log order, streamed."""
         return self._stream(
             "SELECT * FROM judgement WHERE question_id NOT IN (SELECT id FROM question) "
+            "AND question_id != '' "  # a reviewer-mark line is about no question
             "ORDER BY question_id, at, pk"
         )
 
-    def reviewers(self) -> list[str]:
-        """The people with a line in the log (machines are not reviewers of the gold)."""
+    def reviewer_lines(self) -> list[tuple[str, bool, bool]]:
+        """Each reviewer with a line in the log (reviewer-mark lines aside): (name, has a
+        person's line, has a machine's line), for the one rule of who is a machine
+        (desktop/gold/effective.py people_and_machines)."""
         return [
-            r[0]
+            (r[0], bool(r[1]), bool(r[2]))
             for r in self.conn.execute(
-                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 0 ORDER BY reviewer"
+                "SELECT reviewer, max(machine = 0), max(machine = 1) FROM judgement "
+                "WHERE kind != 'machine' GROUP BY reviewer ORDER BY reviewer"
             )
         ]
 
-    def machine_reviewers(self) -> list[str]:
-        """The machines with a line in the log."""
-        return [
-            r[0]
-            for r in self.conn.execute(
-                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 1 ORDER BY reviewer"
-            )
-        ]
+    def mark_lines(self) -> list[dict]:
+        """The reviewer-mark lines (kind 'machine': reviewer is a machine, or a person again)."""
+        return self._query("SELECT * FROM judgement WHERE kind = 'machine' ORDER BY at, pk")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from db import search
+from db import judgement_kinds, search
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -575,6 +575,14 @@ def _graph_contexts(db: Database) -> None:
         ) WITHOUT ROWID;
         """,
     )
+
+
+@MIGRATIONS(name="0013_reviewer_marks")
+def _reviewer_marks(db: Database) -> None:
+    """A reviewer-mark line (kind 'machine', issue 22): reviewer X is a machine from now on
+    (value true) or a person again (false; null withdraws the mark), about no question
+    (question_id ''). The kinds' CHECK is widened (db/judgement_kinds.py)."""
+    _script(db, judgement_kinds.widened(("machine",)))
 
 
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -77,8 +77,8 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
             "systems": [s["name"] for s in self.store.systems()],
             "results": counts["results"],
             "judgements": counts["judgements"],
-            "reviewers": self.store.reviewers(),
-            "machines": self.store.machine_reviewers(),  # compared, never counted (design 6)
+            "reviewers": self.reviewers(),
+            "machines": self.machine_reviewers(),  # compared, never counted (design 6)
         }
 
     def systems(self) -> list[dict]:

@@ -213,7 +213,7 @@ class ProjectJudgements:
     ) -> tuple:
         """One line of a judgements file as (line, *row), checked against the database;
         machine: every line of the file is a machine's."""
-        if rec.question_id not in known:
+        if rec.question_id not in known and rec.kind != gold.MARK:  # a mark names no question
             raise InputError(
                 path, rec.line, f"unknown question id {rec.question_id!r}; nothing was imported"
             )
@@ -315,6 +315,32 @@ class ProjectJudgements:
             "try again when it is done. Nothing was merged."
         )
 
+    def people_and_machines(self) -> tuple[list[str], list[str]]:
+        """The people and the machines with a line in the log, by the one rule
+        (effective.is_machine)."""
+        marks = gold.machine_marks(self.store.mark_lines())
+        return gold.people_and_machines(self.store.reviewer_lines(), marks)
+
+    def reviewers(self) -> list[str]:
+        """The people with a line in the log (machines are not reviewers of the gold)."""
+        return self.people_and_machines()[0]
+
+    def machine_reviewers(self) -> list[str]:
+        """The machines with a line in the log."""
+        return self.people_and_machines()[1]
+
+    def mark_reviewer(self, reviewer: str, machine: bool | None, at: str | None = None) -> dict:
+        """A reviewer-mark line (issue 22): reviewer is a machine (True) or a person (False)
+        from now on, for every line of theirs; None withdraws the mark (each line's own mark
+        stands again). About no question; a machine's line itself when True."""
+        if machine not in (True, False, None):
+            raise ValueError("a reviewer mark's value must be true, false or null")
+        row = self._judgement_row(reviewer, "", gold.MARK, machine, "", None, None, at)
+        row.update(span=None, machine=1 if machine is True else 0)
+        self.store.add_judgements([tuple(row[c] for c in self.store.JUDGEMENT_COLUMNS)])
+        self._gold_cache = None
+        return row
+
     def agreement(self) -> dict:
         """Design section 6's agreement of the people, and each machine against them."""
         return self.agreement_of(self.store.judgements(), self.effective_gold())
@@ -322,7 +348,8 @@ class ProjectJudgements:
     def agreement_of(self, rows: list[dict], built: gold.EffectiveGold) -> dict:
         """agreement() of these log rows, the machines held to this effective gold."""
         data = gold.agreement(rows)
-        named = {r["passage_id"] for r in rows if r.get("machine") and r["passage_id"]}
+        counted = gold.as_counted(rows)
+        named = {r["passage_id"] for r in counted if r.get("machine") and r["passage_id"]}
         question_pks = {q["id"]: q["pk"] for q in self.store.questions()}
         passage_pks = self.store.passage_pks(named)
         data["machines"] = machines.against_people(rows, built, question_pks, passage_pks)
@@ -377,6 +404,6 @@ class ProjectJudgements:
         known = {q["id"] for q in self.store.questions()}
         unknown: dict[str, int] = {}
         for question_id in question_ids:
-            if question_id not in known:
+            if question_id and question_id not in known:  # a reviewer mark names none
                 unknown[question_id] = unknown.get(question_id, 0) + 1
         return unknown

@@ -73,11 +73,68 @@ def line_order(row: dict) -> tuple[float, int]:
     return instant(row["at"]), row.get("pk") or 0
 
 
+MARK = "machine"  # the reviewer-mark kind: its reviewer is a machine (true) or a person (false)
+
+
+def machine_marks(rows: Iterable[dict]) -> dict[str, bool]:
+    """Reviewer -> the value of the latest reviewer-mark line about them (a null one
+    withdraws the mark), from log rows."""
+    marks: dict[str, bool] = {}
+    for row in sorted((r for r in rows if r["kind"] == MARK), key=line_order):
+        value = json.loads(row["value"])
+        if value is None:
+            marks.pop(row["reviewer"], None)
+        else:
+            marks[row["reviewer"]] = bool(value)
+    return marks
+
+
+def is_machine(row: dict, marks: dict[str, bool]) -> bool:
+    """The one rule of who is a machine (issue 22): the latest reviewer-mark line about the
+    line's reviewer decides for all their lines, before and after it; without one, the
+    line's own mark (`import judgements --machine`, "machine": true) stands."""
+    return marks.get(row["reviewer"], bool(row.get("machine")))
+
+
+def as_counted(rows: Iterable[dict]) -> list[dict]:
+    """Log rows as the gold, agreement and status read them: the reviewer-mark lines taken
+    out and every other row's `machine` set by is_machine. Reading the result again changes
+    nothing (it holds no mark lines)."""
+    rows = list(rows)
+    marks = machine_marks(rows)
+    out = []
+    for row in rows:
+        if row["kind"] == MARK:
+            continue
+        machine = is_machine(row, marks)
+        out.append(row if machine == bool(row.get("machine")) else {**row, "machine": int(machine)})
+    return out
+
+
+def people_and_machines(
+    reviewer_lines: Iterable[tuple[str, bool, bool]], marks: dict[str, bool]
+) -> tuple[list[str], list[str]]:
+    """The people and the machines among the reviewers (Store.reviewer_lines: name, has a
+    person's line, has a machine's line), by is_machine: a marked reviewer is one or the
+    other; an unmarked one is a person for their person's lines and a machine for their
+    machine's lines."""
+    people, machines = [], []
+    for name, person_lines, machine_lines in reviewer_lines:
+        if name in marks:
+            (machines if marks[name] else people).append(name)
+            continue
+        if person_lines:
+            people.append(name)
+        if machine_lines:
+            machines.append(name)
+    return people, machines
+
+
 def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
     """From log rows (dicts as the store returns them): latest value per (question, kind,
     passage) per reviewer, the latest adjudication per key, and every reviewer in the log;
-    machines' lines are left out."""
-    judgements = sorted(judgements, key=line_order)
+    machines' lines (by is_machine) are left out."""
+    judgements = sorted(as_counted(judgements), key=line_order)
     votes: dict[tuple[str, str, str], dict[str, object]] = {}
     adjudications: dict[tuple[str, str, str], tuple[str, object]] = {}
     reviewers: set[str] = set()

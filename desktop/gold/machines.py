@@ -16,13 +16,15 @@ from collections import Counter
 from collections.abc import Sequence
 
 from desktop.gold import alpha as alpha_module
-from desktop.gold.effective import EffectiveGold, cohen_kappa, latest_values
+from desktop.gold.effective import EffectiveGold, as_counted, cohen_kappa, latest_values
 from desktop.gold.team import ALPHA_KINDS
 
 
 def machine_votes(rows: Sequence[dict]) -> dict:
-    """(question, kind, passage) -> {machine: latest value} of the machines' lines."""
-    votes, _, _ = latest_values({**r, "machine": 0} for r in rows if r.get("machine"))
+    """(question, kind, passage) -> {machine: latest value} of the machines' lines (by the
+    one rule, effective.is_machine: rows should hold the reviewer-mark lines)."""
+    counted = as_counted(rows)
+    votes, _, _ = latest_values({**r, "machine": 0} for r in counted if r.get("machine"))
     return votes
 
 

@@ -19,6 +19,7 @@ KINDS = (
     "drop",
     "note",
     "adjudication",
+    "machine",
 )
 # Kinds that name a passage of the question (the others name none, or the question itself).
 PASSAGE_KINDS = ("role", "alternative", "not_evidence", "evidence", "drop")
@@ -56,6 +57,11 @@ def check_judgement_value(kind: str, value: object) -> str | None:
     # Adding or dropping an item has no "false": null withdraws it.
     if kind in ("evidence", "drop") and value is not True and value is not None:
         return f"a {kind} judgement's value must be true or null, not {shown(repr(value))}"
+    if kind == "machine" and value is not None and not isinstance(value, bool):
+        return (
+            "a machine (reviewer mark) judgement's value must be true (a machine), false (a "
+            f"person) or null, not {shown(repr(value))}"
+        )
     return None
 
 
@@ -63,6 +69,9 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
     pick_format(path, "judgements", fmt)
     for number, obj in json_lines(path, encoding, progress):
         check_kind(path, number, obj, "judgements")
+        if obj.get("kind") == "machine":
+            yield _mark(path, number, obj)
+            continue
         for key in ("reviewer", "at", "question_id", "kind"):
             if not isinstance(obj.get(key), str) or not obj[key].strip():
                 raise InputError(path, number, f"judgement needs a '{key}' string")
@@ -76,7 +85,7 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         settles = obj.get("settles")
         checked_kind = kind
         if kind == "adjudication":
-            if settles not in KINDS or settles in ("adjudication", "note"):
+            if settles not in KINDS or settles in ("adjudication", "note", "machine"):
                 raise InputError(
                     path,
                     number,
@@ -115,6 +124,34 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
             span,
             machine,
         )
+
+
+def _mark(path, number: int, obj: dict) -> JudgementRecord:
+    """A reviewer-mark line (issue 22): its reviewer is a machine (value true) or a person
+    (false; null withdraws the mark), about no question or passage; a machine's line itself
+    when true (its "machine" field is read from the value)."""
+    for key in ("reviewer", "at"):
+        if not isinstance(obj.get(key), str) or not obj[key].strip():
+            raise InputError(path, number, f"judgement needs a '{key}' string")
+    for key in ("question_id", "passage_id", "span", "settles", "system"):
+        if obj.get(key) not in (None, ""):
+            raise InputError(path, number, f"a machine (reviewer mark) line has no '{key}'")
+    if "value" not in obj:
+        raise InputError(path, number, "judgement needs a 'value' (null is allowed)")
+    problem = check_judgement_value("machine", obj["value"])
+    if problem:
+        raise InputError(path, number, problem)
+    value = obj["value"]
+    if obj.get("machine", value is True) is not (value is True):
+        raise InputError(
+            path,
+            number,
+            "a machine (reviewer mark) line's 'machine' is true exactly when its value is",
+        )
+    reviewer = nfc(obj["reviewer"].strip())
+    return JudgementRecord(
+        number, reviewer, obj["at"], "", "machine", "", value, None, None, None, value is True
+    )
 
 
 def _span(path, number: int, obj: dict, kind: str, passage_id: str):

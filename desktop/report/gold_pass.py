@@ -163,8 +163,9 @@ class ReviewerLines:
     first: tuple = ()  # (instant, at, pk) of the earliest line
     last: tuple = ()
 
-    def add(self, rows: list[dict]) -> None:
-        self.questions += 1
+    def add(self, rows: list[dict], question: bool = True) -> None:
+        """question: the rows are one question's (a reviewer's marks are about none)."""
+        self.questions += question
         for row in rows:
             self.kinds[row["kind"]] += 1
             self.lines += 1
@@ -182,7 +183,9 @@ class QuestionPass:
     def __init__(self, project, pool_depth: int):
         self.project = project
         self.pool_depth = pool_depth
-        self.reviewer_names = project.reads.reviewers()
+        self.reviewer_names = project.reviewers()
+        # who is a machine is decided by these for every question (effective.is_machine)
+        self.mark_lines = sorted(project.reads.mark_lines(), key=itemgetter("reviewer"))
         self.records = scratch.Spill()
         self.tables = {name: scratch.Spill() for name in TABLES}
         self.gold = CompactGold()  # evaluated questions only, in question order
@@ -219,14 +222,19 @@ class QuestionPass:
             # Lines about a question no longer in the database: their decisions are listed.
             rows = list(rows)
             marks = review.reviewer_marks(self.reviewer_names)
-            built = gold.build([], [], [], {}, {}, rows + marks)
+            built = gold.build([], [], [], {}, {}, rows + marks + self.mark_lines)
             self._decisions(None, built, rows, ())
+        for name, these in groupby(self.mark_lines, key=itemgetter("reviewer")):
+            # the reviewer-mark lines, counted once (every question's rows hold them)
+            these = list(these)
+            self.by_reviewer.setdefault(name, ReviewerLines()).add(these, question=False)
+            self.lines += len(these)
 
     def _question(self, question: dict, top_passages: list[int], ranked: bool) -> None:
         everyone = self.reviewer_names
         built, _, rows = review.question_gold(self.project, question, "", False, everyone)
         pk = question["pk"]
-        machine_rows = [r for r in rows if r.get("machine")]
+        machine_rows = [r for r in gold.as_counted(rows) if r.get("machine")]
         if machine_rows:
             named = self.project.reads.passage_pks({r["passage_id"] for r in machine_rows})
             self.machines.add(machine_rows, built, {question["id"]: pk}, named)
@@ -275,7 +283,7 @@ class QuestionPass:
                 )
             )
         )
-        self._decisions(question, built, rows, notes)
+        self._decisions(question, built, [r for r in rows if r["kind"] != gold.MARK], notes)
 
     def _decisions(self, question: dict | None, built: gold.EffectiveGold, rows, notes) -> None:
         for name, these in groupby(

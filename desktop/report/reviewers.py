@@ -42,7 +42,7 @@ def _lines_per_reviewer(sheet: Sheet, passed: QuestionPass, names: list[str]) ->
             h("last", "마지막"),
         ]
     )
-    machines = set(passed.project.reads.machine_reviewers())
+    machines = set(passed.project.machine_reviewers())
     for name in names:
         these = lines[name]
         sheet.append(

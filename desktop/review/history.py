@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 
-from desktop.gold.effective import instant, line_order, target_of
+from desktop.gold.effective import MARK, instant, line_order, target_of
 from desktop.gold.span_items import SpanKey
 from desktop.project import now
 
@@ -77,7 +77,9 @@ class UndoHistory:
     @staticmethod
     def key_of(row: dict) -> Key:
         """A line's key; a line about a span is keyed by the span (a SpanKey), as the
-        effective gold keys it."""
+        effective gold keys it; a reviewer-mark line by the reviewer it marks."""
+        if row["kind"] == MARK:
+            return ("", MARK, row["reviewer"], "")
         return (row["question_id"], row["kind"], target_of(row) or "", row.get("settles") or "")
 
     def record(self, row: dict) -> str:
@@ -109,6 +111,12 @@ class UndoHistory:
         self.undone.clear()
         return "change"
 
+    def know_mark(self, reviewer: str, value: object) -> None:
+        """The log's latest mark of a reviewer (None: none), before this window writes one:
+        it was written under the marked reviewer's name, maybe by another window or an import,
+        so this reviewer's own lines do not tell what an undo must put back."""
+        self.current[("", MARK, reviewer, "")] = _value_key(value)
+
     def can_undo(self) -> bool:
         return bool(self.done)
 
@@ -130,6 +138,8 @@ class UndoHistory:
     @staticmethod
     def _line(step: Step, value: object) -> dict:
         question_id, kind, passage_id, settles = step.key
+        if kind == MARK:  # Project.mark_reviewer's arguments, the kind and no question
+            return {"question_id": "", "kind": MARK, "reviewer": passage_id, "value": value}
         line = {
             "question_id": question_id,
             "kind": kind,

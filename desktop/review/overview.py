@@ -9,7 +9,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from desktop.evaluation.metrics import Prepared
-from desktop.gold.effective import Decision, EffectiveGold
+from desktop.gold.effective import Decision, EffectiveGold, as_counted
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.review.disputes import differ_at
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
@@ -85,7 +85,7 @@ def overview(
         board,
         summaries,
         shown,
-        project.reads.reviewers(),
+        project.reviewers(),
         len(prepared),
         len(questions) - len(prepared),
         span,
@@ -117,7 +117,7 @@ def _score_every_system(board, names, prepared, short, hits, rescore, progress, 
 def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done, total):
     """Every question's list line (the full pass's second half: done of total so far)."""
     by_question: dict[str, list[dict]] = {}
-    for r in rows:
+    for r in as_counted(rows):  # who is a machine, before the mark lines are left behind
         by_question.setdefault(r["question_id"], []).append(r)
     decided: dict[str, list[Decision]] = {}
     for d in built.decisions:

@@ -77,4 +77,4 @@ def question_gold(
 
 def reviewers(project) -> list[str]:
     """Everyone with a line in the log: with more than one, lone changes wait (design 6)."""
-    return project.reads.reviewers()
+    return project.reviewers()

@@ -52,7 +52,9 @@ def review_status(
     (the report): every item."""
     # A machine's lines review nothing (design 6): only people's lines make a status.
     mine = [
-        r for r in rows if not r.get("machine") and (reviewer is None or r["reviewer"] == reviewer)
+        r
+        for r in gold.as_counted(rows)
+        if not r.get("machine") and (reviewer is None or r["reviewer"] == reviewer)
     ]
     if not mine:
         return UNTOUCHED

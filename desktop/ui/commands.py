@@ -10,9 +10,11 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QInputDialog
 
 from db import StoreError
+from desktop.gold.effective import MARK
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import CorpusSearchDialog, NoteDialog
 from desktop.ui.models import SearchResultsModel
+from desktop.ui.reviewer_marks import mark_reviewer
 from desktop.ui.span_keys import span_label
 
 
@@ -326,6 +328,10 @@ class ReviewCommands:
         """Write the lines that undo (or redo) the latest step, together."""
         if not lines:
             self.say(nothing, 4000)
+            return
+        if lines[0]["kind"] == MARK:  # a reviewer mark, about no question
+            name, value = lines[0]["reviewer"], lines[0]["value"]
+            mark_reviewer(self.window, name, value, f"{what}: {terms.kind(MARK)} {name}")
             return
         question = self.window.session.by_id.get(lines[0]["question_id"])
         if question is None:

@@ -20,6 +20,7 @@ from desktop.ui.common import review_table, shrinkable
 from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel
 from desktop.ui.models.base import AMBER
+from desktop.ui.reviewer_marks import ReviewerMarks
 from desktop.ui.session import ReviewSession
 from desktop.ui.team_words import team_text
 from desktop.ui.widgets import RecallCurve, system_colour
@@ -147,7 +148,17 @@ class MetricsDock(QDockWidget):
         self.agreement_table = review_table(page)
         self.agreement_table.setModel(self.agreement_model)
         self.agreement_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.agreement_table)
+        # every reviewer, the machines checked (issue 22), beside the pairs' agreement
+        self.reviewer_marks = ReviewerMarks(page)
+        marks = QVBoxLayout()
+        marks.addWidget(shrinkable(QLabel(self.tr("Machines (checked):"))))
+        marks.addWidget(self.reviewer_marks, 1)
+        width = self.fontMetrics().averageCharWidth() * 24
+        self.reviewer_marks.setMaximumWidth(width)
+        row = QHBoxLayout()
+        row.addLayout(marks)
+        row.addWidget(self.agreement_table, 1)
+        layout.addLayout(row)
         policy = shrinkable(QLabel())
         policy.setWordWrap(True)
         policy.setText(
@@ -221,6 +232,12 @@ class MetricsDock(QDockWidget):
                 + " "
                 + team_text(overview.agreement)
             )
+        self.show_reviewers()
+
+    def show_reviewers(self) -> None:
+        """The reviewer list as the log has it (people and machines, effective.is_machine)."""
+        people = self.session.overview.reviewers if self.session.overview else []
+        self.reviewer_marks.set_reviewers(people, self.session.machines)
 
     def show_state(self) -> None:
         overview = self.session.overview

@@ -32,7 +32,7 @@ from desktop.readers import Cancelled
 class Changes:
     """What an operation changed, for the panels to refresh from."""
 
-    kind: str  # "judgement", "import", "merge", "export", "metrics", "query"
+    kind: str  # "judgement", "import", "merge", "export", "metrics", "query", "mark"
     what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
     question: int | None = None  # the question's pk, for a judgement
     data: bool = False  # the database's content changed: questions and systems are read again
@@ -306,6 +306,15 @@ def sample_op() -> Callable:
 def merge_op(path) -> Callable:
     path = str(path)
     return _changing(Changes("merge", data=True), lambda project, _: project.merge(path))
+
+
+def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
+    """A reviewer-mark line (issue 22): who is a machine changes what counts on every
+    question, so everything is read again (data)."""
+    return _changing(
+        Changes("mark", data=True),
+        lambda project, _: project.mark_reviewer(reviewer, machine, at),
+    )
 
 
 def export_report_op(path, ks: Sequence[int]) -> Callable:

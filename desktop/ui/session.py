@@ -44,6 +44,7 @@ class ReviewSession(QObject):
         self.compare_name: str | None = None
         self.reviewers: list[str] = []
         self.chunkings: list[str] = []
+        self.machines: list[str] = []
         self.history = UndoHistory()
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
@@ -72,6 +73,7 @@ class ReviewSession(QObject):
         # Names of the chunkings, first (the gold's) first: the corpus search offers them.
         self.chunkings = [c["name"] for c in project.reads.chunkings()]
         self.reviewers = review.reviewers(project)
+        self.machines = project.machine_reviewers()  # the Agreement tab's checked reviewers
         names = [s["name"] for s in self.systems]
         wanted = self.system_name or str(self.settings.value(f"system/{db_key}", "") or "")
         self.system_name = wanted if wanted in names else (names[0] if names else None)

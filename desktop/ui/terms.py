@@ -40,6 +40,7 @@ KINDS = {
     "adjudication": QT_TRANSLATE_NOOP("terms", "adjudication"),
     "evidence": QT_TRANSLATE_NOOP("terms", "new evidence item"),
     "drop": QT_TRANSLATE_NOOP("terms", "dropped item"),
+    "machine": QT_TRANSLATE_NOOP("terms", "machine mark"),
 }
 MEASURES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "R"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
@@ -39,6 +40,7 @@ from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.menus import Menus
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.operations import Worker
+from desktop.ui.reviewer_marks import mark_reviewer
 from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         build_central(self)
         self.metrics_dock = MetricsDock(self.session, self)
+        self.metrics_dock.reviewer_marks.markWanted.connect(partial(mark_reviewer, self))
         self.metrics = MetricsRunner(self.session, self.metrics_dock, self.db_path, self)
         self.metrics.busyChanged.connect(self._metrics_state)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.metrics_dock)

@@ -32,6 +32,7 @@ VIEWS = {
     "english": "english.png",  # the English UI with the agreement panel
     "welcome": "welcome.png",  # the first run: the welcome panel on an empty database
     "pool": "pool.png",  # the unjudged pool queue, its passage in the reader
+    "machines": "machines.png",  # the Agreement tab's reviewers, an LLM judge marked a machine
 }
 SIZE = tuple(int(n) for n in os.environ.get("SHOT_SIZE", "1366x768").split("x"))
 OUT = Path(os.environ.get("SHOT_DIR", HERE))
@@ -64,7 +65,7 @@ def prepare(view: str, base: Path) -> tuple[Path, str]:
     with Project(db) as project:
         list(load_sample(project))
         judge = project.add_judgement
-        if view in ("disagreement", "english"):
+        if view in ("disagreement", "english", "machines"):
             judge(me, "q01", "role", "core", passage_id="art-128")
             judge(other, "q01", "role", "supporting", passage_id="art-128")
             judge(
@@ -90,6 +91,11 @@ def prepare(view: str, base: Path) -> tuple[Path, str]:
             for qid in ("q02", "q04", "q06"):
                 judge(me, qid, "answerable", True)
                 judge(other, qid, "answerable", True)
+            if view == "machines":  # an LLM judge's lines, then the judge marked a machine
+                judge("gpt-4o", "q01", "role", "core", passage_id="art-128")
+                for qid in ("q02", "q04", "q06"):
+                    judge("gpt-4o", qid, "answerable", qid != "q04")
+                project.mark_reviewer("gpt-4o", True)
         else:
             for qid, pid, role in (
                 ("q02", "art-067", "core"),
@@ -135,7 +141,7 @@ def shoot(view: str) -> None:
             else:
                 window.question_panel.only_disputed.setChecked(True)
                 window.show_question("q01")
-                if view == "english":
+                if view in ("english", "machines"):
                     window.metrics_dock.tabs.setCurrentIndex(1)
             QTimer.singleShot(2000, capture)
 

@@ -396,6 +396,18 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>{name} is marked as a machine: their lines no longer count</source>
+        <translation>{name}을(를) 기계로 표시했습니다: 그 판정은 더 이상 정답에 반영되지 않습니다</translation>
+    </message>
+    <message>
+        <source>{name} is a person again: their lines count</source>
+        <translation>{name}을(를) 다시 사람으로 표시했습니다: 그 판정이 정답에 반영됩니다</translation>
+    </message>
+    <message>
+        <source>Marking {name}…</source>
+        <translation>{name} 표시 중…</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>언어(&amp;L)</translation>
     </message>
@@ -736,6 +748,10 @@
 </context>
 <context>
     <name>MetricsDock</name>
+    <message>
+        <source>Machines (checked):</source>
+        <translation>기계 (체크):</translation>
+    </message>
     <message>
         <source>Metrics</source>
         <translation>지표</translation>
@@ -1661,6 +1677,10 @@
 <context>
     <name>terms</name>
     <message>
+        <source>machine mark</source>
+        <translation>기계 표시</translation>
+    </message>
+    <message>
         <source>core</source>
         <translation>핵심</translation>
     </message>
@@ -1937,6 +1957,21 @@
     <message>
         <source>Machines (compared, never counted in the gold): {names}.</source>
         <translation>기계 판정자(비교만 하고 정답에는 반영하지 않음): {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewerMarks</name>
+    <message>
+        <source>Check a reviewer that is a machine (an LLM judge): its lines are kept and compared with the people's, never counted in the gold. Ctrl+Z undoes it.</source>
+        <translation>기계(LLM 판정자)인 검수자를 체크하세요: 그 판정은 보관되고 사람의 판정과 비교되지만 정답에는 반영되지 않습니다. Ctrl+Z로 되돌립니다.</translation>
+    </message>
+    <message>
+        <source>A machine</source>
+        <translation>기계</translation>
+    </message>
+    <message>
+        <source>A person</source>
+        <translation>사람</translation>
     </message>
 </context>
 </TS>

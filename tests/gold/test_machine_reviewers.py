@@ -30,7 +30,7 @@ def test_a_machine_alone_changes_nothing(project, tmp_path):
     small_project(project, tmp_path)
     project.import_judgements(write_jsonl(tmp_path / "m.jsonl", [_line("gpt", "core", True)]))
     assert _role(project) == (None, [])
-    assert project.store.reviewers() == [] and project.store.machine_reviewers() == ["gpt"]
+    assert project.reviewers() == [] and project.machine_reviewers() == ["gpt"]
 
 
 def test_a_machine_never_makes_a_persons_change_wait(project, tmp_path):
@@ -54,7 +54,7 @@ def test_the_mark_is_part_of_the_lines_identity_and_the_journal(project, tmp_pat
     with Project(lost) as fresh:
         small_project(fresh, tmp_path)
         fresh.restore_judgements(journal_path, force=True)
-        assert fresh.store.machine_reviewers() == ["gpt"]
+        assert fresh.machine_reviewers() == ["gpt"]
         assert sorted(json.dumps(x, sort_keys=True) for x in fresh.judgement_lines()) == sorted(
             json.dumps(x, sort_keys=True) for x in project.judgement_lines()
         )
@@ -80,7 +80,7 @@ def test_machine_is_for_judgements_only_on_the_command_line(project, tmp_path):
     assert (info["reviewers"], info["machines"]) == ([], ["gpt"])
     assert "machines:        gpt" in cli(project.path, "info").stdout
     with Project(project.path) as again:
-        assert again.store.machine_reviewers() == ["gpt"]
+        assert again.machine_reviewers() == ["gpt"]
         assert again.judgement_lines()[0]["machine"] is True
 
 

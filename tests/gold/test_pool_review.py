@@ -36,7 +36,7 @@ def test_the_window_pool_judges_as_the_reviewer_sees(opened):
     q05 = opened.reads.question("q05")
     first = opened.pool(10, questions=["q05"])[0][1][0]
     opened.add_judgement("lee", "q05", "not_evidence", True, passage_id=first.passage_id)
-    reviewers = opened.reads.reviewers()
+    reviewers = opened.reviewers()
     assert reviewers == ["lee"]
     everyone = review.pool_of(opened, q05, "kim", False, reviewers)
     blind = review.pool_of(opened, q05, "kim", True, reviewers)
@@ -123,7 +123,7 @@ def test_a_pending_judgement_leaves_only_its_reviewers_queue(opened):
     opened.add_judgement("kim", "q01", "note", "둘째 검수자")
     opened.add_judgement("lee", "q05", "not_evidence", True, passage_id=first.passage_id)
     opened.add_evidence("lee", "q05", second.passage_id, "core")
-    reviewers = opened.reads.reviewers()
+    reviewers = opened.reviewers()
     assert opened.pool(10, questions=["q05"])[0][1][:2] == [first, second]  # not in force
     kim = review.pool_of(opened, q05, "kim", False, reviewers)
     lee = review.pool_of(opened, q05, "lee", False, reviewers)

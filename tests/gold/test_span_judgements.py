@@ -164,7 +164,7 @@ def test_one_questions_gold_holds_its_span_items_as_the_whole_gold_does(db, tmp_
     )
     with Project(db) as project:
         whole = project.effective_gold()
-        names = project.store.reviewers()
+        names = project.reviewers()
         for question in project.store.questions():
             built, _, _ = review.question_gold(project, question, "", False, names)
             assert built.items[question["pk"]] == whole.items[question["pk"]], question["id"]

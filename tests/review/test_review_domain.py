@@ -42,7 +42,7 @@ def judged(sample_db):
 def test_one_question_gold_equals_the_full_build(judged, blind):
     with Project(judged) as project:
         full = review.build_gold(project, "kim", blind)
-        reviewers = project.reads.reviewers()
+        reviewers = project.reviewers()
         for question in project.questions():
             one, _, _ = review.question_gold(project, question, "kim", blind, reviewers)
             pk = question["pk"]
@@ -60,7 +60,7 @@ def test_full_pass_and_question_refresh_equal_project_evaluate(sample_db, blind)
         for who, qid, kind, value, pid, settles in JUDGEMENTS:
             project.add_judgement(who, qid, kind, value, passage_id=pid, settles=settles)
             question = project.reads.question(qid)
-            reviewers = project.reads.reviewers()
+            reviewers = project.reviewers()
             summary, entries = review.refresh_question(
                 project, question, "kim", blind, [5, 10], reviewers
             )
@@ -201,7 +201,7 @@ def test_the_keypress_path_builds_the_question_gold_once(judged, blind, monkeypa
     with Project(judged) as project:
         q01 = project.reads.question("q01")
         systems = project.systems()
-        reviewers = project.reads.reviewers()
+        reviewers = project.reviewers()
         view = review.question_view(project, q01, systems[:2], 5, "kim", blind, reviewers, 10)
         summary, entries = review.refresh_question(project, q01, "kim", blind, [5, 10], reviewers)
         assert len(builds) == 2  # the two old calls build it once each

@@ -82,5 +82,5 @@ def test_the_import_dialog_marks_a_machines_judgements(sample_db, tmp_path, open
     (row,) = logged(sample_db)
     assert row["reviewer"] == "gpt" and row["machine"] == 1
     with Project(sample_db) as project:
-        assert project.store.machine_reviewers() == ["gpt"] and project.store.reviewers() == []
+        assert project.machine_reviewers() == ["gpt"] and project.reviewers() == []
     assert ImportDialog("run", path, True, window).machine.isHidden()
