@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from operator import add
 
 from db.rows import Area, chunks
@@ -51,6 +52,13 @@ def _grams(text: str) -> Counter:
     return found
 
 
+def _score(share: float, cosine: float) -> float:
+    """A passage's similarity to another from the share of that one's distinctive pairs it
+    holds and the cosine of their pairs and triples (module docstring): the one formula
+    similar_passages and pair_scores both give."""
+    return round(math.sqrt(share * cosine), 3)
+
+
 def _cosine(a: Counter, text: str) -> float:
     """The cosine of a and text's pairs and triples: 1.0 for the same counts."""
     b = _grams(text)
@@ -69,18 +77,11 @@ class Similar(Area):
         passage just before or after it."""
         text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
         weights = self._term_weights(pair_tokens(text or ""))
-        total = sum(weights.values())
-        if not total:
+        if not sum(weights.values()):
             return []
-        scores: dict[int, float] = {}
-        for term, weight in weights.items():
-            for (rowid,) in self.conn.execute(
-                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?", (phrase(term),)
-            ):
-                scores[rowid] = scores.get(rowid, 0.0) + weight
         excluded = self._excluded(pk)
         ranked = sorted(
-            ((p, s / total) for p, s in scores.items() if p not in excluded),
+            ((p, s) for p, s in self._shares(weights).items() if p not in excluded),
             key=lambda s: (-s[1], s[0]),
         )
         out: list[dict] = []
@@ -88,14 +89,63 @@ class Similar(Area):
         for part in chunks(iter(ranked), RERANKED):
             rows = self._similar_rows(pk, [p for p, _ in part])
             found = [
-                {**rows[p], "score": round(math.sqrt(score * _cosine(shape, rows[p]["text"])), 3)}
-                for p, score in part
+                {**rows[p], "score": _score(share, _cosine(shape, rows[p]["text"]))}
+                for p, share in part
                 if p in rows
             ]
             out += sorted(found, key=lambda r: (-r["score"], r["pk"]))
             if len(out) >= limit:
                 break
         return [{k: v for k, v in r.items() if k != "text"} for r in out[:limit]]
+
+    def pair_scores(
+        self, pk: int, others: Iterable[int], at_least: float = 0.0
+    ) -> dict[int, float]:
+        """The score similar_passages gives each of others as pk's similar passage (the same
+        formula on the same terms, so the same number), for any passages at all rather than
+        the best; a passage similar_passages would never list (pk itself, its neighbours in
+        its document or the corpus, another chunking's, an unknown key) is absent, and one
+        holding none of pk's distinctive pairs scores 0.0. With at_least, a passage scoring
+        less is absent too, and the index is searched only for those whose cosine lets them
+        reach it (the share is at most 1, so the score at most the cosine's square root)."""
+        wanted = sorted(set(others) - self._excluded(pk))
+        if not wanted:
+            return {}
+        text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
+        shape = _grams(text)
+        cosines: dict[int, float] = {}
+        for part in chunks(((p,) for p in wanted), RERANKED):
+            for p, row in self._similar_rows(pk, [p for (p,) in part]).items():
+                cosine = _cosine(shape, row["text"])
+                if _score(1.0, cosine) >= at_least:
+                    cosines[p] = cosine
+        if not cosines:
+            return {}
+        weights = self._term_weights(pair_tokens(text or ""))
+        shares: dict[int, float] = {}
+        if sum(weights.values()):
+            for part in chunks(((p,) for p in sorted(cosines)), RERANKED):
+                shares.update(self._shares(weights, [p for (p,) in part]))
+        scores = {p: _score(shares.get(p, 0.0), c) for p, c in cosines.items()}
+        return {p: s for p, s in scores.items() if s >= at_least}
+
+    def _shares(self, weights: dict[str, float], only: list[int] | None = None) -> dict[int, float]:
+        """Each passage's share of the weights of the terms it holds (of those in `only`
+        when given, of every passage holding one otherwise)."""
+        total = sum(weights.values())
+        within = ""
+        params: list = []
+        if only is not None:
+            within = f" AND rowid IN ({','.join('?' * len(only))})"
+            params = only
+        scores: dict[int, float] = {}
+        for term, weight in weights.items():
+            for (rowid,) in self.conn.execute(
+                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?" + within,
+                (phrase(term), *params),
+            ):
+                scores[rowid] = scores.get(rowid, 0.0) + weight
+        return {p: s / total for p, s in scores.items()}
 
     def _term_weights(self, terms: set[str]) -> dict[str, float]:
         """Inverse document frequency of the passage's distinctive terms (module docstring)."""
