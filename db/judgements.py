@@ -166,11 +166,13 @@ class JudgementLog(Area):
         )
 
     def reviewers(self) -> list[str]:
-        """The people with a line in the log (machines are not reviewers of the gold)."""
+        """The people with a line in the log (machines are not reviewers of the gold, nor is
+        someone who only dismissed candidates: effective.latest_values)."""
         return [
             r[0]
             for r in self.conn.execute(
-                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 0 ORDER BY reviewer"
+                "SELECT DISTINCT reviewer FROM judgement WHERE machine = 0 "
+                "AND kind != 'dismissed' ORDER BY reviewer"
             )
         ]
 
