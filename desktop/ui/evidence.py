@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.review import QuestionView
 from desktop.ui import terms
+from desktop.ui.candidates import CandidatesPanel
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -62,6 +63,8 @@ class EvidencePanel(QWidget):
         self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         layout.addWidget(self.note)
         layout.addWidget(self._buttons(buttons))
+        self.candidates = CandidatesPanel(self)  # filled by the window's CandidateRunner
+        layout.addWidget(self.candidates)
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
         self.dispute_box = self._disputes()

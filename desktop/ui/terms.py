@@ -40,6 +40,7 @@ KINDS = {
     "adjudication": QT_TRANSLATE_NOOP("terms", "adjudication"),
     "evidence": QT_TRANSLATE_NOOP("terms", "new evidence item"),
     "drop": QT_TRANSLATE_NOOP("terms", "dropped item"),
+    "dismissed": QT_TRANSLATE_NOOP("terms", "dismissed candidate"),
 }
 MEASURES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "R"),
@@ -143,6 +144,8 @@ def value_text(kind_name: str, value: object) -> str:
         return t("added") if value else t("not evidence")
     if kind_name == "drop":
         return t("dropped")
+    if kind_name == "dismissed":
+        return t("dismissed for {passage}").format(passage=value)
     return str(value)
 
 

@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
         self._remember_question()
         self.settings.sync()
         self.guard.stop()
-        for worker in (self.tasks, self.queries, *self.metrics.workers()):
+        for worker in (self.tasks, self.queries, self.alternatives.worker, *self.metrics.workers()):
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
         self.metrics.forget()
-        for worker in (self.tasks, self.queries, *self.metrics.workers()):
+        for worker in (self.tasks, self.queries, self.alternatives.worker, *self.metrics.workers()):
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:
