@@ -11,6 +11,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from db import search
+from db.judgement_table import widen_kinds
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -580,38 +581,9 @@ def _graph_contexts(db: Database) -> None:
 @MIGRATIONS(name="0014_dismissed_candidates")
 def _dismissed_candidates(db: Database) -> None:
     """A dismissed line (kind 'dismissed', issue 21): a candidate alternative a reviewer
-    dismissed for an item. The kinds' CHECK is widened, which SQLite does by copying the table
-    (same pks, so the journal still matches; the indexes as 0011 left them). It also admits
-    'machine', the reviewer mark issue 22 adds on another branch in a migration of its own
-    (0013): whichever of the two runs last leaves both kinds allowed."""
-    _script(
-        db,
-        """
-        CREATE TABLE judgement_new (
-            pk INTEGER PRIMARY KEY,
-            reviewer TEXT NOT NULL,
-            at TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN
-                ('role', 'alternative', 'not_evidence', 'answerable', 'evidence', 'drop',
-                 'note', 'adjudication', 'machine', 'dismissed')),
-            passage_id TEXT NOT NULL DEFAULT '',
-            value TEXT NOT NULL,
-            settles TEXT,
-            system TEXT,
-            span TEXT,
-            machine INTEGER NOT NULL DEFAULT 0
-        );
-        INSERT INTO judgement_new SELECT pk, reviewer, at, question_id, kind, passage_id,
-            value, settles, system, span, machine FROM judgement;
-        DROP TABLE judgement;
-        ALTER TABLE judgement_new RENAME TO judgement;
-        CREATE INDEX judgement_question ON judgement(question_id);
-        CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
-            passage_id, value, coalesce(settles, ''), coalesce(system, ''), coalesce(span, ''),
-            machine);
-        """,
-    )
+    dismissed for an item. The kinds' CHECK is widened (db/judgement_table.py; it also admits
+    'machine', the reviewer mark of issue 22's own migration)."""
+    _script(db, widen_kinds())
 
 
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -123,3 +123,10 @@ def test_a_dismissal_undoes_and_redoes_as_one_step(project, tmp_path):
     assert not history.can_undo() and history.can_redo()
     (redo,) = history.redo_lines()
     assert redo["value"] == "p2"
+
+
+def test_the_log_takes_every_kind_the_readers_know():
+    from db.judgement_table import KINDS as STORED
+    from desktop.readers import KINDS
+
+    assert set(KINDS) <= set(STORED)
