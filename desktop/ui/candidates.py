@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from desktop.gold import candidates as rule
@@ -62,12 +62,28 @@ class CandidatesPanel(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.table.clicked.connect(lambda index: self._row_changed(index))
         layout.addWidget(self.table)
-        self.say(self.tr("Select an evidence item to see passages that say the same elsewhere."))
+        self.nothing_for(None)
 
     def say(self, text: str, found: ItemCandidates | None = None) -> None:
-        self.title.setText(f"<b>{html.escape(self.tr('Candidate alternatives'))}</b> · {text}")
+        name = html.escape(self.tr("Candidate alternatives"))
+        self.title.setText(f"<b>{name}</b> · {text}")
         self.model.set_candidates(found)
         self.table.setVisible(bool(found and found.candidates))
+
+    def nothing_for(self, item) -> None:
+        """No item selected, or one given as a span (no passage of its own to be like)."""
+        if item is None:
+            self.say(
+                self.tr("Select an evidence item to see passages that say the same elsewhere.")
+            )
+        else:
+            self.say(self.tr("An item given as a span has no candidates of its own."))
+
+    def pick_first(self) -> str:
+        return self.tr("Select a candidate alternative first")
+
+    def looking(self, item_id: str) -> None:
+        self.say(html.escape(self.tr("looking for passages like {item}…").format(item=item_id)))
 
     def show_found(self, found: ItemCandidates) -> None:
         shown = len(found.candidates)
@@ -117,10 +133,6 @@ def pool_op(question: dict, items, pool, reviewer: str):
     )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("CandidatesPanel", text)
-
-
 class CandidateRunner(QObject):
     """Starts the candidate operations as the session and the evidence selection change, and
     hands their results to the evidence panel's list and the pool queue."""
@@ -158,17 +170,10 @@ class CandidateRunner(QObject):
             return
         self._asked = asked
         self.worker.cancel("item")
-        if item is None:
-            self.panel.say(
-                _tr("Select an evidence item to see passages that say the same elsewhere.")
-            )
+        if item is None or item.given_as_span:
+            self.panel.nothing_for(item)
             return
-        if item.given_as_span:
-            self.panel.say(_tr("An item given as a span has no candidates of its own."))
-            return
-        self.panel.say(
-            html.escape(_tr("looking for passages like {item}…").format(item=item.primary_id))
-        )
+        self.panel.looking(item.primary_id)
         known = {i.primary_pk for i in view.items} | {pk for pk, _ in item.alternatives}
         question = self.session.question(view.pk)
         self.worker.start(
@@ -208,7 +213,7 @@ class CandidateRunner(QObject):
         """H: the candidate picked is dismissed for the selected item (a `dismissed` line)."""
         candidate, item = self.panel.current(), self.window.selected_item()
         if candidate is None or item is None or self.panel.model.found is None:
-            self.window.commands.say(_tr("Select a candidate alternative first"))
+            self.window.commands.say(self.panel.pick_first())
             return
         found = self.panel.model.found
         if found.item_pk != item.primary_pk:

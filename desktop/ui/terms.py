@@ -190,6 +190,7 @@ _EXTRA = (
     QT_TRANSLATE_NOOP("terms", "not evidence"),
     QT_TRANSLATE_NOOP("terms", "evidence"),
     QT_TRANSLATE_NOOP("terms", "alternative for {passage}"),
+    QT_TRANSLATE_NOOP("terms", "dismissed for {passage}"),
     QT_TRANSLATE_NOOP("terms", "added"),
     QT_TRANSLATE_NOOP("terms", "dropped"),
 )
