@@ -24,8 +24,8 @@ from desktop.ui.models.candidates import CandidateModel
 from desktop.ui.operations import Changes, Done, Worker
 from desktop.ui.widgets import HtmlDelegate, text_lines_height
 
-ROW_LINES = 4  # a row: where it comes from, the systems, two lines of text
-ROWS_SHOWN = 2  # the table's height in rows; more scroll (the list is best first)
+ROW_LINES = 5  # a row: score and where it comes from, the systems, the text's first lines
+ROWS_SHOWN = 2  # the table's height in rows at most; more scroll (the list is best first)
 
 
 class CandidatesPanel(QWidget):
@@ -52,13 +52,8 @@ class CandidatesPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(CandidateModel.COL_CANDIDATE, QHeaderView.ResizeMode.Stretch)
-        char = self.fontMetrics().averageCharWidth()
-        header.resizeSection(CandidateModel.COL_SCORE, char * 6 + 8)
-        rows = text_lines_height(self.font(), ROW_LINES) + 6
-        self.table.verticalHeader().setDefaultSectionSize(rows)
-        self.table.setFixedHeight(
-            header.sizeHint().height() + rows * ROWS_SHOWN + 2 * self.table.frameWidth()
-        )
+        self.row_height = text_lines_height(self.font(), ROW_LINES) + 6
+        self.table.verticalHeader().setDefaultSectionSize(self.row_height)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.table.clicked.connect(lambda index: self._row_changed(index))
         layout.addWidget(self.table)
@@ -68,7 +63,12 @@ class CandidatesPanel(QWidget):
         name = html.escape(self.tr("Candidate alternatives"))
         self.title.setText(f"<b>{name}</b> · {text}")
         self.model.set_candidates(found)
-        self.table.setVisible(bool(found and found.candidates))
+        shown = min(len(found.candidates), ROWS_SHOWN) if found else 0
+        self.table.setVisible(bool(shown))
+        if shown:  # as tall as its rows, up to ROWS_SHOWN: no empty room under one candidate
+            header = self.table.horizontalHeader().sizeHint().height()
+            frame = 2 * self.table.frameWidth()
+            self.table.setFixedHeight(header + self.row_height * shown + frame)
 
     def nothing_for(self, item) -> None:
         """No item selected, or one given as a span (no passage of its own to be like)."""
@@ -88,10 +88,9 @@ class CandidatesPanel(QWidget):
     def show_found(self, found: ItemCandidates) -> None:
         shown = len(found.candidates)
         if shown:
-            text = self.tr(
-                "{n} passages like {item} elsewhere: A accepts one as its alternative, "
-                "H dismisses it"
-            ).format(n=shown, item=found.item_id)
+            text = self.tr("like {item} elsewhere: {n} (A accepts, H dismisses)").format(
+                n=shown, item=found.item_id
+            )
         else:
             text = self.tr("none for {item} (similarity {threshold:.2f} or more)").format(
                 item=found.item_id, threshold=rule.THRESHOLD

@@ -63,13 +63,14 @@ class EvidencePanel(QWidget):
         self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         layout.addWidget(self.note)
         layout.addWidget(self._buttons(buttons))
-        self.candidates = CandidatesPanel(self)  # filled by the window's CandidateRunner
-        layout.addWidget(self.candidates)
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
+        # Under the disagreements, whose buttons settle what counts now and stay in view.
+        self.candidates = CandidatesPanel(self)  # filled by the window's CandidateRunner
+        layout.addWidget(self.candidates)
         self.stretch = QWidget()  # takes the room when there is no disagreement
         layout.addWidget(self.stretch, 1)
         legend = _label()

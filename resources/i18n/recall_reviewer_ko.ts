@@ -31,16 +31,12 @@
 <context>
     <name>CandidateModel</name>
     <message>
-        <source>Score</source>
-        <translation>유사도</translation>
+        <source>Score · candidate · where it comes from</source>
+        <translation>유사도 · 후보 · 출처</translation>
     </message>
     <message>
-        <source>Candidate</source>
-        <translation>후보</translation>
-    </message>
-    <message>
-        <source>How alike the two passages are, 0 to 1 (a near copy is near 1)</source>
-        <translation>두 구절이 얼마나 비슷한지 (0~1, 거의 같은 글은 1에 가까움)</translation>
+        <source>The score: how alike the two passages are, 0 to 1 (a near copy is near 1)</source>
+        <translation>유사도: 두 구절이 얼마나 비슷한지 (0~1, 거의 같은 글은 1에 가까움)</translation>
     </message>
     <message>
         <source>In no system&apos;s top {k}</source>
@@ -48,7 +44,7 @@
     </message>
     <message>
         <source>In the top {k} of {systems}: accepting it changes their scores</source>
-        <translation>{systems}의 상위 {k}에 있음: 채택하면 이 시스템들의 점수가 바뀝니다</translation>
+        <translation>{systems}의 상위 {k}에 있음: 채택하면 그 점수가 바뀜</translation>
     </message>
     <message>
         <source>you accepted it (A again withdraws)</source>
@@ -78,8 +74,8 @@
         <translation>{item}과(와) 비슷한 구절을 찾는 중…</translation>
     </message>
     <message>
-        <source>{n} passages like {item} elsewhere: A accepts one as its alternative, H dismisses it</source>
-        <translation>다른 곳에 {item}과(와) 비슷한 구절 {n}개: A 대체 근거로 채택, H 후보 제외</translation>
+        <source>like {item} elsewhere: {n} (A accepts, H dismisses)</source>
+        <translation>다른 곳의 {item} 유사 구절 {n}개 (A 채택, H 제외)</translation>
     </message>
     <message>
         <source>none for {item} (similarity {threshold:.2f} or more)</source>

@@ -1,6 +1,7 @@
 """The selected evidence item's candidate alternatives (issue 21), as the worker built them
-(desktop.review.candidates): one row each, its score, and where it comes from, which systems
-have it in their top K and its text with the phrases it shares with the item marked."""
+(desktop.review.candidates): one row each, in one column so that the text has the panel's
+width: its score and where it comes from, which systems have it in their top K, and its text
+with the phrases it shares with the item marked."""
 
 from __future__ import annotations
 
@@ -33,14 +34,13 @@ def marked_html(text: str, shared: tuple[tuple[int, int], ...]) -> str:
 
 
 class CandidateModel(QAbstractTableModel):
-    COL_SCORE, COL_CANDIDATE = range(2)
+    COL_CANDIDATE = 0
     CandidateRole = USER
     HtmlRole = USER + 1
     ROLES = frozenset(
         (
             Qt.ItemDataRole.DisplayRole,
             Qt.ItemDataRole.ToolTipRole,
-            Qt.ItemDataRole.TextAlignmentRole,
             CandidateRole,
             HtmlRole,
         )
@@ -75,15 +75,17 @@ class CandidateModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=ROOT) -> int:
-        return 0 if parent.isValid() else 2
+        return 0 if parent.isValid() else 1
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.tr("Score") if section == self.COL_SCORE else self.tr("Candidate")
-        if role == Qt.ItemDataRole.ToolTipRole and section == self.COL_SCORE:
-            return self.tr("How alike the two passages are, 0 to 1 (a near copy is near 1)")
+            return self.tr("Score · candidate · where it comes from")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tr(
+                "The score: how alike the two passages are, 0 to 1 (a near copy is near 1)"
+            )
         return None
 
     def source(self, c: Candidate) -> str:
@@ -106,9 +108,9 @@ class CandidateModel(QAbstractTableModel):
         if role == self.CandidateRole:
             return c
         if role == Qt.ItemDataRole.DisplayRole:
-            if column == self.COL_SCORE:
-                return f"{c.score:.2f}"
-            return f"{self.source(c)}\n{self.systems_note(c)}\n{c.text[:EXCERPT_CHARS]}"
+            return (
+                f"{c.score:.2f} {self.source(c)}\n{self.systems_note(c)}\n{c.text[:EXCERPT_CHARS]}"
+            )
         if role == self.HtmlRole and column == self.COL_CANDIDATE:
             if not self._html[index.row()]:  # kept: the delegate asks on every paint
                 self._html[index.row()] = self._markup(c)
@@ -116,8 +118,6 @@ class CandidateModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             wrapped = "\n".join(textwrap.wrap(c.text[:TOOLTIP_CHARS], 60))
             return f"{self.source(c)}\n{self.systems_note(c)}\n\n{wrapped}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.COL_SCORE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         return None
 
     def _markup(self, c: Candidate) -> str:
@@ -130,7 +130,7 @@ class CandidateModel(QAbstractTableModel):
                 + "</span>"
             )
         return (
-            f"<b>{html.escape(self.source(c))}</b>{proposed}<br>"
+            f"<b>{c.score:.2f} · {html.escape(self.source(c))}</b>{proposed}<br>"
             f"<span style='color:{colour}'>{html.escape(self.systems_note(c))}</span><br>"
             f"{marked_html(c.text, c.shared)}"
         )
