@@ -59,10 +59,10 @@ class CandidatesPanel(QWidget):
         layout.addWidget(self.table)
         self.nothing_for(None)
 
-    def say(self, text: str, found: ItemCandidates | None = None) -> None:
+    def say(self, text: str, found: ItemCandidates | None = None, blind: bool = False) -> None:
         name = html.escape(self.tr("Candidate alternatives"))
         self.title.setText(f"<b>{name}</b> · {text}")
-        self.model.set_candidates(found)
+        self.model.set_candidates(found, blind)
         shown = min(len(found.candidates), ROWS_SHOWN) if found else 0
         self.table.setVisible(bool(shown))
         if shown:  # as tall as its rows, up to ROWS_SHOWN: no empty room under one candidate
@@ -85,7 +85,7 @@ class CandidatesPanel(QWidget):
     def looking(self, item_id: str) -> None:
         self.say(html.escape(self.tr("looking for passages like {item}…").format(item=item_id)))
 
-    def show_found(self, found: ItemCandidates) -> None:
+    def show_found(self, found: ItemCandidates, blind: bool = False) -> None:
         shown = len(found.candidates)
         if shown:
             text = self.tr("like {item} elsewhere: {n} (A accepts, H dismisses)").format(
@@ -97,7 +97,7 @@ class CandidatesPanel(QWidget):
             )
         if found.dismissed:
             text += " · " + self.tr("{n} you dismissed are not listed").format(n=found.dismissed)
-        self.say(html.escape(text), found)
+        self.say(html.escape(text), found, blind)
 
     def current(self):
         return self.model.candidate(self.table.currentIndex().row())
@@ -192,7 +192,7 @@ class CandidateRunner(QObject):
 
     def _item_ready(self, asked, found: ItemCandidates) -> None:
         if asked[0] is self._asked[0] and asked[1] == self._asked[1]:
-            self.panel.show_found(found)
+            self.panel.show_found(found, self.session.blind)
 
     def _pool_marks(self, view) -> None:
         self.worker.cancel("pool")

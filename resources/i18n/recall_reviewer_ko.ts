@@ -43,6 +43,10 @@
         <translation>어느 시스템의 상위 {k}에도 없음</translation>
     </message>
     <message>
+        <source>In the top {k} of {n} systems: accepting it changes their scores</source>
+        <translation>시스템 {n}개의 상위 {k}에 있음: 채택하면 그 점수가 바뀜</translation>
+    </message>
+    <message>
         <source>In the top {k} of {systems}: accepting it changes their scores</source>
         <translation>{systems}의 상위 {k}에 있음: 채택하면 그 점수가 바뀜</translation>
     </message>

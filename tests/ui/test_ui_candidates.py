@@ -143,3 +143,13 @@ def test_candidate_model_under_the_model_tester(planted, qtlog):
     del tester
     failures = [r.message for r in qtlog.records if "FAIL" in r.message or "ASSERT" in r.message]
     assert failures == []
+
+
+def test_blind_mode_counts_the_systems_without_naming_them(planted, open_window, qtbot):
+    window = open_window(planted)
+    window.act_blind.trigger()
+    assert window.session.blind
+    window.show_question(QUESTION)
+    assert candidates_of(window, qtbot, ITEM)[0] == COPY_ID
+    note = window.evidence_panel.candidates.model.index(0, 0).data()
+    assert "In the top 5 of 1 systems" in note and SYSTEM not in note

@@ -51,10 +51,12 @@ class CandidateModel(QAbstractTableModel):
         self.found: ItemCandidates | None = None
         self.rows: list[Candidate] = []
         self._html: list[str] = []
+        self.blind = False  # systems are counted, not named (as the pool's "Retrieved by")
 
-    def set_candidates(self, found: ItemCandidates | None) -> None:
+    def set_candidates(self, found: ItemCandidates | None, blind: bool = False) -> None:
         self.beginResetModel()
         self.found = found
+        self.blind = blind
         self.rows = list(found.candidates) if found else []
         self._html = [""] * len(self.rows)
         self.endResetModel()
@@ -95,6 +97,10 @@ class CandidateModel(QAbstractTableModel):
     def systems_note(self, c: Candidate) -> str:
         if not c.top_k:
             return self.tr("In no system's top {k}").format(k=self.found.k if self.found else "")
+        if self.blind:
+            return self.tr(
+                "In the top {k} of {n} systems: accepting it changes their scores"
+            ).format(k=self.found.k, n=len(c.top_k))
         named = ", ".join(f"{name} ({rank})" for name, rank in c.top_k)
         return self.tr("In the top {k} of {systems}: accepting it changes their scores").format(
             k=self.found.k, systems=named
