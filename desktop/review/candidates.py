@@ -147,20 +147,35 @@ def item_candidates(
 
 
 def pool_marks(
-    project, question: dict, items: Sequence[tuple[int, str]], pool: Sequence[int], reviewer: str
+    project,
+    question: dict,
+    items: Sequence[tuple[int, str]],
+    pool: Sequence[int],
+    reviewer: str,
+    scored: dict[int, dict[int, float | None]] | None = None,
 ) -> dict[int, list[tuple[str, float]]]:
     """Pool passage key -> [(item primary id, score)] of the items it is a candidate of (the
-    rule's pairwise check), best first; pairs the reviewer dismissed are left out."""
+    rule's pairwise check), best first; pairs the reviewer dismissed are left out. scored:
+    item key -> {passage key: its candidate score, None when not one}, the pairs checked by an
+    earlier build, kept and filled here (a judgement leaves the pool a part of what it was:
+    its marks come again without a search)."""
     if not pool or not items:
         return {}
+    scored = {} if scored is None else scored
     rows = project.reads.judgements(question_id=question["id"], reviewer=reviewer)
     dismissed = dismissed_by(rows, reviewer)
     ids = project.reads.passage_ids_of(pool)
     marks: dict[int, list[tuple[str, float]]] = {}
     for item_pk, item_id in items:
+        known = scored.setdefault(item_pk, {})
+        new = [p for p in pool if p not in known]
+        if new:
+            found = rule.candidate_scores(project.reads, item_pk, new)
+            known.update({p: found.get(p) for p in new})
         gone = dismissed.get(item_id, set())
-        for passage_pk, score in rule.candidate_scores(project.reads, item_pk, pool).items():
-            if ids.get(passage_pk) not in gone:
+        for passage_pk in pool:
+            score = known[passage_pk]
+            if score is not None and ids.get(passage_pk) not in gone:
                 marks.setdefault(passage_pk, []).append((item_id, score))
     for these in marks.values():
         these.sort(key=lambda m: -m[1])

@@ -125,10 +125,11 @@ def item_op(question: dict, item, known, systems, k: int, reviewer: str, kept: d
     return work
 
 
-def pool_op(question: dict, items, pool, reviewer: str):
-    """The pool passages that are candidates of one of the question's items."""
+def pool_op(question: dict, items, pool, reviewer: str, scored: dict):
+    """The pool passages that are candidates of one of the question's items; scored: the
+    pairs checked before, kept (only this worker's thread reads and fills it)."""
     return lambda project, _progress: Done(
-        found_for.pool_marks(project, question, items, pool, reviewer), Changes("query")
+        found_for.pool_marks(project, question, items, pool, reviewer, scored), Changes("query")
     )
 
 
@@ -144,6 +145,7 @@ class CandidateRunner(QObject):
         self.worker = Worker(window.db_path, self, "candidates")
         self._asked: tuple[object, int | None] = (None, None)  # (view, item) last asked about
         self._kept: dict[int, list[dict]] = {}
+        self._scored: dict[int, dict[int, float | None]] = {}
         self.session.viewChanged.connect(self._view_changed)
         self.session.dataReloaded.connect(self._reloaded)
         window.evidence_panel.table.selectionModel().currentRowChanged.connect(
@@ -155,7 +157,7 @@ class CandidateRunner(QObject):
 
     def _reloaded(self) -> None:
         """New data (an import, a merge, another database): nothing kept still holds."""
-        self._kept = {}
+        self._kept, self._scored = {}, {}
         self._asked = (None, None)
 
     def _view_changed(self, view, _keep: bool) -> None:
@@ -204,7 +206,7 @@ class CandidateRunner(QObject):
             return
         self.worker.start(
             "pool",
-            pool_op(question, items, pool, self.session.reviewer),
+            pool_op(question, items, pool, self.session.reviewer, self._scored),
             on_done=lambda done: self.window.pool_panel.model.set_marks(view.pk, done.result),
         )
 
