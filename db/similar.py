@@ -44,6 +44,13 @@ def pair_tokens(text: str) -> set[str]:
     return {t for t in map(stored_token, pairs) if t is not None}
 
 
+def _sure_pair_tokens(text: str) -> set[str] | None:
+    """pair_tokens(text) when Python is sure of every pair's folding, else None."""
+    pairs = [p for p in map(add, text, text[1:]) if not any(c.isspace() for c in p)]
+    tokens = set(map(stored_token, pairs))
+    return None if None in tokens else tokens
+
+
 def _grams(text: str) -> Counter:
     """How often each pair and triple of characters occurs, whitespace runs as one space."""
     flat = " ".join(text.split())
@@ -106,28 +113,59 @@ class Similar(Area):
         the best; a passage similar_passages would never list (pk itself, its neighbours in
         its document or the corpus, another chunking's, an unknown key) is absent, and one
         holding none of pk's distinctive pairs scores 0.0. With at_least, a passage scoring
-        less is absent too, and the index is searched only for those whose cosine lets them
-        reach it (the share is at most 1, so the score at most the cosine's square root)."""
+        less is absent too, and its cosine is not computed when its share alone keeps it
+        below (the cosine is at most 1, so the score at most the share's square root)."""
         wanted = sorted(set(others) - self._excluded(pk))
         if not wanted:
             return {}
         text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
-        shape = _grams(text)
-        cosines: dict[int, float] = {}
-        for part in chunks(((p,) for p in wanted), RERANKED):
-            for p, row in self._similar_rows(pk, [p for (p,) in part]).items():
-                cosine = _cosine(shape, row["text"])
-                if _score(1.0, cosine) >= at_least:
-                    cosines[p] = cosine
-        if not cosines:
-            return {}
         weights = self._term_weights(pair_tokens(text or ""))
-        shares: dict[int, float] = {}
-        if sum(weights.values()):
-            for part in chunks(((p,) for p in sorted(cosines)), RERANKED):
-                shares.update(self._shares(weights, [p for (p,) in part]))
-        scores = {p: _score(shares.get(p, 0.0), c) for p, c in cosines.items()}
-        return {p: s for p, s in scores.items() if s >= at_least}
+        shape = None
+        out: dict[int, float] = {}
+        for part in chunks(((p,) for p in wanted), RERANKED):
+            rows = self._similar_rows(pk, [p for (p,) in part])
+            shares = self._held_shares(weights, rows)
+            for p, row in rows.items():
+                share = shares.get(p, 0.0)
+                if _score(share, 1.0) < at_least:
+                    continue
+                shape = shape or _grams(text)
+                score = _score(share, _cosine(shape, row["text"]))
+                if score >= at_least:
+                    out[p] = score
+        return out
+
+    def _held_shares(self, weights: dict[str, float], rows: dict[int, dict]) -> dict[int, float]:
+        """_shares of the passages of rows, from their texts where Python folds every pair
+        as FTS5 does (the index then holds exactly those tokens: no search of it, whose
+        doclists a common pair makes long), else from the index."""
+        total = sum(weights.values())
+        if not total:
+            return {}
+        out: dict[int, float] = {}
+        unsure = []
+        for p, row in rows.items():
+            tokens = _sure_pair_tokens(row["text"])
+            if tokens is None:
+                unsure.append(p)
+                continue
+            # summed in the weights' order, as _shares sums them: the same float
+            held = sum(w for t, w in weights.items() if t in tokens)
+            if held:
+                out[p] = held / total
+        if unsure:
+            out.update(self._shares(weights, unsure))
+        return out
+
+    def judged_pairs(self) -> set[tuple[str, str]]:
+        """(question id, passage id) of every judgement line naming a passage, of any kind
+        (one this version does not know too) and by anyone: a passage a reviewer has said
+        anything about is no longer a candidate to look at (desktop/report/candidates.py)."""
+        return set(
+            self.conn.execute(
+                "SELECT DISTINCT question_id, passage_id FROM judgement WHERE passage_id != ''"
+            ).fetchall()
+        )
 
     def _shares(self, weights: dict[str, float], only: list[int] | None = None) -> dict[int, float]:
         """Each passage's share of the weights of the terms it holds (of those in `only`

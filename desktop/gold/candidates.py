@@ -40,8 +40,8 @@ def candidates(reads, item_pk: int, limit: int = 10) -> list[dict]:
 def candidate_scores(reads, item_pk: int, passage_pks: Iterable[int]) -> dict[int, float]:
     """The scores of those of passage_pks that are candidates of the item passage item_pk
     (the same scores `candidates` lists), whether or not they are among its best; the others
-    are absent. The store leaves out without searching its index the passages whose
-    cosine alone keeps them below THRESHOLD."""
+    are absent. The store skips the cosine of the passages whose share of the item's rare
+    pairs alone keeps them below THRESHOLD."""
     return reads.pair_scores(item_pk, passage_pks, at_least=THRESHOLD)
 
 
