@@ -15,6 +15,8 @@ KINDS_BEFORE = (
     "note",
     "adjudication",
 )
+# Every kind the log takes, as the latest migration (0014) left its CHECK.
+STORED_KINDS = (*KINDS_BEFORE, "machine", "dismissed")
 COLUMNS = "pk, reviewer, at, question_id, kind, passage_id, value, settles, system, span, machine"
 
 

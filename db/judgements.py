@@ -169,14 +169,15 @@ class JudgementLog(Area):
         )
 
     def reviewer_lines(self) -> list[tuple[str, bool, bool]]:
-        """Each reviewer with a line in the log (reviewer-mark lines aside): (name, has a
-        person's line, has a machine's line), for the one rule of who is a machine
+        """Each reviewer with a line in the log (reviewer-mark lines and dismissed candidates
+        aside: neither makes its writer a reviewer of the gold): (name, has a person's line,
+        has a machine's line), for the one rule of who is a machine
         (desktop/gold/effective.py people_and_machines)."""
         return [
             (r[0], bool(r[1]), bool(r[2]))
             for r in self.conn.execute(
                 "SELECT reviewer, max(machine = 0), max(machine = 1) FROM judgement "
-                "WHERE kind != 'machine' GROUP BY reviewer ORDER BY reviewer"
+                "WHERE kind NOT IN ('machine', 'dismissed') GROUP BY reviewer ORDER BY reviewer"
             )
         ]
 

@@ -121,6 +121,13 @@ class Passages(Area):
         rows = self._query("SELECT * FROM passage WHERE id = ? AND chunking_pk = 1", [passage_id])
         return rows[0] if rows else None
 
+    def passage_in(self, passage_id: str, chunking_pk: int) -> dict | None:
+        """The passage of that chunking with this id (ids repeat across chunkings)."""
+        rows = self._query(
+            "SELECT * FROM passage WHERE id = ? AND chunking_pk = ?", [passage_id, chunking_pk]
+        )
+        return rows[0] if rows else None
+
     def passages_by_pk(self, pks: Sequence[int]) -> dict[int, dict]:
         out: dict[int, dict] = {}
         for part in chunks(((p,) for p in pks), 500):

@@ -585,4 +585,11 @@ def _reviewer_marks(db: Database) -> None:
     _script(db, judgement_kinds.widened(("machine",)))
 
 
+@MIGRATIONS(name="0014_dismissed_candidates")
+def _dismissed_candidates(db: Database) -> None:
+    """A dismissed line (kind 'dismissed', issue 21): a candidate alternative a reviewer
+    dismissed for an item. The kinds' CHECK is widened again (db/judgement_kinds.py)."""
+    _script(db, judgement_kinds.widened(("machine", "dismissed")))
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

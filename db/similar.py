@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from operator import add
 
 from db.rows import Area, chunks
@@ -43,12 +44,26 @@ def pair_tokens(text: str) -> set[str]:
     return {t for t in map(stored_token, pairs) if t is not None}
 
 
+def _sure_pair_tokens(text: str) -> set[str] | None:
+    """pair_tokens(text) when Python is sure of every pair's folding, else None."""
+    pairs = [p for p in map(add, text, text[1:]) if not any(c.isspace() for c in p)]
+    tokens = set(map(stored_token, pairs))
+    return None if None in tokens else tokens
+
+
 def _grams(text: str) -> Counter:
     """How often each pair and triple of characters occurs, whitespace runs as one space."""
     flat = " ".join(text.split())
     found = Counter(map(add, flat, flat[1:]))
     found.update(a + b + c for a, b, c in zip(flat, flat[1:], flat[2:], strict=False))
     return found
+
+
+def _score(share: float, cosine: float) -> float:
+    """A passage's similarity to another from the share of that one's distinctive pairs it
+    holds and the cosine of their pairs and triples (module docstring): the one formula
+    similar_passages and pair_scores both give."""
+    return round(math.sqrt(share * cosine), 3)
 
 
 def _cosine(a: Counter, text: str) -> float:
@@ -69,18 +84,11 @@ class Similar(Area):
         passage just before or after it."""
         text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
         weights = self._term_weights(pair_tokens(text or ""))
-        total = sum(weights.values())
-        if not total:
+        if not sum(weights.values()):
             return []
-        scores: dict[int, float] = {}
-        for term, weight in weights.items():
-            for (rowid,) in self.conn.execute(
-                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?", (phrase(term),)
-            ):
-                scores[rowid] = scores.get(rowid, 0.0) + weight
         excluded = self._excluded(pk)
         ranked = sorted(
-            ((p, s / total) for p, s in scores.items() if p not in excluded),
+            ((p, s) for p, s in self._shares(weights).items() if p not in excluded),
             key=lambda s: (-s[1], s[0]),
         )
         out: list[dict] = []
@@ -88,14 +96,94 @@ class Similar(Area):
         for part in chunks(iter(ranked), RERANKED):
             rows = self._similar_rows(pk, [p for p, _ in part])
             found = [
-                {**rows[p], "score": round(math.sqrt(score * _cosine(shape, rows[p]["text"])), 3)}
-                for p, score in part
+                {**rows[p], "score": _score(share, _cosine(shape, rows[p]["text"]))}
+                for p, share in part
                 if p in rows
             ]
             out += sorted(found, key=lambda r: (-r["score"], r["pk"]))
             if len(out) >= limit:
                 break
         return [{k: v for k, v in r.items() if k != "text"} for r in out[:limit]]
+
+    def pair_scores(
+        self, pk: int, others: Iterable[int], at_least: float = 0.0
+    ) -> dict[int, float]:
+        """The score similar_passages gives each of others as pk's similar passage (the same
+        formula on the same terms, so the same number), for any passages at all rather than
+        the best; a passage similar_passages would never list (pk itself, its neighbours in
+        its document or the corpus, another chunking's, an unknown key) is absent, and one
+        holding none of pk's distinctive pairs scores 0.0. With at_least, a passage scoring
+        less is absent too, and its cosine is not computed when its share alone keeps it
+        below (the cosine is at most 1, so the score at most the share's square root)."""
+        wanted = sorted(set(others) - self._excluded(pk))
+        if not wanted:
+            return {}
+        text = self._scalar("SELECT text FROM passage WHERE pk = ?", (pk,))
+        weights = self._term_weights(pair_tokens(text or ""))
+        shape = None
+        out: dict[int, float] = {}
+        for part in chunks(((p,) for p in wanted), RERANKED):
+            rows = self._similar_rows(pk, [p for (p,) in part])
+            shares = self._held_shares(weights, rows)
+            for p, row in rows.items():
+                share = shares.get(p, 0.0)
+                if _score(share, 1.0) < at_least:
+                    continue
+                shape = shape or _grams(text)
+                score = _score(share, _cosine(shape, row["text"]))
+                if score >= at_least:
+                    out[p] = score
+        return out
+
+    def _held_shares(self, weights: dict[str, float], rows: dict[int, dict]) -> dict[int, float]:
+        """_shares of the passages of rows, from their texts where Python folds every pair
+        as FTS5 does (the index then holds exactly those tokens: no search of it, whose
+        doclists a common pair makes long), else from the index."""
+        total = sum(weights.values())
+        if not total:
+            return {}
+        out: dict[int, float] = {}
+        unsure = []
+        for p, row in rows.items():
+            tokens = _sure_pair_tokens(row["text"])
+            if tokens is None:
+                unsure.append(p)
+                continue
+            # summed in the weights' order, as _shares sums them: the same float
+            held = sum(w for t, w in weights.items() if t in tokens)
+            if held:
+                out[p] = held / total
+        if unsure:
+            out.update(self._shares(weights, unsure))
+        return out
+
+    def judged_pairs(self) -> set[tuple[str, str]]:
+        """(question id, passage id) of every judgement line naming a passage, of any kind
+        (one this version does not know too) and by anyone: a passage a reviewer has said
+        anything about is no longer a candidate to look at (desktop/report/candidates.py)."""
+        return set(
+            self.conn.execute(
+                "SELECT DISTINCT question_id, passage_id FROM judgement WHERE passage_id != ''"
+            ).fetchall()
+        )
+
+    def _shares(self, weights: dict[str, float], only: list[int] | None = None) -> dict[int, float]:
+        """Each passage's share of the weights of the terms it holds (of those in `only`
+        when given, of every passage holding one otherwise)."""
+        total = sum(weights.values())
+        within = ""
+        params: list = []
+        if only is not None:
+            within = f" AND rowid IN ({','.join('?' * len(only))})"
+            params = only
+        scores: dict[int, float] = {}
+        for term, weight in weights.items():
+            for (rowid,) in self.conn.execute(
+                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?" + within,
+                (phrase(term), *params),
+            ):
+                scores[rowid] = scores.get(rowid, 0.0) + weight
+        return {p: s / total for p, s in scores.items()}
 
     def _term_weights(self, terms: set[str]) -> dict[str, float]:
         """Inverse document frequency of the passage's distinctive terms (module docstring)."""

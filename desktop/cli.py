@@ -453,9 +453,13 @@ def cmd_similar(args, db_path) -> int:
     if problem:
         return fail(problem)
     with _open(db_path) as project:
-        found = project.similar(args.passage_id, args.limit)
+        try:
+            found = project.similar(args.passage_id, args.limit, args.chunking)
+        except ValueError as error:  # an unknown chunking
+            return fail(str(error))
     if found is None:
-        return fail(f"no passage {args.passage_id!r} in the corpus")
+        where = f"chunking {args.chunking!r}" if args.chunking else "the corpus"
+        return fail(f"no passage {args.passage_id!r} in {where}")
     if args.json:
         return print_json(found.as_json())
     if not found.similar:

@@ -97,9 +97,12 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
         command line both ask here."""
         return search.search(self.store, text, limit, offset, order, chunking)
 
-    def similar(self, passage_id: str, limit: int = 10) -> search.SimilarPassages | None:
-        """The passages most like one of the corpus, best first (desktop/search.py)."""
-        return search.similar(self.store, passage_id, limit)
+    def similar(
+        self, passage_id: str, limit: int = 10, chunking: str | None = None
+    ) -> search.SimilarPassages | None:
+        """The passages most like one of the corpus (or of the named chunking), best first
+        (desktop/search.py)."""
+        return search.similar(self.store, passage_id, limit, chunking)
 
     def questions(self) -> list[dict]:
         return self.store.questions()

@@ -23,17 +23,18 @@ from desktop.readers import InputError, Progress
 def _alternative_problem(
     kind: str, question_id: str, value, primaries: dict[str, set[str]], added=None
 ) -> str | None:
-    """An alternative stands for an evidence item: its value must be the primary passage of
-    one of that question's imported items or of an item an evidence line added (or null,
-    which withdraws it)."""
-    if kind != "alternative" or value is None:
+    """An alternative stands for an evidence item, and a candidate is dismissed for one: its
+    value must be the primary passage of one of that question's imported items or of an item
+    an evidence line added (or null, which withdraws it)."""
+    if kind not in ("alternative", readers.DISMISSED) or value is None:
         return None
     these = primaries.get(question_id, set()) | (added or {}).get(question_id, set())
     if value in these:
         return None
     named = ", ".join(repr(p) for p in sorted(these)[:5]) or "none"
+    line = "an alternative" if kind == "alternative" else "a dismissed line"
     return (
-        f"an alternative's value must be the primary passage of one of question "
+        f"{line}'s value must be the primary passage of one of question "
         f"{question_id!r}'s evidence items ({named}), not {value!r}"
     )
 
@@ -81,8 +82,9 @@ class ProjectJudgements:
         start, end) for a line about a span (design section 10) instead of a passage."""
         checked = settles if kind == "adjudication" else kind
         primaries = self.store.evidence_primaries(question_id)
-        # Only an alternative or a drop may name an item an evidence line added.
-        added = self.added_evidence(question_id) if checked in ("alternative", "drop") else {}
+        # Only an alternative, a dismissal or a drop may name an item an evidence line added.
+        named_item = ("alternative", "drop", readers.DISMISSED)
+        added = self.added_evidence(question_id) if checked in named_item else {}
         target = span_key(*span) if span else passage_id
         problem = (
             readers.check_judgement_value(checked, value)

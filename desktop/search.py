@@ -128,13 +128,24 @@ class SimilarPassages:
         }
 
 
-def similar(store, passage_id: str, limit: int = 10) -> SimilarPassages | None:
-    """The passages of the corpus most like passage_id, best first (db/similar.py), or None
-    when the corpus has no such passage. Raises ValueError for a limit outside 1..LIMIT_MAX."""
+def similar(
+    store, passage_id: str, limit: int = 10, chunking: str | None = None
+) -> SimilarPassages | None:
+    """The passages most like passage_id, best first (db/similar.py), or None when there is
+    no such passage: the first chunking's (the one judgements name), or the named chunking's
+    when ids repeat across chunkings. Raises ValueError for a limit outside 1..LIMIT_MAX or
+    an unknown chunking."""
     problem = check_page(limit, 0)
     if problem:
         raise ValueError(problem)
-    found = store.passage(nfc(passage_id))
+    if chunking is None:
+        found = store.passage(nfc(passage_id))
+    else:
+        named = store.chunking_named(nfc(chunking))
+        if named is None:
+            names = ", ".join(repr(c["name"]) for c in store.chunkings()) or "none"
+            raise ValueError(f"there is no chunking {chunking!r} (there are: {names})")
+        found = store.passage_in(nfc(passage_id), named["pk"])
     if found is None:
         return None
     rows = store.similar_passages(found["pk"], limit)

@@ -168,6 +168,9 @@ def _finding_parsers(sub) -> None:
     alike = sub.add_parser("similar", help="passages most like PASSAGE_ID, best first")
     alike.add_argument("passage_id", metavar="PASSAGE_ID")
     alike.add_argument("--limit", type=int, default=10, help="passages to list (1..1000)")
+    alike.add_argument(
+        "--chunking", metavar="NAME", help="the chunking PASSAGE_ID is of (default: the first)"
+    )
     alike.add_argument("--json", action="store_true")
 
 

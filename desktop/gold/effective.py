@@ -141,6 +141,8 @@ def latest_values(judgements: Iterable[dict]) -> tuple[dict, dict, set[str]]:
     for row in judgements:
         if row.get("machine"):
             continue  # a machine's line never counts towards the gold (design 6)
+        if row["kind"] == "dismissed":
+            continue  # the reviewer's own candidate list: not the gold, nor a reviewer of it
         reviewers.add(row["reviewer"])
         value = json.loads(row["value"])
         kind = row["kind"]

@@ -25,6 +25,7 @@ from desktop.readers.gold import (
 )
 from desktop.readers.json_dict import JSON_DICT_LIMIT
 from desktop.readers.judgements import (
+    DISMISSED,
     KINDS,
     PASSAGE_KINDS,
     SPAN_KINDS,
@@ -106,6 +107,7 @@ __all__ = [
     "read_run",
     "JSON_DICT_LIMIT",
     "KINDS",
+    "DISMISSED",
     "PASSAGE_KINDS",
     "SPAN_KINDS",
     "JudgementRecord",

@@ -152,6 +152,18 @@ ACTIONS = (
         sheet=True,
     ),
     Spec(
+        "dismiss_candidate",
+        QT_TRANSLATE_NOOP("actions", "Dismiss the candidate alternative"),
+        "dismiss_candidate",
+        ("H",),
+        when=JUDGE,
+        short=QT_TRANSLATE_NOOP("actions", "Dismiss"),
+        sheet=True,
+        tip=QT_TRANSLATE_NOOP(
+            "actions", "Hide the picked candidate alternative of the selected item from your list"
+        ),
+    ),
+    Spec(
         "adopt_suggestion",
         QT_TRANSLATE_NOOP("actions", "Adopt the machine's suggestion as your own judgement"),
         "adopt_suggestion",
@@ -351,6 +363,7 @@ MENUS = (
             "add_supporting",
             "alternative",
             "not_evidence",
+            "dismiss_candidate",
             "adopt_suggestion",
             "drop",
             "answerable",

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui import actions, terms
+from desktop.ui.candidates import CandidateRunner
 from desktop.ui.common import shrinkable
 from desktop.ui.evidence import EvidencePanel
 from desktop.ui.picking import PassageTabs
@@ -63,6 +64,7 @@ def build_central(window) -> None:
     # Said after the judgement's own "Saved" message, not under it.
     window.pool_panel.emptied.connect(lambda: QTimer.singleShot(0, window.gold.pool_done))
     window.evidence_panel.itemChosen.connect(window.reader.show_passage)
+    window.alternatives = CandidateRunner(window, window)
     window.pages.addWidget(_review_page(window, _middle(window)))
     window.setCentralWidget(window.pages)
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.review import QuestionView
 from desktop.ui import terms
+from desktop.ui.candidates import CandidatesPanel
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -67,6 +68,9 @@ class EvidencePanel(QWidget):
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
+        # Under the disagreements, whose buttons settle what counts now and stay in view.
+        self.candidates = CandidatesPanel(self)  # filled by the window's CandidateRunner
+        layout.addWidget(self.candidates)
         self.stretch = QWidget()  # takes the room when there is no disagreement
         layout.addWidget(self.stretch, 1)
         legend = _label()

@@ -110,6 +110,10 @@ class GoldCommands:
         session.viewChanged.connect(shown)
         return True
 
+    def dismiss_candidate(self) -> None:
+        """H: the candidate alternative picked is dismissed for the selected item."""
+        self.window.alternatives.dismiss()
+
     def drop_item(self) -> None:
         """D: drop the selected evidence item (too broad, not needed), with the reason as a
         note; D on an item you dropped withdraws the drop."""

@@ -74,5 +74,11 @@ class PassageTabs(QTabWidget):
     def _neighbour_chosen(self, passage_pk: int, passage_id: str) -> None:
         self.picked_from, self._picked = READER, Picked(passage_pk, passage_id)
 
+    def pick(self, passage_pk: int, passage_id: str) -> None:
+        """A passage picked elsewhere (a candidate alternative): the reader shows it and the
+        judgement keys act on it."""
+        self.picked_from, self._picked = READER, Picked(passage_pk, passage_id)
+        self.reader.show_passage(passage_pk)
+
     def _pool_count(self, left: int) -> None:
         self.setTabText(1, self.tr("Unjudged pool ({n})").format(n=left))

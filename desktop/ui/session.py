@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH, ordered
+from desktop.readers.judgements import DISMISSED
 from desktop.review import QuestionView, UndoHistory
 
 
@@ -246,7 +247,9 @@ class ReviewSession(QObject):
             review.next_at(self.history.last_at),
         )
         self.history.record_all(rows)
-        new_reviewer = self.reviewer not in self.reviewers
+        # A dismissed candidate alone does not make its writer a reviewer of the gold.
+        counted = any(line["kind"] != DISMISSED for line in lines)
+        new_reviewer = counted and self.reviewer not in self.reviewers
         if new_reviewer:
             self.reviewers = sorted({*self.reviewers, self.reviewer})
         if question["pk"] == self.current_pk and self.view is not None:

@@ -41,6 +41,7 @@ KINDS = {
     "evidence": QT_TRANSLATE_NOOP("terms", "new evidence item"),
     "drop": QT_TRANSLATE_NOOP("terms", "dropped item"),
     "machine": QT_TRANSLATE_NOOP("terms", "machine mark"),
+    "dismissed": QT_TRANSLATE_NOOP("terms", "dismissed candidate"),
 }
 MEASURES = {
     "Recall": QT_TRANSLATE_NOOP("terms", "R"),
@@ -144,6 +145,8 @@ def value_text(kind_name: str, value: object) -> str:
         return t("added") if value else t("not evidence")
     if kind_name == "drop":
         return t("dropped")
+    if kind_name == "dismissed":
+        return t("dismissed for {passage}").format(passage=value)
     return str(value)
 
 
@@ -188,6 +191,7 @@ _EXTRA = (
     QT_TRANSLATE_NOOP("terms", "not evidence"),
     QT_TRANSLATE_NOOP("terms", "evidence"),
     QT_TRANSLATE_NOOP("terms", "alternative for {passage}"),
+    QT_TRANSLATE_NOOP("terms", "dismissed for {passage}"),
     QT_TRANSLATE_NOOP("terms", "added"),
     QT_TRANSLATE_NOOP("terms", "dropped"),
 )

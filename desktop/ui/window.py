@@ -117,6 +117,11 @@ class MainWindow(QMainWindow):
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
+    def workers(self) -> tuple:
+        """Every long-lived worker thread the window runs operations on."""
+        metrics = self.metrics.workers()
+        return (self.tasks, self.queries, self.reading, self.alternatives.worker, *metrics)
+
     @property
     def view(self):
         return self.session.view
@@ -159,7 +164,7 @@ class MainWindow(QMainWindow):
         self._remember_question()
         self.settings.sync()
         self.guard.stop()
-        for worker in (self.tasks, self.queries, self.reading, *self.metrics.workers()):
+        for worker in self.workers():
             worker.stop(10000)
         self._close_project()
         super().closeEvent(event)
@@ -189,7 +194,7 @@ class MainWindow(QMainWindow):
                 self.pages.setCurrentIndex(self.PAGE_EMPTY)
             return False
         self.metrics.forget()
-        for worker in (self.tasks, self.queries, self.reading, *self.metrics.workers()):
+        for worker in self.workers():
             worker.cancel()
             worker.set_database(path)
         if self.project is not None:

@@ -29,6 +29,68 @@
     </message>
 </context>
 <context>
+    <name>CandidateModel</name>
+    <message>
+        <source>Score · candidate · where it comes from</source>
+        <translation>유사도 · 후보 · 출처</translation>
+    </message>
+    <message>
+        <source>The score: how alike the two passages are, 0 to 1 (a near copy is near 1)</source>
+        <translation>유사도: 두 구절이 얼마나 비슷한지 (0~1, 거의 같은 글은 1에 가까움)</translation>
+    </message>
+    <message>
+        <source>In no system&apos;s top {k}</source>
+        <translation>어느 시스템의 상위 {k}에도 없음</translation>
+    </message>
+    <message>
+        <source>In the top {k} of {n} systems: accepting it changes their scores</source>
+        <translation>시스템 {n}개의 상위 {k}에 있음: 채택하면 그 점수가 바뀜</translation>
+    </message>
+    <message>
+        <source>In the top {k} of {systems}: accepting it changes their scores</source>
+        <translation>{systems}의 상위 {k}에 있음: 채택하면 그 점수가 바뀜</translation>
+    </message>
+    <message>
+        <source>you accepted it (A again withdraws)</source>
+        <translation>내가 채택함 (A를 다시 누르면 철회)</translation>
+    </message>
+</context>
+<context>
+    <name>CandidatesPanel</name>
+    <message>
+        <source>Candidate alternatives</source>
+        <translation>대체 근거 후보</translation>
+    </message>
+    <message>
+        <source>Select an evidence item to see passages that say the same elsewhere.</source>
+        <translation>근거 항목을 선택하면 같은 내용을 다른 곳에서 말하는 구절이 나옵니다.</translation>
+    </message>
+    <message>
+        <source>An item given as a span has no candidates of its own.</source>
+        <translation>범위로 주어진 항목에는 자체 후보가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Select a candidate alternative first</source>
+        <translation>먼저 대체 근거 후보를 선택하세요</translation>
+    </message>
+    <message>
+        <source>looking for passages like {item}…</source>
+        <translation>{item}과(와) 비슷한 구절을 찾는 중…</translation>
+    </message>
+    <message>
+        <source>like {item} elsewhere: {n} (A accepts, H dismisses)</source>
+        <translation>다른 곳의 {item} 유사 구절 {n}개 (A 채택, H 제외)</translation>
+    </message>
+    <message>
+        <source>none for {item} (similarity {threshold:.2f} or more)</source>
+        <translation>{item}의 후보 없음 (유사도 {threshold:.2f} 이상)</translation>
+    </message>
+    <message>
+        <source>{n} you dismissed are not listed</source>
+        <translation>내가 제외한 {n}개는 표시하지 않음</translation>
+    </message>
+</context>
+<context>
     <name>ComparisonPanel</name>
     <message>
         <source>All systems</source>
@@ -109,10 +171,6 @@
         <translation>모두 들어가야 할 낱말 (Enter: 바로 검색)</translation>
     </message>
     <message>
-        <source>Every word must appear; passages are listed in corpus order.</source>
-        <translation>모든 단어가 들어 있는 문단을 코퍼스 순서로 보여 줍니다.</translation>
-    </message>
-    <message>
         <source>Add as core</source>
         <translation>핵심 근거로 추가</translation>
     </message>
@@ -178,6 +236,17 @@
     <message>
         <source>Disputed</source>
         <translation>이견 대상</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentText</name>
+    <message>
+        <source>▲ earlier text of {document}</source>
+        <translation>▲ {document}의 앞부분</translation>
+    </message>
+    <message>
+        <source>▼ later text of {document}</source>
+        <translation>▼ {document}의 뒷부분</translation>
     </message>
 </context>
 <context>
@@ -396,6 +465,46 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Characters of context at which runs with spans are also scored (0: none):</source>
+        <translation>스팬이 있는 실행을 추가로 채점할 컨텍스트 글자 수 (0: 없음):</translation>
+    </message>
+    <message>
+        <source>Context budget</source>
+        <translation>컨텍스트 예산</translation>
+    </message>
+    <message>
+        <source>Recall Reviewer {version}: review retrieval runs against gold evidence and report Recall@K.</source>
+        <translation>Recall Reviewer {version}: 검색 결과를 정답 근거와 대조해 검수하고 Recall@K를 보고합니다.</translation>
+    </message>
+    <message>
+        <source>About Recall Reviewer</source>
+        <translation>Recall Reviewer 정보</translation>
+    </message>
+    <message>
+        <source>The language changes the next time the window opens.</source>
+        <translation>언어는 다음에 창을 열 때 바뀝니다.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>imported: abstain</source>
+        <translation>가져온 값: 보류</translation>
+    </message>
+    <message>
+        <source>imported: answerable</source>
+        <translation>가져온 값: 답변 가능</translation>
+    </message>
+    <message>
+        <source>to abstain on</source>
+        <translation>답변 보류</translation>
+    </message>
+    <message>
+        <source>answerable</source>
+        <translation>답변 가능</translation>
+    </message>
+    <message>
         <source>{name} is marked as a machine: their lines no longer count</source>
         <translation>{name}을(를) 기계로 표시했습니다: 그 판정은 더 이상 정답에 반영되지 않습니다</translation>
     </message>
@@ -426,22 +535,6 @@
     <message>
         <source>Reviewer: {name}</source>
         <translation>검수자: {name}</translation>
-    </message>
-    <message>
-        <source>answerable</source>
-        <translation>답변 가능</translation>
-    </message>
-    <message>
-        <source>to abstain on</source>
-        <translation>답변 보류</translation>
-    </message>
-    <message>
-        <source>imported: answerable</source>
-        <translation>가져온 값: 답변 가능</translation>
-    </message>
-    <message>
-        <source>imported: abstain</source>
-        <translation>가져온 값: 보류</translation>
     </message>
     <message>
         <source>Updating metrics…</source>
@@ -562,22 +655,6 @@
     <message>
         <source>Your name as a reviewer:</source>
         <translation>검수자 이름:</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>언어</translation>
-    </message>
-    <message>
-        <source>The language changes the next time the window opens.</source>
-        <translation>언어는 다음에 창을 열 때 바뀝니다.</translation>
-    </message>
-    <message>
-        <source>About Recall Reviewer</source>
-        <translation>Recall Reviewer 정보</translation>
-    </message>
-    <message>
-        <source>Recall Reviewer {version}: review retrieval runs against gold evidence and report Recall@K.</source>
-        <translation>Recall Reviewer {version}: 검색 결과를 정답 근거와 대조해 검수하고 Recall@K를 보고합니다.</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -724,14 +801,6 @@
     <message>
         <source>Import a GraphRAG or LightRAG folder</source>
         <translation>GraphRAG 또는 LightRAG 폴더 가져오기</translation>
-    </message>
-    <message>
-        <source>Context budget</source>
-        <translation>컨텍스트 예산</translation>
-    </message>
-    <message>
-        <source>Characters of context at which runs with spans are also scored (0: none):</source>
-        <translation>스팬이 있는 실행을 추가로 채점할 컨텍스트 글자 수 (0: 없음):</translation>
     </message>
     <message>
         <source>Select a passage a machine judged in the unjudged pool first</source>
@@ -905,6 +974,10 @@
 <context>
     <name>PassageReader</name>
     <message>
+        <source>What the graph retriever's context held besides its text</source>
+        <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{passage}&lt;/b&gt; {source} — whole passage, its neighbours greyed</source>
         <translation>&lt;b&gt;{passage}&lt;/b&gt; {source} — 문단 전문 (앞뒤 문단은 회색)</translation>
     </message>
@@ -929,7 +1002,7 @@
         <translation>커뮤니티 보고서</translation>
     </message>
     <message>
-        <source>What the graph retriever's context held besides its text</source>
+        <source>What the graph retriever&apos;s context held besides its text</source>
         <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
     </message>
 </context>
@@ -985,6 +1058,10 @@
     <message>
         <source>Hidden in blind mode</source>
         <translation>블라인드 모드에서는 숨김</translation>
+    </message>
+    <message>
+        <source>≈ A candidate alternative of {items}</source>
+        <translation>≈ {items}의 대체 근거 후보</translation>
     </message>
     <message>
         <source>Machine says</source>
@@ -1330,6 +1407,21 @@
     </message>
 </context>
 <context>
+    <name>TeamWords</name>
+    <message>
+        <source>fewer than two reviewers</source>
+        <translation>검수자가 둘 미만</translation>
+    </message>
+    <message>
+        <source>no item judged by two reviewers</source>
+        <translation>두 검수자가 함께 본 항목 없음</translation>
+    </message>
+    <message>
+        <source>one value everywhere</source>
+        <translation>모두 같은 값</translation>
+    </message>
+</context>
+<context>
     <name>TiesModel</name>
     <message>
         <source>System</source>
@@ -1534,6 +1626,18 @@
         <translation>근거 아님</translation>
     </message>
     <message>
+        <source>Dismiss the candidate alternative</source>
+        <translation>대체 근거 후보 제외</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>후보 제외</translation>
+    </message>
+    <message>
+        <source>Hide the picked candidate alternative of the selected item from your list</source>
+        <translation>고른 대체 근거 후보를 선택한 항목의 내 목록에서 숨깁니다</translation>
+    </message>
+    <message>
         <source>Drop the evidence item…</source>
         <translation>근거 항목 빼기…</translation>
     </message>
@@ -1677,6 +1781,22 @@
 <context>
     <name>terms</name>
     <message>
+        <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
+        <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
+    </message>
+    <message>
+        <source>At a budget of {n} characters: the context is the ranked passages' first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
+        <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
+    </message>
+    <message>
+        <source>SpanPrecision: the share of the top K's text that is evidence</source>
+        <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
+    </message>
+    <message>
+        <source>SpanRecall: the mean share of each evidence item's text the top K covers</source>
+        <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
+    </message>
+    <message>
         <source>machine mark</source>
         <translation>기계 표시</translation>
     </message>
@@ -1767,6 +1887,10 @@
     <message>
         <source>dropped item</source>
         <translation>뺀 항목</translation>
+    </message>
+    <message>
+        <source>dismissed candidate</source>
+        <translation>제외한 후보</translation>
     </message>
     <message>
         <source>R</source>
@@ -1885,6 +2009,10 @@
         <translation>{passage}의 대체 근거</translation>
     </message>
     <message>
+        <source>dismissed for {passage}</source>
+        <translation>{passage}의 후보에서 제외</translation>
+    </message>
+    <message>
         <source>added</source>
         <translation>추가함</translation>
     </message>
@@ -1901,15 +2029,15 @@
         <translation>스팬P</translation>
     </message>
     <message>
-        <source>SpanRecall: the mean share of each evidence item's text the top K covers</source>
+        <source>SpanRecall: the mean share of each evidence item&apos;s text the top K covers</source>
         <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
     </message>
     <message>
-        <source>SpanPrecision: the share of the top K's text that is evidence</source>
+        <source>SpanPrecision: the share of the top K&apos;s text that is evidence</source>
         <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
     </message>
     <message>
-        <source>At a budget of {n} characters: the context is the ranked passages' first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
+        <source>At a budget of {n} characters: the context is the ranked passages&apos; first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
         <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
     </message>
     <message>
@@ -1917,35 +2045,12 @@
         <translation>청킹 간에는 정의되지 않음: 다른 청킹의 passage는 판정된 passage가 아니므로 이득도 관련성도 알 수 없습니다 (설계 10절).</translation>
     </message>
     <message>
-        <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
+        <source>This run&apos;s order is not a ranking (a graph retriever&apos;s context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
         <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
     </message>
 </context>
 <context>
-    <name>DocumentText</name>
-    <message>
-        <source>▲ earlier text of {document}</source>
-        <translation>▲ {document}의 앞부분</translation>
-    </message>
-    <message>
-        <source>▼ later text of {document}</source>
-        <translation>▼ {document}의 뒷부분</translation>
-    </message>
-</context>
-<context>
     <name>TeamWords</name>
-    <message>
-        <source>fewer than two reviewers</source>
-        <translation>검수자가 둘 미만</translation>
-    </message>
-    <message>
-        <source>no item judged by two reviewers</source>
-        <translation>두 검수자가 함께 본 항목 없음</translation>
-    </message>
-    <message>
-        <source>one value everywhere</source>
-        <translation>모두 같은 값</translation>
-    </message>
     <message>
         <source>Krippendorff&apos;s α: — ({reason}).</source>
         <translation>Krippendorff α: — ({reason}).</translation>

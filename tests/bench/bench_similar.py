@@ -121,11 +121,15 @@ def quality(base: Path, pairs_wanted: int) -> dict:
     db = base / "quality.db"
     resource_run([PY, "-m", "desktop", "--db", str(db), "init"])
     resource_run([PY, "-m", "desktop", "--db", str(db), "import", "corpus", str(corpus)])
-    ours = []
+    ours, copy_scores, best_other = [], [], []
     with Project(db) as project:
         for source, copy in pairs:
-            found = [a.passage_id for a in project.similar(f"q{source:04d}", 1000).similar]
+            alike = project.similar(f"q{source:04d}", 1000).similar
+            found = [a.passage_id for a in alike]
             ours.append(1 + found.index(f"q{copy:04d}") if f"q{copy:04d}" in found else None)
+            scores = {a.passage_id: a.score for a in alike}
+            copy_scores.append(scores.pop(f"q{copy:04d}", 0.0))
+            best_other.append(max(scores.values(), default=0.0))
     theirs = tfidf_ranks(texts, pairs)
     out: dict = {"passages": len(texts)}
     for kind in ("near_copy", "paraphrase"):
@@ -137,7 +141,10 @@ def quality(base: Path, pairs_wanted: int) -> dict:
             "similar_ranks": mine,
             "tfidf_first": sum(r == 1 for r in ref),
             "tfidf_ranks": ref,
+            # The scores the candidate rule's threshold is set between (desktop/gold/candidates.py)
+            "copy_scores": sorted(c for c, k in zip(copy_scores, kinds, strict=True) if k == kind),
         }
+    out["best_other_scores"] = sorted(best_other, reverse=True)
     return out
 
 

@@ -210,3 +210,31 @@ def test_search_by_relevance_of_a_word_only_like_finds(dbfile, tmp_path):
     found = json.loads(done.stdout)
     assert [p["passage_id"] for p in found["passages"]] == ["twice", "once"]
     assert found["total"] == 2
+
+
+def test_chunking_names_which_chunkings_passage_the_id_is(dbfile, tmp_path):
+    """Ids repeat across chunkings: without --chunking the id is the first chunking's (the
+    one judgements name), with it the named one's, and its similar passages are that
+    chunking's. An unknown chunking, or an id it lacks, is refused in one line."""
+    texts = _spread([ORIGINAL, OTHERS[0], NEAR_COPY])
+    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    again = write_jsonl(
+        tmp_path / "again.jsonl",
+        [
+            {"id": "p0", "text": OTHERS[2]},
+            {"id": "gap", "text": UNRELATED},
+            {"id": "copy", "text": OTHERS[2].replace("종교", "학문")},
+        ],
+    )
+    done = cli(dbfile, "import", "corpus", str(again), "--chunking", "again")
+    assert done.returncode == 0, done.stderr
+    assert [f["passage_id"] for f in _similar(dbfile, "p0")][0] == "p2"
+    assert [f["passage_id"] for f in _similar(dbfile, "p0", "--chunking", "again")] == ["copy"]
+    first = cli(dbfile, "similar", "p0", "--json", "--chunking", "corpus")
+    assert first.returncode == 0 and json.loads(first.stdout)["similar"][0]["passage_id"] == "p2"
+    error = refused_by_cli(dbfile, "similar", "p0", "--chunking", "nope")
+    assert error == (
+        "recall-reviewer: there is no chunking 'nope' (there are: 'corpus', 'again')\n"
+    )
+    error = refused_by_cli(dbfile, "similar", "p4", "--chunking", "again")
+    assert error == "recall-reviewer: no passage 'p4' in chunking 'again'\n"

@@ -193,8 +193,9 @@ def test_a_mark_is_undone_like_any_line(dbs):
 
 
 def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
-    """A database as migration 0012 left it (no 'machine' kind allowed) keeps every line, its
-    pk, span and machine mark, and takes a reviewer mark once migrated."""
+    """A database as migration 0012 left it (no 'machine' kind allowed; 0013 and 0014 widen
+    the kinds) keeps every line, its pk, span and machine mark, and takes a reviewer mark once
+    migrated."""
     db = tmp_path / "old.db"
     shutil.copy(dbs["people"], db)
     with Project(db) as project:
@@ -204,8 +205,9 @@ def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
     old.executescript(
         judgement_kinds.widened(())
         + f"""
-        DELETE FROM _sqlite_migrations WHERE name LIKE '%_reviewer_marks';
-        PRAGMA user_version = {SCHEMA_VERSION - 1};
+        DELETE FROM _sqlite_migrations WHERE name LIKE '%_reviewer_marks'
+            OR name LIKE '%_dismissed_candidates';
+        PRAGMA user_version = {SCHEMA_VERSION - 2};
         """
     )
     with pytest.raises(sqlite3.IntegrityError):  # the kinds' CHECK before 0013

@@ -53,7 +53,7 @@ def test_every_triage_button_shows_its_whole_label(
     window.show_question("q01")
     _settle(qtbot, window)
     buttons = window.evidence_panel.triage.buttons
-    assert len(buttons) == 11
+    assert len(buttons) == 12  # H dismisses a candidate alternative (issue 21)
     viewport = window.evidence_panel.parentWidget()  # the evidence column's scroll viewport
     for button in buttons:
         text = button.text()

@@ -56,6 +56,9 @@ class PoolModel(QAbstractTableModel):
         self.blind = False
         self._html: list[str] = []
         self._terms: list[str] = []
+        # question pk -> {passage pk: [(item primary id, score)]}: the pool passages that are
+        # candidate alternatives of an item, as the candidates worker found them (issue 21)
+        self.marks: dict[int, dict[int, list[tuple[str, float]]]] = {}
 
     def set_rows(self, rows: Sequence[PoolRow], blind: bool, terms_: Sequence[str]) -> None:
         self.beginResetModel()
@@ -64,6 +67,19 @@ class PoolModel(QAbstractTableModel):
         self._terms = list(terms_)
         self._html = [""] * len(self.rows)
         self.endResetModel()
+
+    def set_marks(self, question_pk: int, marks: dict[int, list[tuple[str, float]]]) -> None:
+        """Mark the question's passages that are candidates of one of its items (≈)."""
+        if self.marks.get(question_pk, {}) == marks:
+            return
+        self.marks[question_pk] = marks
+        rows = [i for i, r in enumerate(self.rows) if r.question_pk == question_pk]
+        if rows:
+            column = self.COL_PASSAGE
+            self.dataChanged.emit(self.index(rows[0], column), self.index(rows[-1], column))
+
+    def candidate_of(self, r: PoolRow) -> list[tuple[str, float]]:
+        return self.marks.get(r.question_pk, {}).get(r.passage_pk, [])
 
     def row(self, index: int) -> PoolRow | None:
         return self.rows[index] if 0 <= index < len(self.rows) else None
@@ -130,7 +146,7 @@ class PoolModel(QAbstractTableModel):
         if column == self.COL_QUESTION:
             return r.question_id
         if column == self.COL_PASSAGE:
-            return r.passage_id
+            return f"≈ {r.passage_id}" if self.candidate_of(r) else r.passage_id
         if column == self.COL_SYSTEMS:
             return r.entry.systems
         if column == self.COL_RANK:
@@ -161,7 +177,9 @@ class PoolModel(QAbstractTableModel):
 
     def _tooltip(self, r: PoolRow, column: int):
         if column == self.COL_PASSAGE:
-            return "\n".join(p for p in (r.passage_id, r.title) if p)
+            items = ", ".join(f"{item} ({score:.2f})" for item, score in self.candidate_of(r))
+            alike = self.tr("≈ A candidate alternative of {items}").format(items=items)
+            return "\n".join(p for p in (r.passage_id, r.title, alike if items else "") if p)
         if column == self.COL_BY and not self.blind:
             return "\n".join(r.entry.retrieved_by)
         if column == self.COL_TEXT:

@@ -34,9 +34,10 @@ def study(folder: Path) -> Path:
     return db
 
 
-def shoot(size: str, lang: str, build=study, shot=None) -> None:
+def shoot(size: str, lang: str, build=study, shot=None, then=None) -> None:
     """One screenshot: build(folder) makes the database; shot is (question, system, file
-    name prefix, folder), this study's by default."""
+    name prefix, folder), this study's by default; then(window), when given, arranges more
+    after the passage is selected."""
     question, system, prefix, out = shot or (QUESTION, SYSTEM, "study", HERE)
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="rr-shot-") as tmp:
@@ -72,6 +73,8 @@ def shoot(size: str, lang: str, build=study, shot=None) -> None:
                 range(len(rows)), key=lambda n: max((c for _, c in rows[n].coverage), default=0)
             )
             window.select_passage(best)
+            if then is not None:
+                then(window)
             QTimer.singleShot(1500, capture)
 
         def capture() -> None:
