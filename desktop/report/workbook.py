@@ -89,7 +89,7 @@ def make_sheets(
         MISSES: sheet(MISSES, misses, "C2", "1:1", True),
         COMPARISON: sheet(COMPARISON, [24, 24, 23, 11, 12] + [11] * 8, None),
         REVIEWERS: sheet(
-            REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28, 11], "A2", None, True
+            REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28, 11, 11], "A2", None, True
         ),
         SETTINGS: sheet(SETTINGS, [34, 100], "A2", "1:1"),
         CHARTS: sheet(CHARTS, [22] + [11] * max(len(ks), n_systems + 1), None),

@@ -117,8 +117,7 @@ class MainWindow(QMainWindow):
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
-    def workers(self) -> tuple:
-        """Every long-lived worker thread the window runs operations on."""
+    def workers(self) -> tuple:  # every long-lived thread the window runs operations on
         metrics = self.metrics.workers()
         return (self.tasks, self.queries, self.reading, self.alternatives.worker, *metrics)
 

@@ -45,7 +45,7 @@ def test_a_dismissed_line_imports_and_leaves_the_gold_and_metrics_as_they_were(p
     (line,) = [r for r in project.judgement_lines() if r["kind"] == "dismissed"]
     assert (line["passage_id"], line["value"]) == ("p4", "p2")
     # lee only dismissed a candidate: kim is still the only reviewer, kim's line still counts.
-    assert project.store.reviewers() == ["kim"]
+    assert project.reviewers() == ["kim"]
     assert _gold_bytes(project, tmp_path, "after.jsonl") == gold_before
     assert project.evaluate([1, 5]) == metrics_before
     (decision,) = project.effective_gold().decisions

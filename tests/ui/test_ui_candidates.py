@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from desktop.ui.models.candidates import CandidateModel
 from tests.ui.planted import COPY_ID, ITEM, QUESTION, SYSTEM, planted_sample
-from tests.ui.uihelpers import idle, logged, panel_value, recall
+from tests.ui.uihelpers import idle, logged, panel_value, read, recall
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_A_accepts_the_candidate_and_the_metrics_dock_changes(planted, open_wind
     assert candidates_of(window, qtbot, ITEM)[0] == COPY_ID
     window.evidence_panel.candidates.table.selectRow(0)
     assert window.selected_passage().passage_id == COPY_ID
-    assert window.reader.passage_pk == window.evidence_panel.candidates.model.rows[0].passage_pk
+    assert read(window).passage_pk == window.evidence_panel.candidates.model.rows[0].passage_pk
     qtbot.keyClick(window, Qt.Key.Key_A)
     idle(qtbot, window)
     (line,) = logged(planted, kind="alternative")
