@@ -7,7 +7,7 @@ import html
 import json
 import time
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
@@ -17,7 +17,7 @@ from desktop.ui import document_text, operations, terms
 from desktop.ui.common import shrinkable
 from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import LayoutSlot, highlighted_html
+from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque
 
 NEIGHBOUR_CHARS = 600
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
@@ -40,6 +40,7 @@ class PassageReader(QWidget):
         self._origin = 0  # where its text starts in the viewer's document
         self._target: int | None = None  # the document position to scroll to
         self._document: QTextDocument | None = None  # the one shown, once a passage was
+        opaque(self)  # a new passage repaints the reader, not the window behind it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
@@ -114,6 +115,10 @@ class PassageReader(QWidget):
             return  # another passage was asked for since
         self._asked = None
         self._show(reading)
+        # The layouts the new passage asks for (its title's lines, the viewer's scroll bar)
+        # done now, before the paint that shows it: measuring a rich-text title lays it out
+        # again, which after that paint would repaint the title in a pass of its own.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         if asked[2] and self.passage_pk == reading.passage_pk:
             self.neighbourChosen.emit(reading.passage_pk, self.passage_id)
 

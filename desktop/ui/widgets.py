@@ -117,6 +117,15 @@ class CommittedLineEdit(QLineEdit):
         return self._timer.isActive()
 
 
+def opaque(widget: QWidget) -> QWidget:
+    """A widget that fills its whole rect with the window's colour before its children paint:
+    Qt then repaints nothing behind it when something inside changes. Without it, a new
+    title repaints the window's background and every splitter and panel above it, over the
+    whole area the changed widgets cover."""
+    widget.setAutoFillBackground(True)
+    return widget
+
+
 class LayoutSlot(QWidget):
     """Holds one widget whose content changes on every question switch (a title, the
     question's header, the tab that counts the pool). A new text makes a widget ask its
@@ -132,6 +141,7 @@ class LayoutSlot(QWidget):
         self.setSizePolicy(held.sizePolicy())
         self.setMinimumSize(held.minimumSize())
         self.setMaximumSize(held.maximumSize())
+        opaque(self)
         self._hints = self._measure()
 
     def _measure(self) -> tuple:
@@ -144,13 +154,17 @@ class LayoutSlot(QWidget):
         read_w = wide and held.sizePolicy().horizontalPolicy() != ignored
         read_h = tall and held.sizePolicy().verticalPolicy() != ignored
 
-        def hint(size: QSize) -> tuple[int, int]:
-            return (size.width() if read_w else -1, size.height() if read_h else -1)
-
         wraps = held.hasHeightForWidth() and read_h
+
+        def hint(size: QSize, height: bool = True) -> tuple[int, int]:
+            return (size.width() if read_w else -1, size.height() if height else -1)
+
         return (
-            hint(held.sizeHint()),
-            hint(held.minimumSizeHint()),
+            # A wrapping widget is placed at its height for the slot's width (below), not at
+            # its size hint's: a wrapped label's hint changes with every text (its lines at a
+            # guessed width) although it keeps its lines where it is.
+            hint(held.sizeHint(), read_h and not wraps),
+            hint(held.minimumSizeHint(), read_h),
             held.minimumSize(),
             held.maximumSize(),
             held.heightForWidth(self.width()) if wraps else -1,

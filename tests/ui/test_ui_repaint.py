@@ -199,3 +199,49 @@ def test_a_layout_slot_passes_on_only_a_change_of_size(qtbot):
     box.resize(280, 300)  # before the slot's request is handled
     _settle()
     assert slot.height() == label.heightForWidth(slot.width())
+
+
+class PassCounter(QObject):
+    """Paint passes: the update requests Qt posts to the window, one per pass that paints."""
+
+    def __init__(self, window: QWidget):
+        super().__init__()
+        self.count = 0
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.UpdateRequest:
+            self.count += 1
+        return False
+
+
+def test_a_switch_paints_in_one_pass_over_the_changed_panels_alone(open_window, sample_db):
+    """A switch's changes, the reader's passage with them, land before the first paint: one
+    pass (two when a table's scroll bar comes or goes, which Qt lays out after its paint),
+    not one more for every layout request climbing to the window. The panels that changed
+    paint their own background, so the window's background and the splitters between the
+    panels are not repainted behind them (they were about four times a switch, over the
+    whole middle column)."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    passes = PassCounter(window)
+    counter = PaintCounter(window)
+    switches = ids[1:11]
+    for qid in switches:
+        window.show_question(qid)
+        window.reader.settle()  # the passage arrives with the switch, as the bench waits
+        _settle()
+    behind = {
+        name: counter.counts.get(widget, 0)
+        for name, widget in (
+            ("window", window),
+            ("main-split", window.main_split),
+            ("middle-split", window.middle_split),
+            ("pages", window.pages),
+        )
+    }
+    assert behind == dict.fromkeys(behind, 0)
+    assert len(switches) <= passes.count <= len(switches) * 3 // 2
