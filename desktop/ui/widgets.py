@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -58,6 +59,18 @@ def system_colour(index: int) -> QColor:
 
 def highlighted_html(text: str, terms: Sequence[str], limit: int | None = None) -> str:
     """Escaped text with the terms marked, newlines kept; cut at `limit` characters."""
+    return _highlighted(text, tuple(terms), limit)
+
+
+def highlighted_html_built() -> int:
+    """How many texts were marked up so far (not found among those kept)."""
+    return _highlighted.cache_info().misses
+
+
+@lru_cache(maxsize=256)
+def _highlighted(text: str, terms: tuple[str, ...], limit: int | None) -> str:
+    # Built once per text and question: a switch back to a question, a new K or system
+    # (the same rows again) and the reader's passage among its neighbours reuse it.
     if limit is not None and len(text) > limit:
         text = text[:limit].rstrip() + "…"
     out, last = [], 0

@@ -245,3 +245,22 @@ def test_a_switch_paints_in_one_pass_over_the_changed_panels_alone(open_window, 
     }
     assert behind == dict.fromkeys(behind, 0)
     assert len(switches) <= passes.count <= len(switches) * 3 // 2
+
+
+def test_a_question_seen_again_reuses_its_highlighted_text(open_window, sample_db):
+    """The passages' text with the question's terms marked is built once per question: going
+    back to a question (or K, or the system shown) marks none of its rows again."""
+    from desktop.ui import widgets
+
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    for qid in ids[:2]:  # each seen once
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+    built = widgets.highlighted_html_built()
+    for qid in ids[:2] * 3:
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+    assert widgets.highlighted_html_built() == built
