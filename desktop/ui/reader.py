@@ -46,7 +46,8 @@ class PassageReader(QWidget):
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
-        layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
+        self._title_slot = LayoutSlot(self.title)
+        layout.addWidget(self._title_slot)  # laid out again only when its lines change
         # A graph retriever's context besides its sources: why it chose what it chose.
         self.graph = shrinkable(QLabel())
         self.graph.setObjectName("graph-context")
@@ -115,10 +116,10 @@ class PassageReader(QWidget):
             return  # another passage was asked for since
         self._asked = None
         self._show(reading)
-        # The layouts the new passage asks for (its title's lines, the viewer's scroll bar)
-        # done now, before the paint that shows it: measuring a rich-text title lays it out
-        # again, which after that paint would repaint the title in a pass of its own.
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        # The title's slot measures the new title now, before the paint that shows it:
+        # measuring a rich-text label lays it out again, which after that paint would
+        # repaint the title in a pass of its own.
+        QCoreApplication.sendPostedEvents(self._title_slot, QEvent.Type.LayoutRequest)
         if asked[2] and self.passage_pk == reading.passage_pk:
             self.neighbourChosen.emit(reading.passage_pk, self.passage_id)
 
