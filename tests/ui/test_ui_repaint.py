@@ -264,3 +264,16 @@ def test_a_question_seen_again_reuses_its_highlighted_text(open_window, sample_d
         window.reader.settle()
         _settle()
     assert widgets.highlighted_html_built() == built
+
+
+def test_the_readers_title_has_its_lines_from_the_first_passage(open_window, sample_db):
+    """The reader's title is measured when its passage arrives, before the paint: its line is
+    whole from the first question on (it was cut to the empty title's height until a later
+    layout came by)."""
+    window = open_window(sample_db)
+    title = window.reader.title
+    for qid in window.question_ids()[:3]:
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        assert title.parentWidget().height() == title.heightForWidth(title.width()), qid
