@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from desktop.readers import nfc
 
@@ -40,8 +41,14 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Non-overlapping (start, end) spans of the terms in text, in order."""
     if not terms or not text:
         return []
-    pattern = re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE)
-    return [m.span() for m in pattern.finditer(text)]
+    return [m.span() for m in terms_pattern(tuple(terms)).finditer(text)]
+
+
+@lru_cache(maxsize=32)
+def terms_pattern(terms: tuple[str, ...]) -> re.Pattern:
+    """One question's terms as one pattern, built once: a switch marks them in every ranked
+    row and the reader, and the pattern is the same for all of them."""
+    return re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE)
 
 
 def search_terms(text: str) -> list[str]:

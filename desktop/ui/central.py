@@ -27,7 +27,7 @@ from desktop.ui.ranking import RankingsArea
 from desktop.ui.reader import PassageReader
 from desktop.ui.span_keys import SpanKeys
 from desktop.ui.welcome import WelcomePanel
-from desktop.ui.widgets import LayoutSlot, highlighted_html, text_lines_height
+from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque, text_lines_height
 
 
 def _tr(text: str) -> str:
@@ -108,6 +108,7 @@ def _review_page(window, middle: QWidget) -> QWidget:
     right.setWidgetResizable(True)
     right.setFrameShape(QScrollArea.Shape.NoFrame)
     right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    opaque(right)  # its scroll bar, moved by a question's rows, repaints the column alone
     # In compare mode the reader moves under the evidence (LayoutMemory.mode_changed), so
     # that both rankings get the middle's height.
     window.right_split = QSplitter(Qt.Orientation.Vertical)

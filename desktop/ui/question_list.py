@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QVBoxLa
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models import QuestionFilter, QuestionListModel
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import CommittedLineEdit
+from desktop.ui.widgets import CommittedLineEdit, opaque
 
 
 class QuestionListPanel(QWidget):
@@ -19,6 +19,7 @@ class QuestionListPanel(QWidget):
         super().__init__(parent)
         self.session = session
         self._selecting = False
+        opaque(self)  # the list scrolled to a question repaints the list, not the window
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel(self.tr("<b>Questions</b>")))

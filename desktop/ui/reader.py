@@ -7,7 +7,7 @@ import html
 import json
 import time
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
@@ -17,7 +17,7 @@ from desktop.ui import document_text, operations, terms
 from desktop.ui.common import shrinkable
 from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import LayoutSlot, highlighted_html
+from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque
 
 NEIGHBOUR_CHARS = 600
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
@@ -40,12 +40,14 @@ class PassageReader(QWidget):
         self._origin = 0  # where its text starts in the viewer's document
         self._target: int | None = None  # the document position to scroll to
         self._document: QTextDocument | None = None  # the one shown, once a passage was
+        opaque(self)  # a new passage repaints the reader, not the window behind it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)  # a second line in a narrow column, never a cut one
-        layout.addWidget(LayoutSlot(self.title))  # laid out again only when its lines change
+        self._title_slot = LayoutSlot(self.title)
+        layout.addWidget(self._title_slot)  # laid out again only when its lines change
         # A graph retriever's context besides its sources: why it chose what it chose.
         self.graph = shrinkable(QLabel())
         self.graph.setObjectName("graph-context")
@@ -114,6 +116,10 @@ class PassageReader(QWidget):
             return  # another passage was asked for since
         self._asked = None
         self._show(reading)
+        # The title's slot measures the new title now, before the paint that shows it:
+        # measuring a rich-text label lays it out again, which after that paint would
+        # repaint the title in a pass of its own.
+        QCoreApplication.sendPostedEvents(self._title_slot, QEvent.Type.LayoutRequest)
         if asked[2] and self.passage_pk == reading.passage_pk:
             self.neighbourChosen.emit(reading.passage_pk, self.passage_id)
 

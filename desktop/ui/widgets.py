@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -58,6 +59,18 @@ def system_colour(index: int) -> QColor:
 
 def highlighted_html(text: str, terms: Sequence[str], limit: int | None = None) -> str:
     """Escaped text with the terms marked, newlines kept; cut at `limit` characters."""
+    return _highlighted(text, tuple(terms), limit)
+
+
+def highlighted_html_built() -> int:
+    """How many texts were marked up so far (not found among those kept)."""
+    return _highlighted.cache_info().misses
+
+
+@lru_cache(maxsize=256)
+def _highlighted(text: str, terms: tuple[str, ...], limit: int | None) -> str:
+    # Built once per text and question: a switch back to a question, a new K or system
+    # (the same rows again) and the reader's passage among its neighbours reuse it.
     if limit is not None and len(text) > limit:
         text = text[:limit].rstrip() + "…"
     out, last = [], 0
@@ -117,6 +130,15 @@ class CommittedLineEdit(QLineEdit):
         return self._timer.isActive()
 
 
+def opaque(widget: QWidget) -> QWidget:
+    """A widget that fills its whole rect with the window's colour before its children paint:
+    Qt then repaints nothing behind it when something inside changes. Without it, a new
+    title repaints the window's background and every splitter and panel above it, over the
+    whole area the changed widgets cover."""
+    widget.setAutoFillBackground(True)
+    return widget
+
+
 class LayoutSlot(QWidget):
     """Holds one widget whose content changes on every question switch (a title, the
     question's header, the tab that counts the pool). A new text makes a widget ask its
@@ -132,6 +154,7 @@ class LayoutSlot(QWidget):
         self.setSizePolicy(held.sizePolicy())
         self.setMinimumSize(held.minimumSize())
         self.setMaximumSize(held.maximumSize())
+        opaque(self)
         self._hints = self._measure()
 
     def _measure(self) -> tuple:
@@ -144,13 +167,17 @@ class LayoutSlot(QWidget):
         read_w = wide and held.sizePolicy().horizontalPolicy() != ignored
         read_h = tall and held.sizePolicy().verticalPolicy() != ignored
 
-        def hint(size: QSize) -> tuple[int, int]:
-            return (size.width() if read_w else -1, size.height() if read_h else -1)
-
         wraps = held.hasHeightForWidth() and read_h
+
+        def hint(size: QSize, height: bool = True) -> tuple[int, int]:
+            return (size.width() if read_w else -1, size.height() if height else -1)
+
         return (
-            hint(held.sizeHint()),
-            hint(held.minimumSizeHint()),
+            # A wrapping widget is placed at its height for the slot's width (below), not at
+            # its size hint's: a wrapped label's hint changes with every text (its lines at a
+            # guessed width) although it keeps its lines where it is.
+            hint(held.sizeHint(), read_h and not wraps),
+            hint(held.minimumSizeHint(), read_h),
             held.minimumSize(),
             held.maximumSize(),
             held.heightForWidth(self.width()) if wraps else -1,

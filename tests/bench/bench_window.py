@@ -8,9 +8,10 @@ Beside the app, in the same run, the same screen made plainly with PySide6 and s
 (bare_window.py) on a copy of the same database: each timed run of the app is followed by the
 same run of the bare window, and each figure carries the bare one ("bare") and the ratio at
 p95. Every clock stops only once a pass of the event loop delivered no paint, update request
-or layout request (PaintWatch), so that no painting a switch causes is left out. Memory is
-measured per process: the app alone in a child (peak_rss_mb), the bare window alone in
-another (bare_peak_rss_mb); the timing process holds both (peak_rss_with_bare_mb).
+or layout request (PaintWatch), so that no painting a switch causes is left out; an idle
+switch also says how many paint passes it took (paint_passes, the bare window's beside).
+Memory is measured per process: the app alone in a child (peak_rss_mb), the bare window
+alone in another (bare_peak_rss_mb); the timing process holds both (peak_rss_with_bare_mb).
 
     python tests/bench/bench_window.py [--passages 1000000] [--questions 5000] [--systems 10]
                                        [--depth 100] [--switches 300] [--build-only] [--keep]
@@ -161,12 +162,17 @@ class PaintWatch:
             QEvent.Type.LayoutRequest,
         }
 
+        update = QEvent.Type.UpdateRequest
+
         class Filter(QObject):
             seen = 0
+            passes = 0  # paint passes: update requests delivered to a window
 
-            def eventFilter(self, _obj, event):  # noqa: N802 (Qt's name)
+            def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
                 if event.type() in kinds:
                     Filter.seen += 1
+                    if event.type() == update and obj.isWidgetType() and obj.isWindow():
+                        Filter.passes += 1
                 return False
 
         self.qapp = qapp
@@ -187,11 +193,15 @@ class PaintWatch:
             if self.filter.seen == before:
                 return
 
-    def timed(self, action) -> float:
-        """Milliseconds from `action` until painting has settled."""
+    def timed(self, action, passes: list[int] | None = None) -> float:
+        """Milliseconds from `action` until painting has settled; the paint passes it took
+        are added to `passes` when given."""
+        before = self.filter.passes
         t = time.perf_counter()
         action()
         self.settle()
+        if passes is not None:
+            passes.append(self.filter.passes - before)
         return (time.perf_counter() - t) * 1000
 
 
@@ -278,11 +288,15 @@ def _switching(out: dict, window, bare, watch: PaintWatch, rng, switches: int, t
 
     idle: list[float] = []
     ref: list[float] = []
+    passes: tuple[list[int], list[int]] = ([], [])
     for _ in range(switches):
         qid = rng.choice(ids)
-        idle.append(watch.timed(lambda q=qid: window.show_question(q)))
-        ref.append(watch.timed(lambda q=qid: bare.show_question(q)))
+        idle.append(watch.timed(lambda q=qid: window.show_question(q), passes[0]))
+        ref.append(watch.timed(lambda q=qid: bare.show_question(q), passes[1]))
     out["switch_idle"] = _beside(idle, ref)
+    # How many times a switch paints (one pass is the goal; each more repaints the window).
+    out["switch_idle"]["paint_passes"] = round(statistics.mean(passes[0]), 2)
+    out["switch_idle"]["bare"]["paint_passes"] = round(statistics.mean(passes[1]), 2)
     if busy:
         out["switch_while_metrics_run"] = _percentiles(busy)
         out["switch_while_metrics_run"]["first_ms"] = [round(b, 1) for b in busy[:3]]

@@ -177,6 +177,28 @@ def test_question_terms_strip_particles_for_highlighting():
     assert (0, 3) in spans or (0, 4) in spans
 
 
+def test_a_questions_terms_are_compiled_once_for_all_its_passages(monkeypatch):
+    """A switch marks the question's terms in every ranked row and in the reader: one
+    pattern for them all, not one per text."""
+    import re
+
+    from desktop.review import terms as terms_module
+
+    compiled: list[str] = []
+    real = re.compile
+
+    def counting(pattern, *args, **kwargs):
+        compiled.append(pattern)
+        return real(pattern, *args, **kwargs)
+
+    monkeypatch.setattr(terms_module.re, "compile", counting)
+    terms = review.question_terms("헌법재판소의 재판관은 몇 명인가요?")  # not used before
+    texts = [f"제{n}조 헌법재판소는 재판관 {n}인으로 구성한다." for n in range(20)]
+    spans = [review.highlight_spans(text, terms) for text in texts]
+    assert all(len(found) == 2 for found in spans)
+    assert len(compiled) == 1
+
+
 def test_review_and_the_command_line_do_not_import_qt():
     code = (
         "import sys, desktop.review, desktop.cli, desktop.project; "

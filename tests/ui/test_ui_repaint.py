@@ -199,3 +199,81 @@ def test_a_layout_slot_passes_on_only_a_change_of_size(qtbot):
     box.resize(280, 300)  # before the slot's request is handled
     _settle()
     assert slot.height() == label.heightForWidth(slot.width())
+
+
+class PassCounter(QObject):
+    """Paint passes: the update requests Qt posts to the window, one per pass that paints."""
+
+    def __init__(self, window: QWidget):
+        super().__init__()
+        self.count = 0
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.UpdateRequest:
+            self.count += 1
+        return False
+
+
+def test_a_switch_paints_in_one_pass_over_the_changed_panels_alone(open_window, sample_db):
+    """A switch's changes, the reader's passage with them, land before the first paint: one
+    pass (two when a table's scroll bar comes or goes, which Qt lays out after its paint),
+    not one more for every layout request climbing to the window. The panels that changed
+    paint their own background, so the window's background and the splitters between the
+    panels are not repainted behind them (they were about four times a switch, over the
+    whole middle column)."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    passes = PassCounter(window)
+    counter = PaintCounter(window)
+    switches = ids[1:11]
+    for qid in switches:
+        window.show_question(qid)
+        window.reader.settle()  # the passage arrives with the switch, as the bench waits
+        _settle()
+    behind = {
+        name: counter.counts.get(widget, 0)
+        for name, widget in (
+            ("window", window),
+            ("main-split", window.main_split),
+            ("middle-split", window.middle_split),
+            ("pages", window.pages),
+        )
+    }
+    assert behind == dict.fromkeys(behind, 0)
+    assert len(switches) <= passes.count <= len(switches) * 3 // 2
+
+
+def test_a_question_seen_again_reuses_its_highlighted_text(open_window, sample_db):
+    """The passages' text with the question's terms marked is built once per question: going
+    back to a question (or K, or the system shown) marks none of its rows again."""
+    from desktop.ui import widgets
+
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    for qid in ids[:2]:  # each seen once
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+    built = widgets.highlighted_html_built()
+    for qid in ids[:2] * 3:
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+    assert widgets.highlighted_html_built() == built
+
+
+def test_the_readers_title_has_its_lines_from_the_first_passage(open_window, sample_db):
+    """The reader's title is measured when its passage arrives, before the paint: its line is
+    whole from the first question on (it was cut to the empty title's height until a later
+    layout came by)."""
+    window = open_window(sample_db)
+    title = window.reader.title
+    for qid in window.question_ids()[:3]:
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        assert title.parentWidget().height() == title.heightForWidth(title.width()), qid
