@@ -22,7 +22,7 @@ from desktop.review.candidates import ItemCandidates
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models.candidates import CandidateModel
 from desktop.ui.operations import Changes, Done, Worker
-from desktop.ui.widgets import HtmlDelegate, text_lines_height
+from desktop.ui.widgets import HtmlDelegate, opaque, text_lines_height
 
 ROW_LINES = 5  # a row: score and where it comes from, the systems, the text's first lines
 ROWS_SHOWN = 2  # the table's height in rows at most; more scroll (the list is best first)
@@ -35,6 +35,7 @@ class CandidatesPanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        opaque(self)  # candidates arriving after the switch repaint this panel alone
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         self.title = shrinkable(QLabel())
