@@ -21,6 +21,7 @@ which a million passages would need a new index of vectors for.
 from __future__ import annotations
 
 import math
+import string
 from collections import Counter
 from collections.abc import Iterable
 from operator import add
@@ -29,6 +30,8 @@ from db.rows import Area, chunks
 from db.search import COMMON_BIGRAM_DOCS, phrase, stored_token
 
 MAX_TERMS = 64
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 RERANKED = 200  # the best by shared pairs, ranked again with their whole texts
 FEW_TERMS = 8  # below this many rare pairs, the least common of the counted ones fill in
 _VOCAB = (
@@ -45,10 +48,13 @@ def pair_tokens(text: str) -> set[str]:
 
 
 def _sure_pair_tokens(text: str) -> set[str] | None:
-    """pair_tokens(text) when Python is sure of every pair's folding, else None."""
-    pairs = [p for p in map(add, text, text[1:]) if not any(c.isspace() for c in p)]
-    tokens = set(map(stored_token, pairs))
-    return None if None in tokens else tokens
+    """The character pairs of text as FTS5 folds them (A-Z to a-z), or None when it holds a
+    cased letter outside ASCII, whose folding Python cannot be sure of. Pairs holding
+    whitespace are in too: no term (pair_tokens) holds whitespace, so they never match one."""
+    low = text.translate(_ASCII_LOWER)
+    if text.lower() != low or text.upper() != text.translate(_ASCII_UPPER):
+        return None
+    return set(map(add, low, low[1:]))
 
 
 def _grams(text: str) -> Counter:
