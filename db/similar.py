@@ -21,7 +21,6 @@ which a million passages would need a new index of vectors for.
 from __future__ import annotations
 
 import math
-import string
 from collections import Counter
 from collections.abc import Iterable
 from operator import add
@@ -30,8 +29,6 @@ from db.rows import Area, chunks
 from db.search import COMMON_BIGRAM_DOCS, phrase, stored_token
 
 MAX_TERMS = 64
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 RERANKED = 200  # the best by shared pairs, ranked again with their whole texts
 FEW_TERMS = 8  # below this many rare pairs, the least common of the counted ones fill in
 _VOCAB = (
@@ -47,14 +44,17 @@ def pair_tokens(text: str) -> set[str]:
     return {t for t in map(stored_token, pairs) if t is not None}
 
 
-def _sure_pair_tokens(text: str) -> set[str] | None:
-    """The character pairs of text as FTS5 folds them (A-Z to a-z), or None when it holds a
-    cased letter outside ASCII, whose folding Python cannot be sure of. Pairs holding
-    whitespace are in too: no term (pair_tokens) holds whitespace, so they never match one."""
-    low = text.translate(_ASCII_LOWER)
-    if text.lower() != low or text.upper() != text.translate(_ASCII_UPPER):
+def _surely_folded(text: str) -> str | None:
+    """text as FTS5 folds it (A-Z to a-z), or None when it holds a cased letter outside
+    ASCII, whose folding Python cannot be sure of. The index holds a term (pair_tokens: two
+    characters, no whitespace) for the passage exactly when the folded text holds it."""
+    raw = text.encode("utf-8", "surrogatepass")  # bytes fold ASCII only
+    low = text.lower()
+    if low != raw.lower().decode("utf-8", "surrogatepass"):
         return None
-    return set(map(add, low, low[1:]))
+    if text.upper() != raw.upper().decode("utf-8", "surrogatepass"):
+        return None
+    return low
 
 
 def _grams(text: str) -> Counter:
@@ -151,12 +151,12 @@ class Similar(Area):
         out: dict[int, float] = {}
         unsure = []
         for p, row in rows.items():
-            tokens = _sure_pair_tokens(row["text"])
-            if tokens is None:
+            folded = _surely_folded(row["text"])
+            if folded is None:
                 unsure.append(p)
                 continue
             # summed in the weights' order, as _shares sums them: the same float
-            held = sum(w for t, w in weights.items() if t in tokens)
+            held = sum(w for t, w in weights.items() if t in folded)
             if held:
                 out[p] = held / total
         if unsure:
