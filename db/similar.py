@@ -44,11 +44,17 @@ def pair_tokens(text: str) -> set[str]:
     return {t for t in map(stored_token, pairs) if t is not None}
 
 
-def _sure_pair_tokens(text: str) -> set[str] | None:
-    """pair_tokens(text) when Python is sure of every pair's folding, else None."""
-    pairs = [p for p in map(add, text, text[1:]) if not any(c.isspace() for c in p)]
-    tokens = set(map(stored_token, pairs))
-    return None if None in tokens else tokens
+def _surely_folded(text: str) -> str | None:
+    """text as FTS5 folds it (A-Z to a-z), or None when it holds a cased letter outside
+    ASCII, whose folding Python cannot be sure of. The index holds a term (pair_tokens: two
+    characters, no whitespace) for the passage exactly when the folded text holds it."""
+    raw = text.encode("utf-8", "surrogatepass")  # bytes fold ASCII only
+    low = text.lower()
+    if low != raw.lower().decode("utf-8", "surrogatepass"):
+        return None
+    if text.upper() != raw.upper().decode("utf-8", "surrogatepass"):
+        return None
+    return low
 
 
 def _grams(text: str) -> Counter:
@@ -145,12 +151,12 @@ class Similar(Area):
         out: dict[int, float] = {}
         unsure = []
         for p, row in rows.items():
-            tokens = _sure_pair_tokens(row["text"])
-            if tokens is None:
+            folded = _surely_folded(row["text"])
+            if folded is None:
                 unsure.append(p)
                 continue
             # summed in the weights' order, as _shares sums them: the same float
-            held = sum(w for t, w in weights.items() if t in tokens)
+            held = sum(w for t, w in weights.items() if t in folded)
             if held:
                 out[p] = held / total
         if unsure:

@@ -340,7 +340,7 @@ def cmd_export(args, db_path) -> int:
     if len(target) != 1:
         return fail(
             "usage: export REPORT.xlsx [--k 5,10] [--budget 1000,2000] [--coverage 0.5] "
-            "[--lang ko|en] [--force]"
+            "[--lang ko|en] [--candidates] [--force]"
         )
     ks = _ks(args.k)
     if not target[0].lower().endswith(".xlsx"):
@@ -360,6 +360,7 @@ def cmd_export(args, db_path) -> int:
             lang=args.lang or default_language(),
             budgets=budgets if args.budget is not None else None,
             theta=theta,
+            candidates=args.candidates,
         )
     print(f"wrote {printable(target[0])}")
     return 0

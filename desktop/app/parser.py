@@ -137,6 +137,12 @@ def _export_parser(sub) -> None:
         help="REPORT.xlsx: context lengths in characters, as 1000,2000 (default "
         "500,1000,2000,4000 when the database has documents)",
     )
+    exp.add_argument(
+        "--candidates",
+        action="store_true",
+        help="REPORT.xlsx: add the misses a candidate alternative in the top K could turn "
+        "into hits (slower)",
+    )
 
 
 def _finding_parsers(sub) -> None:

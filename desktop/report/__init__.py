@@ -24,6 +24,9 @@ with ``lang="en"``, else in Korean: 요약, 질문별, 누락, 비교, 검수자
   the primary passage, its role in English and Korean, who set that role, the rank where the
   system found the item beyond K in its full stored ranking (blank: not retrieved at all), the
   passage that found it, an excerpt of the passage and the reviewers' notes.
+- **Candidates** (only with ``candidates=True``, ``export --candidates``) — per system, the
+  misses a candidate alternative in its top K, not judged yet, could turn into hits
+  (desktop.report.candidates); the Summary counts them per system.
 - **Comparison** — desktop.evaluation.compare: union Recall@K of all systems and of each pair, the
   evidence items only one system finds and those A finds and B misses, the range of every
   measure over tie orders at the cutoff (TREC runs), abstention AUROC and threshold, and

@@ -142,6 +142,8 @@ def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: 
             tally.add(values, first)
             ran.scores.add(name, question.pk, these, first)
             _misses(report, misses, name, question, items, (first, via, covered), missed)
+            if report.candidates is not None:
+                report.candidates.add(name, question, first, ranked)
         done += 1
         if done % 500 == 0:
             report.tick(done)

@@ -20,6 +20,8 @@ CONFIDENCE = 0.95
 def settings_sheet(report: Report, sheet: Sheet, target: Path, without: int) -> None:
     sheet.header([h("setting", "설정"), h("value", "값")])
     rows = _data_rows(report, without) + _span_rows(report) + _method_rows(report, target)
+    if report.candidates is not None:  # export --candidates; without, the sheet is as it was
+        rows.append(("candidate alternatives 대체 후보", report.candidates.setting()))
     for key, value in rows:
         sheet.append([key, value], [None, "wrap"], sheet.lines([key, value], (1,)))
     sheet.autofilter(1, 2)

@@ -28,6 +28,7 @@ def summary_sheet(
     # Lines about the data, one function per kind (add a kind here).
     notes = _summary_notes(report, without) + _unsettled_lines(report, ran.means)
     notes += _span_lines(report)
+    notes += report.candidates.summary_lines() if report.candidates is not None else []
     for line in notes + continued_lines(others):
         sheet.append([line])
     _pairs_table(report, sheet, comparison.family, comparisons)

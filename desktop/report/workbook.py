@@ -14,6 +14,7 @@ from openpyxl import Workbook
 
 from desktop.app import scratch
 from desktop.evaluation import compare, metrics, scored, spans, stats
+from desktop.report.candidates import CANDIDATES, CandidateList, candidates_name
 from desktop.report.charts import charts_sheet
 from desktop.report.chunkings import FROZEN, HEAD_ROWS, chunkings_sheet, chunkings_widths
 from desktop.report.comparison import comparison_sheet
@@ -111,6 +112,7 @@ def write_report(
     max_rows: int = MAX_ROWS,
     budgets=None,
     theta: float = spans.THETA,
+    candidates: bool = False,
 ) -> Path:
     """Write the Recall@K workbook for ``project`` at K values ``ks`` to ``path``.
 
@@ -121,9 +123,11 @@ def write_report(
     goes on to another after ``max_rows`` rows (Excel's limit; smaller in tests). With
     documents, runs whose passages have spans are scored by the span rule (coverage ``theta``)
     at each K and each of ``budgets`` (characters; DEFAULT_BUDGETS when None), as `metrics`
-    scores them, and a Chunkings sheet compares the chunkings."""
+    scores them, and a Chunkings sheet compares the chunkings. ``candidates`` adds the
+    Candidates sheet (desktop.report.candidates), after Misses."""
     ks = metrics.parse_ks(ks)
     names = sheet_names(lang) | {CHUNKINGS: chunkings_name(lang)}
+    names |= {CANDIDATES: candidates_name(lang)} if candidates else {}
     target = project.export_target(path)
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
@@ -175,6 +179,7 @@ class Report:
         self.total = self.rows_total + 3 * self.step
         self.done = 0
         self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
+        self.candidates: CandidateList | None = None  # with the Candidates sheet (write)
 
     def score_spans(self, budgets, theta: float) -> None:
         """With documents in the store, the span rule's figures of every run with spans, as
@@ -193,6 +198,11 @@ class Report:
         ks, self.names = self.ks, names
         widths = chunkings_widths(ks, self.spans.budgets) if self.spans else None
         sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems), widths)
+        if CANDIDATES in names:
+            self.candidates = CandidateList(self, wb, names[CANDIDATES], max_rows)
+            made = self.candidates.sheet.ws  # right after Misses
+            wb.move_sheet(made.title, wb.index(sheets[MISSES].ws) + 1 - wb.index(made))
+            sheets[CANDIDATES] = self.candidates.sheet
         with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
             ran = write_runs(self, sheets[PER_QUESTION], sheets[MISSES], scores)
             intervals = self._intervals(scores)
@@ -203,6 +213,8 @@ class Report:
         settings_sheet(self, sheets[SETTINGS], target, without)
         charts_sheet(sheets[CHARTS], self.systems, ks, self.depth, ran.means, ran.curves)
         gold_changes_sheet(sheets[GOLD_CHANGES], self.gold)
+        if self.candidates is not None:
+            self.candidates.write()
         if self.spans is not None:
             chunkings_sheet(self, sheets[CHUNKINGS])
         # Last, so that it can say which sheets went on to more.
