@@ -14,6 +14,7 @@ from desktop.gold.effective import Decision, EffectiveGold, instant, line_order
 from desktop.gold.pool import PoolEntry
 from desktop.review import coverage
 from desktop.review.seen import question_gold
+from desktop.review.suggestions import suggestions
 from desktop.review.unjudged import question_pool
 
 TEXT_CHARS = 1500  # of a passage's text: enough for a row's excerpt and its tooltip
@@ -119,6 +120,9 @@ class QuestionView:
     excerpts: dict[int, tuple[str, str]] = field(default_factory=dict)
     # system shown -> its graph context's entities, relationships and report titles
     graph: dict[str, dict] = field(default_factory=dict)
+    # (question id, passage id) -> a machine's verdict, from the question's visible lines
+    # (in blind mode the reviewer's own alone, so none): the pool queue shows them
+    suggestions: dict = field(default_factory=dict)
 
     def item_texts(self) -> dict[int, str]:
         """The start of each evidence item's primary passage text, by passage key."""
@@ -229,6 +233,7 @@ def view_of(
         notes,
         mine,
         k,
+        suggestions=suggestions(rows),
     )
 
 

@@ -173,7 +173,7 @@ class PoolPanel(QWidget):
             excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
         rows = []
         for pk, qid, entries in pools:
-            suggested = self._suggestions(qid)
+            suggested = self._suggestions(view if pk == view.pk else qid)
             for e in self.session.pool_order(qid, entries):
                 title, text = excerpts.get(e.passage_pk, ("", ""))
                 text = (text or "")[:EXCERPT_CHARS].replace("\n", " ")
@@ -181,11 +181,14 @@ class PoolPanel(QWidget):
                 rows.append(PoolRow(pk, qid, e, title or "", text, hint))
         return rows
 
-    def _suggestions(self, question_id: str) -> dict:
-        """The machines' verdicts on the question's passages (none in blind mode)."""
+    def _suggestions(self, question: QuestionView | str) -> dict:
+        """The machines' verdicts on the question's passages (none in blind mode): the current
+        question's come in its view; the next questions' (the "across" option) are read here."""
         if self.session.blind:
             return {}
-        return suggestions(self.session.project.reads.judgements(question_id=question_id))
+        if isinstance(question, QuestionView):
+            return question.suggestions
+        return suggestions(self.session.project.reads.judgements(question_id=question))
 
     def _next_pools(self, current: int) -> list[tuple[int, str, list]]:
         """The pools of the next questions that have unjudged passages, in list order."""

@@ -84,3 +84,24 @@ def test_the_import_dialog_marks_a_machines_judgements(sample_db, tmp_path, open
     with Project(sample_db) as project:
         assert project.machine_reviewers() == ["gpt"] and project.reviewers() == []
     assert ImportDialog("run", path, True, window).machine.isHidden()
+
+
+def test_the_current_questions_suggestions_come_in_its_view(
+    sample_db, tmp_path, open_window, qtbot
+):
+    """The pool queue shows the machine's verdicts from the question's view (built with its
+    gold, from the lines already read): filling the queue runs no statement on the GUI
+    thread."""
+    from tests.ui.test_ui_keypress_cost import gui_statements
+
+    entries = pool_of(sample_db, "q05")
+    _machine_judges(sample_db, tmp_path, entries[0].passage_id, entries[1].passage_id)
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    assert set(window.view.suggestions) == {
+        ("q05", entries[0].passage_id),
+        ("q05", entries[1].passage_id),
+    }
+    assert gui_statements(window, qtbot, lambda: panel.show_view(window.view, True)) == []
+    said = [panel.model.index(r, PoolModel.COL_MACHINE).data() for r in range(2)]
+    assert said == ["gpt: core", "gpt: not evidence"]
