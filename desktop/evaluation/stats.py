@@ -25,12 +25,12 @@ import random
 from array import array
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import ne, or_
+from operator import getitem, ne, or_
 
 # Beyond this the scale is no longer the exact common denominator but a power of two, and
 # values are rounded to 1/2**60: far below anything a report shows.
 MAX_SCALE_BITS = 60
-_BITS = bytes.maketrans(b"01", b"\x00\x01")
+_HEX = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 # What the packed integers of one turn may take together: past it, the columns (bootstrap) or
 # pairs (randomization) are packed in turns, each drawing the same resamples or signs from
 # the same seed, so that the results are those of packing them all at once.
@@ -221,15 +221,19 @@ def randomization_p_values(
     extreme = [0] * len(pairs)
     turns = _turns(len(pairs), _per_turn(m, width, len(pairs), budget))
     work = permutations * len(turns)
+    digits = f"0{(m + 3) // 4}x"  # a sign vector in hexadecimal, a digit per four questions
     for t, chosen in enumerate(turns):
-        packed = _packed(units, [pairs[p] for p in chosen], keep, width, scale)
+        tables = _nibble_sums(_packed(units, [pairs[p] for p in chosen], keep, width, scale))
         # The sign vectors depend on the seed and m alone: every turn flips the same ones.
         rng = random.Random(seed)
         for r in range(permutations):
             bits = rng.getrandbits(m)
             flipped = bits.bit_count()
-            selectors = format(bits, f"0{m}b").encode("ascii").translate(_BITS)
-            total = sum(compress(packed, selectors))
+            # Question i is flipped when bit m-1-i is set: each hexadecimal digit of the
+            # vector picks the sum of its four questions' subset from their table, one
+            # addition per four questions instead of one per flipped question.
+            selectors = format(bits, digits).encode("ascii").translate(_HEX)
+            total = sum(map(getitem, tables, selectors))
             for j, p in enumerate(chosen):
                 flipped_sum = ((total >> (j * width)) & mask) - flipped * scale
                 # Flipping the signs of a set F of differences gives  D - 2 * sum(F).
@@ -237,7 +241,7 @@ def randomization_p_values(
                     extreme[p] += 1
             if tick and r % 50 == 49:
                 tick(t * permutations + r + 1, work)
-        del packed
+        del tables
     return [(1 + e) / (1 + permutations) for e in extreme]
 
 
@@ -251,6 +255,24 @@ def _observed(units, pairs, n: int) -> tuple[list[int], bytes]:
         totals.append(sum(ua) - sum(ub))
         differs = bytes(map(or_, differs, map(ne, ua, ub)))
     return totals, differs
+
+
+def _nibble_sums(packed: list[int]) -> list[list[int]]:
+    """Per four questions in a row (the first group short of as many as a whole number of
+    hexadecimal digits leaves over, as the vector's leading digit), the sums of the packed
+    integers of each of their 16 subsets, indexed by the digit whose bits (highest first)
+    pick them: the same exact sums, added in fewer steps. (Tables of eight questions, 256
+    entries each, add fewer still but lose more to the memory they are read from.)"""
+    padded = [0] * (-len(packed) % 4) + packed
+    tables = []
+    for first in range(0, len(padded), 4):
+        four = padded[first : first + 4]
+        table = [0] * 16
+        for digit in range(1, 16):
+            low = digit & -digit  # the lowest bit set: question 4 - its bit_length of the four
+            table[digit] = table[digit ^ low] + four[4 - low.bit_length()]
+        tables.append(table)
+    return tables
 
 
 def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:

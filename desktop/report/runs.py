@@ -225,7 +225,11 @@ def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, 
         ]
         if report.spans is not None:
             values += _span_cells(report, item, index, covered)
-        sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))
+        # The excerpt's lines once per passage, not once per system that misses it.
+        shown = report.excerpt_lines.get(item.primary_pk)
+        if shown is None:
+            shown = report.excerpt_lines[item.primary_pk] = sheet.lines(values, (10 + n_ks,))
+        sheet.append(values, styles, max(shown, sheet.lines(values, (11 + n_ks,))))
 
 
 def _span_cells(report: Report, item: gold.GoldItem, index: int, covered) -> list:

@@ -173,6 +173,7 @@ class Report:
         self.total = self.rows_total + 3 * self.step
         self.done = 0
         self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
+        self.excerpt_lines: dict[int, int] = {}  # passage -> lines its excerpt wraps to
 
     def score_spans(self, budgets, theta: float) -> None:
         """With documents in the store, the span rule's figures of every run with spans, as
