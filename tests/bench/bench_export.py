@@ -66,6 +66,7 @@ print(json.dumps({"s": time.perf_counter() - start,
 CELLS = """
 import pickle, re, sys, zipfile
 from openpyxl import load_workbook
+from openpyxl.cell.read_only import EmptyCell
 report, out = sys.argv[1:3]
 wb = load_workbook(report, read_only=True)
 styles, style_of, sheets = [], {}, []
@@ -79,15 +80,16 @@ for ws, tall in zip(wb.worksheets, heights, strict=True):
     for number, row in enumerate(ws.iter_rows(), 1):
         cells = []
         for cell in row:
-            if cell.value is None:
-                cells.append(None)
+            if isinstance(cell, EmptyCell) or (cell.value is None and not cell.has_style):
+                cells.append(None)  # no cell: the report had None there
                 continue
             key = tuple(cell.style_array)
             if key not in style_of:
                 style_of[key] = len(styles)
                 styles.append({"font": cell.font, "fill": cell.fill, "alignment": cell.alignment,
                                "number_format": cell.number_format} if cell.has_style else None)
-            cells.append((cell.value, style_of[key]))
+            # a styled cell without a value is text the report left empty ("")
+            cells.append((cell.value if cell.value is not None else "", style_of[key]))
         rows.append((tall.get(number), cells))
     sheets.append((ws.title, rows))
 with open(out, "wb") as f:
