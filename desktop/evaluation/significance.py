@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
-from operator import gt, lt
+from operator import gt, lt, mul
 
 from desktop.app import compact
 from desktop.evaluation import metrics, scored, stats
@@ -217,11 +217,12 @@ class _Values:
 def _counts(values: Sequence[float], denominators: Sequence[int]) -> Sequence[int]:
     """Each value times its question's denominator, as the whole number it is: in an array
     (8 bytes a question) where they fit, as Python ints otherwise."""
-    counts = (round(v * d) for v, d in zip(values, denominators, strict=True))
+    if len(values) != len(denominators):
+        raise ValueError("a column and its denominators differ in length")
     try:
-        return array("q", counts)
+        return array("q", map(round, map(mul, values, denominators)))
     except OverflowError:
-        return [round(v * d) for v, d in zip(values, denominators, strict=True)]
+        return list(map(round, map(mul, values, denominators)))
 
 
 def _metric_order(label: str, ks: Sequence[int]) -> tuple[int, int]:

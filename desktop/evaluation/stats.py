@@ -24,8 +24,8 @@ import math
 import random
 from array import array
 from collections.abc import Callable, Sequence
-from itertools import compress
-from operator import getitem, ne, or_
+from itertools import compress, repeat
+from operator import add, floordiv, getitem, lshift, mul, ne, sub
 
 # Beyond this the scale is no longer the exact common denominator but a power of two, and
 # values are rounded to 1/2**60: far below anything a report shows.
@@ -74,12 +74,19 @@ def _units(numerator: int, denominator: int, scale: int) -> int:
 def _unit_column(numerators: Sequence[int], denominators: Sequence[int], scale: int):
     """A column in units of 1/scale: 8 bytes a question in an array where the units fit
     (every value from 0 to 1 does, scale being at most 2**60), Python ints otherwise."""
-    pairs = zip(numerators, denominators, strict=True)
+    exact = all(scale % d == 0 for d in set(denominators))
+
+    def units():
+        if exact:  # the common case, every value by its whole factor at C speed
+            return map(mul, numerators, map(floordiv, repeat(scale), denominators))
+        return (_units(num, den, scale) for num, den in zip(numerators, denominators, strict=True))
+
+    if len(numerators) != len(denominators):
+        raise ValueError("a column and its denominators differ in length")
     try:
-        return array("q", (_units(num, den, scale) for num, den in pairs))
+        return array("q", units())
     except OverflowError:
-        pairs = zip(numerators, denominators, strict=True)
-        return [_units(num, den, scale) for num, den in pairs]
+        return list(units())
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -248,13 +255,17 @@ def randomization_p_values(
 def _observed(units, pairs, n: int) -> tuple[list[int], bytes]:
     """Each pair's observed total difference, and per question whether it differs in some
     pair, a pair at a time."""
-    differs = bytes(n)
+    differs = 0  # a byte per question, 1 where some pair differs, as one integer
     totals = []
+    sums: dict[int, int] = {}  # each column's sum once, not once per pair it is in
     for a, b in pairs:
         ua, ub = units[a], units[b]
-        totals.append(sum(ua) - sum(ub))
-        differs = bytes(map(or_, differs, map(ne, ua, ub)))
-    return totals, differs
+        for c, values in ((a, ua), (b, ub)):
+            if c not in sums:
+                sums[c] = sum(values)
+        totals.append(sums[a] - sums[b])
+        differs |= int.from_bytes(bytes(map(ne, ua, ub)), "big")
+    return totals, differs.to_bytes(n, "big")
 
 
 def _nibble_sums(packed: list[int]) -> list[list[int]]:
@@ -279,9 +290,11 @@ def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:
     """Per kept question, the differences (+ scale, so never negative) of these pairs side by
     side in one integer, a field of ``width`` bits each, so one sum adds up every pair."""
     packed = [0] * len(keep)
+    offset = 0  # every field's + scale, added once at the end
     for j, (a, b) in enumerate(pairs):
-        ua, ub = units[a], units[b]
+        ua, ub = map(units[a].__getitem__, keep), map(units[b].__getitem__, keep)
         shift = j * width
-        for position, i in enumerate(keep):
-            packed[position] += (ua[i] - ub[i] + scale) << shift
-    return packed
+        # Whole columns at C speed; the fields' sums are exact whatever the order of adding.
+        packed = list(map(add, packed, map(lshift, map(sub, ua, ub), repeat(shift))))
+        offset += scale << shift
+    return list(map(add, packed, repeat(offset)))
