@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
-from operator import gt, lt
+from operator import gt, lt, mul
 
 from desktop.app import compact
 from desktop.evaluation import metrics, scored, stats
@@ -24,6 +24,10 @@ SEED = 42
 # are tested in units of 2**-24: far finer than any difference a report shows, and the
 # narrower the units, the faster the packed sums of desktop.evaluation.stats.
 FIXED_POINT = 1 << 24
+# The values of one measure (every system and K) kept after their first read when there are
+# at most this many (8 bytes each in a scored.PerQuestion's arrays: 16 MB); past it each
+# column is read from its file when asked, so that memory does not grow with the questions.
+KEPT_VALUES = 1 << 21
 
 
 @dataclass
@@ -190,9 +194,19 @@ class _Values:
     def __init__(self, per_question, names, labels, questions):
         self.per_question, self.names, self.labels = per_question, names, labels
         self.questions = questions
+        # Win/tie/loss reads system b's column once per a before it, and the test once more:
+        # the measure's columns are kept after their first read while they are few.
+        self.kept: dict[tuple[int, int], Sequence[float | None]] | None = None
+        if len(questions) * len(names) * len(labels) <= KEPT_VALUES:
+            self.kept = {}
 
     def __call__(self, s: int, k_index: int) -> Sequence[float | None]:
-        return _column(self.per_question[self.names[s]], self.labels[k_index], self.questions)
+        column = self.kept.get((s, k_index)) if self.kept is not None else None
+        if column is None:
+            column = _column(self.per_question[self.names[s]], self.labels[k_index], self.questions)
+            if self.kept is not None:
+                self.kept[(s, k_index)] = column
+        return column
 
     def counts(self, denominators: Sequence[int], c: int) -> Sequence[int]:
         """Column c of the test (system c // K, K index c % K) as whole counts."""
@@ -203,11 +217,12 @@ class _Values:
 def _counts(values: Sequence[float], denominators: Sequence[int]) -> Sequence[int]:
     """Each value times its question's denominator, as the whole number it is: in an array
     (8 bytes a question) where they fit, as Python ints otherwise."""
-    counts = (round(v * d) for v, d in zip(values, denominators, strict=True))
+    if len(values) != len(denominators):
+        raise ValueError("a column and its denominators differ in length")
     try:
-        return array("q", counts)
+        return array("q", map(round, map(mul, values, denominators)))
     except OverflowError:
-        return [round(v * d) for v, d in zip(values, denominators, strict=True)]
+        return list(map(round, map(mul, values, denominators)))
 
 
 def _metric_order(label: str, ks: Sequence[int]) -> tuple[int, int]:

@@ -24,13 +24,13 @@ import math
 import random
 from array import array
 from collections.abc import Callable, Sequence
-from itertools import compress
-from operator import ne, or_
+from itertools import compress, repeat
+from operator import add, floordiv, getitem, lshift, mul, ne, sub
 
 # Beyond this the scale is no longer the exact common denominator but a power of two, and
 # values are rounded to 1/2**60: far below anything a report shows.
 MAX_SCALE_BITS = 60
-_BITS = bytes.maketrans(b"01", b"\x00\x01")
+_HEX = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 # What the packed integers of one turn may take together: past it, the columns (bootstrap) or
 # pairs (randomization) are packed in turns, each drawing the same resamples or signs from
 # the same seed, so that the results are those of packing them all at once.
@@ -74,12 +74,19 @@ def _units(numerator: int, denominator: int, scale: int) -> int:
 def _unit_column(numerators: Sequence[int], denominators: Sequence[int], scale: int):
     """A column in units of 1/scale: 8 bytes a question in an array where the units fit
     (every value from 0 to 1 does, scale being at most 2**60), Python ints otherwise."""
-    pairs = zip(numerators, denominators, strict=True)
+    exact = all(scale % d == 0 for d in set(denominators))
+
+    def units():
+        if exact:  # the common case, every value by its whole factor at C speed
+            return map(mul, numerators, map(floordiv, repeat(scale), denominators))
+        return (_units(num, den, scale) for num, den in zip(numerators, denominators, strict=True))
+
+    if len(numerators) != len(denominators):
+        raise ValueError("a column and its denominators differ in length")
     try:
-        return array("q", (_units(num, den, scale) for num, den in pairs))
+        return array("q", units())
     except OverflowError:
-        pairs = zip(numerators, denominators, strict=True)
-        return [_units(num, den, scale) for num, den in pairs]
+        return list(units())
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -221,15 +228,19 @@ def randomization_p_values(
     extreme = [0] * len(pairs)
     turns = _turns(len(pairs), _per_turn(m, width, len(pairs), budget))
     work = permutations * len(turns)
+    digits = f"0{(m + 3) // 4}x"  # a sign vector in hexadecimal, a digit per four questions
     for t, chosen in enumerate(turns):
-        packed = _packed(units, [pairs[p] for p in chosen], keep, width, scale)
+        tables = _nibble_sums(_packed(units, [pairs[p] for p in chosen], keep, width, scale))
         # The sign vectors depend on the seed and m alone: every turn flips the same ones.
         rng = random.Random(seed)
         for r in range(permutations):
             bits = rng.getrandbits(m)
             flipped = bits.bit_count()
-            selectors = format(bits, f"0{m}b").encode("ascii").translate(_BITS)
-            total = sum(compress(packed, selectors))
+            # Question i is flipped when bit m-1-i is set: each hexadecimal digit of the
+            # vector picks the sum of its four questions' subset from their table, one
+            # addition per four questions instead of one per flipped question.
+            selectors = format(bits, digits).encode("ascii").translate(_HEX)
+            total = sum(map(getitem, tables, selectors))
             for j, p in enumerate(chosen):
                 flipped_sum = ((total >> (j * width)) & mask) - flipped * scale
                 # Flipping the signs of a set F of differences gives  D - 2 * sum(F).
@@ -237,29 +248,53 @@ def randomization_p_values(
                     extreme[p] += 1
             if tick and r % 50 == 49:
                 tick(t * permutations + r + 1, work)
-        del packed
+        del tables
     return [(1 + e) / (1 + permutations) for e in extreme]
 
 
 def _observed(units, pairs, n: int) -> tuple[list[int], bytes]:
     """Each pair's observed total difference, and per question whether it differs in some
     pair, a pair at a time."""
-    differs = bytes(n)
+    differs = 0  # a byte per question, 1 where some pair differs, as one integer
     totals = []
+    sums: dict[int, int] = {}  # each column's sum once, not once per pair it is in
     for a, b in pairs:
         ua, ub = units[a], units[b]
-        totals.append(sum(ua) - sum(ub))
-        differs = bytes(map(or_, differs, map(ne, ua, ub)))
-    return totals, differs
+        for c, values in ((a, ua), (b, ub)):
+            if c not in sums:
+                sums[c] = sum(values)
+        totals.append(sums[a] - sums[b])
+        differs |= int.from_bytes(bytes(map(ne, ua, ub)), "big")
+    return totals, differs.to_bytes(n, "big")
+
+
+def _nibble_sums(packed: list[int]) -> list[list[int]]:
+    """Per four questions in a row (the first group short of as many as a whole number of
+    hexadecimal digits leaves over, as the vector's leading digit), the sums of the packed
+    integers of each of their 16 subsets, indexed by the digit whose bits (highest first)
+    pick them: the same exact sums, added in fewer steps. (Tables of eight questions, 256
+    entries each, add fewer still but lose more to the memory they are read from.)"""
+    padded = [0] * (-len(packed) % 4) + packed
+    tables = []
+    for first in range(0, len(padded), 4):
+        four = padded[first : first + 4]
+        table = [0] * 16
+        for digit in range(1, 16):
+            low = digit & -digit  # the lowest bit set: question 4 - its bit_length of the four
+            table[digit] = table[digit ^ low] + four[4 - low.bit_length()]
+        tables.append(table)
+    return tables
 
 
 def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:
     """Per kept question, the differences (+ scale, so never negative) of these pairs side by
     side in one integer, a field of ``width`` bits each, so one sum adds up every pair."""
     packed = [0] * len(keep)
+    offset = 0  # every field's + scale, added once at the end
     for j, (a, b) in enumerate(pairs):
-        ua, ub = units[a], units[b]
+        ua, ub = map(units[a].__getitem__, keep), map(units[b].__getitem__, keep)
         shift = j * width
-        for position, i in enumerate(keep):
-            packed[position] += (ua[i] - ub[i] + scale) << shift
-    return packed
+        # Whole columns at C speed; the fields' sums are exact whatever the order of adding.
+        packed = list(map(add, packed, map(lshift, map(sub, ua, ub), repeat(shift))))
+        offset += scale << shift
+    return list(map(add, packed, repeat(offset)))

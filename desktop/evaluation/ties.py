@@ -87,6 +87,13 @@ def _tie_groups(
     return groups, variable
 
 
+def _shares_a_score(ranked: Sequence[tuple[Hashable, float | None]]) -> bool:
+    """Whether two passages of the list have the same score (or both none): without, every
+    tie group is a single passage and tie_extremes would find nothing to reorder."""
+    scores = [score for _, score in ranked]
+    return len(set(scores)) < len(scores)
+
+
 def _extremes(prep, groups, variable, choices) -> tuple[dict, dict]:
     """The lowest and highest value of every measure over the chosen orders of the owned
     passages of the variable groups, each packed to the front and to the back of its group."""
@@ -138,7 +145,10 @@ def tie_ranges(
         inexact: dict[str, int] = {}
         for q, ranked in lists.items() if isinstance(lists, Mapping) else lists:
             items = gold.get(q)
-            found = tie_extremes(metrics.Prepared(items, ks), ranked) if items and ranked else None
+            # Most lists share no score at all: no order to try, and no Prepared to make.
+            found = None
+            if items and ranked and _shares_a_score(ranked):
+                found = tie_extremes(metrics.Prepared(items, ks), ranked)
             if found is None:
                 continue
             low, high, exact = found

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from desktop.report.workbook import Report
 
 POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
+KEPT_QUESTIONS = 10_000  # questions whose items and Prepared the pass keeps for every system
+# (about 4 KB each with their judged passages: 18 MB more peak RSS at 5,000 questions)
 
 
 @dataclass
@@ -94,16 +96,38 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
         report.systems, report.gold, report.project.reads.ranked_lists(), key=attrgetter("pk")
     )
     done = 0
+    # Up to KEPT_QUESTIONS questions, each one's items and Prepared (a few KB) are made once for
+    # all systems; past it once per row, so that what the pass holds stays bounded.
+    kept: dict | None = {} if report.gold.questions <= KEPT_QUESTIONS else None
     for system in report.systems:
-        done = _system(report, system["name"], lists, per_q, misses, ran, done)
+        done = _system(report, system["name"], lists, per_q, misses, ran, done, kept)
     report.tick(report.rows_total)
     per_q.autofilter(1, 9 + len(report.labels))
     misses.autofilter(1, 12 + len(report.ks) + 2 * (report.spans is not None))
     return ran
 
 
-def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: Ran, done: int):
-    """One system's rows; returns the rows done so far."""
+def _prepared(question: Record, ks, kept: dict | None) -> tuple[list, int, metrics.Prepared]:
+    """The question's evidence items, core count and metrics.Prepared (None without items):
+    made once for every system while ``kept`` (a dict) holds them, else for each row."""
+    made = kept.get(question.pk) if kept is not None else None
+    if made is None:
+        items = question.gold_items()
+        n_core = sum(1 for i in items if i.role == "core")
+        prep = None
+        if items:
+            prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
+        made = (items, n_core, prep)
+        if kept is not None:
+            kept[question.pk] = made
+    return made
+
+
+def _system(
+    report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: Ran, done: int, kept
+):
+    """One system's rows; returns the rows done so far. ``kept``: each question's items and
+    Prepared made for the first system, or None (made per row)."""
     ks, labels = report.ks, report.labels
     per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
     tally = metrics.Means(ks, report.depth, metrics.ALL_MEASURES)
@@ -112,23 +136,20 @@ def _system(report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: 
     ran.scores.system(name)
     for _ in range(report.gold.questions):
         _, question, ranked = next(lists)
-        items = question.gold_items()
+        items, n_core, prep = _prepared(question, ks, kept)
         row = [
             name,
             question.id,
             question.text,
             question.answerable,
             len(items),
-            sum(1 for i in items if i.role == "core"),
+            n_core,
             question.status,
             bool(ranked),
         ]
         if not items:
             per_q.append(row + [None] * len(labels) + [question.unjudged], per_q_styles)
         else:
-            # Prepared is made per row, not kept for every question: what the pass
-            # holds must not grow with the questions (tests/bench/bench_export).
-            prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
             absent += not ranked
             these = prep.score(ranked)
             first, via = prep.first_ranks(enumerate(ranked, 1))
@@ -227,7 +248,11 @@ def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, 
         ]
         if report.spans is not None:
             values += _span_cells(report, item, index, covered)
-        sheet.append(values, styles, sheet.lines(values, (10 + n_ks, 11 + n_ks)))
+        # The excerpt's lines once per passage, not once per system that misses it.
+        shown = report.excerpt_lines.get(item.primary_pk)
+        if shown is None:
+            shown = report.excerpt_lines[item.primary_pk] = sheet.lines(values, (10 + n_ks,))
+        sheet.append(values, styles, max(shown, sheet.lines(values, (11 + n_ks,))))
 
 
 def _span_cells(report: Report, item: gold.GoldItem, index: int, covered) -> list:

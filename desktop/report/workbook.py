@@ -180,6 +180,7 @@ class Report:
         self.done = 0
         self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
         self.candidates: CandidateList | None = None  # with the Candidates sheet (write)
+        self.excerpt_lines: dict[int, int] = {}  # passage -> lines its excerpt wraps to
 
     def score_spans(self, budgets, theta: float) -> None:
         """With documents in the store, the span rule's figures of every run with spans, as

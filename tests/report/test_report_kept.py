@@ -1,0 +1,36 @@
+"""The pass over the runs makes each question's items and metrics.Prepared once for every
+system up to runs.KEPT_QUESTIONS questions, and once per row past it (issue 24, the report's
+speed): both ways give the same workbook, the golden dump's."""
+
+from __future__ import annotations
+
+import json
+
+from desktop.evaluation import metrics
+from desktop.report import runs
+from tests.report.test_report_cells import GOLDEN, judged_sample, report_cells
+
+
+def test_items_kept_or_made_per_row_give_the_golden_cells(project, tmp_path, monkeypatch):
+    judged_sample(project)
+    made = []
+    real = metrics.Prepared.__init__
+
+    def counted(self, *args, **kwargs):  # the real constructor, counted
+        made.append(1)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    kept = json.loads(json.dumps(report_cells(project, tmp_path), ensure_ascii=False))
+    once = len(made)
+    monkeypatch.setattr(runs, "KEPT_QUESTIONS", 0)
+    made.clear()
+    per_row = json.loads(json.dumps(report_cells(project, tmp_path), ensure_ascii=False))
+    assert kept == per_row == want
+    systems = len(project.systems())
+    # per row, the two languages' reports make one more per evaluated question and system
+    rows = want["en"]["Per question"][1:]
+    evaluated = sum(1 for row in rows if row[0] == rows[0][0] and row[4])
+    assert systems == 3 and evaluated > 10
+    assert len(made) - once == 2 * (systems - 1) * evaluated
