@@ -68,6 +68,16 @@ def excerpt(text: str, terms: Sequence[str], width: int = EXCERPT_CHARS) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
+def chunking_named(store, name: str) -> int:
+    """The key of the chunking of that name (in NFC, as names are stored); ValueError naming
+    the chunkings there are for an unknown one."""
+    named = store.chunking_named(nfc(name))
+    if named is None:
+        names = ", ".join(repr(c["name"]) for c in store.chunkings()) or "none"
+        raise ValueError(f"there is no chunking {name!r} (there are: {names})")
+    return named["pk"]
+
+
 def search(
     store,
     text: str,
@@ -82,13 +92,7 @@ def search(
     problem = check_page(limit, offset)
     if problem:
         raise ValueError(problem)
-    chunking_pk = None
-    if chunking is not None:
-        found = store.chunking_named(chunking)
-        if found is None:
-            names = ", ".join(c["name"] for c in store.chunkings()) or "none"
-            raise ValueError(f"no chunking {chunking!r} (the chunkings: {names})")
-        chunking_pk = found["pk"]
+    chunking_pk = None if chunking is None else chunking_named(store, chunking)
     terms = words(text)
     total, rows = store.search(
         terms, limit, offset, relevance=order == "relevance", chunking_pk=chunking_pk
@@ -141,11 +145,7 @@ def similar(
     if chunking is None:
         found = store.passage(nfc(passage_id))
     else:
-        named = store.chunking_named(nfc(chunking))
-        if named is None:
-            names = ", ".join(repr(c["name"]) for c in store.chunkings()) or "none"
-            raise ValueError(f"there is no chunking {chunking!r} (there are: {names})")
-        found = store.passage_in(nfc(passage_id), named["pk"])
+        found = store.passage_in(nfc(passage_id), chunking_named(store, chunking))
     if found is None:
         return None
     rows = store.similar_passages(found["pk"], limit)

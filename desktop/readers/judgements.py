@@ -141,7 +141,12 @@ def _mark(path, number: int, obj: dict) -> JudgementRecord:
             raise InputError(path, number, f"judgement needs a '{key}' string")
     for key in ("question_id", "passage_id", "span", "settles", "system"):
         if obj.get(key) not in (None, ""):
-            raise InputError(path, number, f"a machine (reviewer mark) line has no '{key}'")
+            raise InputError(
+                path,
+                number,
+                f"a machine (reviewer mark) line is about a reviewer, not a question or "
+                f"passage: its '{key}' must be null or left out",
+            )
     if "value" not in obj:
         raise InputError(path, number, "judgement needs a 'value' (null is allowed)")
     problem = check_judgement_value("machine", obj["value"])

@@ -325,5 +325,5 @@ def test_search_refuses_an_unknown_chunking_naming_the_ones_there_are(study_db):
     before = snapshot(study_db)
     done = cli(study_db, "search", "대통령", "--chunking", "no-such")
     assert done.returncode == 2 and done.stdout == ""
-    assert "no chunking 'no-such'" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert "there is no chunking 'no-such'" in done.stderr and len(done.stderr.splitlines()) == 1
     assert "Traceback" not in done.stderr and snapshot(study_db) == before

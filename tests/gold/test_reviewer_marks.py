@@ -167,7 +167,7 @@ def test_the_mark_round_trips_export_import_and_the_journal(dbs, tmp_path):
 def test_a_mark_line_is_checked(dbs, tmp_path):
     with Project(_copy(dbs, "checked.db")) as project:
         for line, problem in (
-            (_mark("gpt", True, question_id="q1"), "a machine (reviewer mark) line has no "),
+            (_mark("gpt", True, question_id="q1"), "its 'question_id' must be null or left out"),
             (_mark("gpt", "yes"), "a machine (reviewer mark) judgement's value must be true"),
             ({"reviewer": "gpt", "at": LATER, "kind": "machine"}, "judgement needs a 'value'"),
             (_mark("gpt", False, machine=True), "'machine' is true exactly when its value is"),
