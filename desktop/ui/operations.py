@@ -444,6 +444,54 @@ def judged_op(
     return work
 
 
+@dataclass(frozen=True)
+class NextPool:
+    """A question's unjudged pool for the queue across questions, with what its rows show."""
+
+    pk: int
+    id: str
+    entries: list  # PoolEntry, empty when the question has none left
+    excerpts: dict  # passage pk -> (title, text)
+    suggestions: dict  # (question id, passage id) -> the machines' verdict; none in blind mode
+
+
+def next_pools_op(
+    questions: Sequence[dict],
+    wanted: int,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    depth: int,
+    excerpt_chars: int,
+) -> Callable:
+    """The pools of the questions given, in their order, until `wanted` have passages left
+    (review.pool_of), each with its excerpts and machine suggestions: the pool queue's
+    "across questions" option, read here and not on the GUI thread. Every question looked at
+    is in the result (an empty pool too), so the panel knows not to look again."""
+    from desktop.review.suggestions import suggestions
+
+    questions, reviewers = [dict(q) for q in questions], list(reviewers)
+
+    def work(project, progress) -> Done:
+        out, found = [], 0
+        for n, question in enumerate(questions):
+            progress(n, len(questions))
+            entries = review.pool_of(project, question, reviewer, blind, reviewers, depth)
+            excerpts, suggested = {}, {}
+            if entries:
+                found += 1
+                pks = [e.passage_pk for e in entries]
+                excerpts = project.reads.passage_excerpts(pks, excerpt_chars)
+                if not blind:
+                    suggested = suggestions(project.reads.judgements(question_id=question["id"]))
+            out.append(NextPool(question["pk"], question["id"], entries, excerpts, suggested))
+            if found == wanted:
+                break
+        return Done(out, Changes("query"))
+
+    return work
+
+
 def compare_op(ks: Sequence[int]) -> Callable:
     """evaluation.compare.compare, the `compare` command's function, at the window's K values."""
     from desktop.evaluation import compare
