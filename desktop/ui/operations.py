@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.readers import Cancelled
+from desktop.readers.kinds import CHANGED_AREAS, IMPORT_CHANGES
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,29 @@ class Changes:
     kind: str  # "judgement", "import", "merge", "export", "metrics", "query", "mark"
     what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
     question: int | None = None  # the question's pk, for a judgement
-    data: bool = False  # the database's content changed: questions and systems are read again
+    # The areas an import, a merge or a mark changed (kinds.CHANGED_AREAS), which the window
+    # reads again: no more, and when in doubt one is set (never a stale number shown).
+    questions: bool = False
+    systems: bool = False  # the systems and their runs
+    gold: bool = False  # the gold and the judgement log
+    texts: bool = False  # passages' and documents' texts, chunkings
+    reviewers: bool = False  # who judged, who is a machine
+
+    @classmethod
+    def of_import(cls, what: str) -> Changes:
+        """An import of this kind: the areas kinds.IMPORT_CHANGES names for it, or all."""
+        areas = IMPORT_CHANGES.get(what, CHANGED_AREAS)
+        return cls("import", what=what, **{area: True for area in areas})
+
+    @property
+    def data(self) -> bool:
+        """The database's content changed: something is read again."""
+        return any(getattr(self, area) for area in CHANGED_AREAS)
+
+    @property
+    def scores(self) -> bool:
+        """A score may have moved: the full metrics pass runs again."""
+        return self.questions or self.systems or self.gold or self.texts
 
 
 @dataclass
@@ -289,7 +312,7 @@ def _changing(changes: Changes, work: Callable) -> Callable:
 def import_op(kind: str, path, options: dict) -> Callable:
     path = str(path)
     return _changing(
-        Changes("import", what=kind, data=True),
+        Changes.of_import(kind),
         lambda project, progress: import_file(project, kind, path, options, progress),
     )
 
@@ -298,21 +321,23 @@ def sample_op() -> Callable:
     from desktop.app.sample import load_sample
 
     return _changing(
-        Changes("import", what="sample", data=True),
+        Changes.of_import("sample"),
         lambda project, progress: list(load_sample(project, progress)),
     )
 
 
 def merge_op(path) -> Callable:
     path = str(path)
-    return _changing(Changes("merge", data=True), lambda project, _: project.merge(path))
+    # A merge adds judgement lines only (a database of another evaluation is refused).
+    changes = Changes("merge", gold=True, reviewers=True)
+    return _changing(changes, lambda project, _: project.merge(path))
 
 
 def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
     """A reviewer-mark line (issue 22): who is a machine changes what counts on every
-    question, so everything is read again (data)."""
+    question (the gold) and the reviewers."""
     return _changing(
-        Changes("mark", data=True),
+        Changes("mark", gold=True, reviewers=True),
         lambda project, _: project.mark_reviewer(reviewer, machine, at),
     )
 
