@@ -53,6 +53,7 @@ class PoolPanel(QWidget):
         self.worker = worker  # reads the next questions' pools (operations.next_pools_op)
         self._next: dict[int, NextPool] = {}  # question pk -> its pool, while it holds
         self._generation = 0  # counts the times _next was dropped: older reads are stale
+        self._reviewers = tuple(session.reviewers)  # whose lines _next was read with
         self._asked: tuple[QuestionView, bool] | None = None  # shown when its pools arrive
         self.active = False  # the reader and the judgement keys follow this panel
         self._selecting = False
@@ -89,7 +90,7 @@ class PoolPanel(QWidget):
         session.dataReloaded.connect(self.forget)
         for changed in (session.blindChanged, session.reviewerChanged, session.poolDepthChanged):
             changed.connect(lambda _value: self.forget())
-        session.judgementsChanged.connect(lambda pk: self._next.pop(pk, None))
+        session.judgementsChanged.connect(self._judged)
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -278,10 +279,17 @@ class PoolPanel(QWidget):
         else:
             self.show_view(view, keep)
 
+    def _judged(self, pk: int) -> None:
+        if tuple(self.session.reviewers) != self._reviewers:
+            self.forget()  # a new reviewer of the gold: what counts changes everywhere
+        else:
+            self._next.pop(pk, None)  # its pool comes in its view
+
     def forget(self) -> None:
         """Drop the next questions' pools: they are read again when next shown."""
         self._next.clear()
         self._generation += 1
+        self._reviewers = tuple(self.session.reviewers)
 
     @property
     def pending(self) -> bool:

@@ -5,6 +5,7 @@ neighbours, blind mode, and the whole "Done when" from no gold to qrels trec_eva
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -511,8 +512,7 @@ def test_keys_faster_than_the_build_act_on_what_the_previous_key_left(
 
 def test_the_queue_across_questions_reads_nothing_on_the_gui_thread(sample_db, open_window, qtbot):
     """The next questions' pools, excerpts and suggestions are read on a worker and kept: the
-    GUI thread runs no statement while the queue fills across questions, nor when it moves on
-    to a question whose pool it already holds."""
+    GUI thread runs no statement while the queue fills across questions."""
     window = open_window(sample_db)
     panel = to_pool(window, qtbot, "q05")
     gui = threading.main_thread()
@@ -530,3 +530,26 @@ def test_the_queue_across_questions_reads_nothing_on_the_gui_thread(sample_db, o
     finally:
         window.project.store.trace(None)
     assert filled == [], filled
+
+
+def test_the_next_questions_pools_kept_are_read_again_after_a_merge(
+    sample_db, tmp_path, open_window, qtbot
+):
+    """The next questions' pools are kept across keys, but lines merged from another
+    reviewer's database drop them: a passage judged there leaves the queue."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    panel.across.setChecked(True)
+    assert panel.settle()
+    nxt = next(r for r in panel.model.rows if r.question_id != "q05")
+    other = tmp_path / "lee.db"
+    with sqlite3.connect(sample_db) as ours, sqlite3.connect(other) as copy:
+        ours.backup(copy)
+    with Project(other) as theirs:
+        theirs.add_judgement("lee", nxt.question_id, "not_evidence", True, nxt.passage_id)
+    window.files.start_merge(other)
+    qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=20000)
+    window.message_box.close()
+    idle(qtbot, window)
+    assert (nxt.question_id, nxt.passage_id) not in shown(window)
+    assert any(q != "q05" for q, _ in shown(window))  # the queue still goes on across
