@@ -20,6 +20,7 @@ from desktop.ui import actions, terms
 from desktop.ui.candidates import CandidateRunner
 from desktop.ui.common import shrinkable
 from desktop.ui.evidence import EvidencePanel
+from desktop.ui.operations import Worker
 from desktop.ui.picking import PassageTabs
 from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
@@ -54,7 +55,11 @@ def build_central(window) -> None:
     window.rankings = RankingsArea(session)
     window.reader = PassageReader(session, window.reading)
     window.span_keys = SpanKeys(window, window.reader)
-    window.pool_panel = PoolPanel(session, lambda: window.question_panel.order())
+    window.pool_panel = PoolPanel(
+        session,
+        lambda: window.question_panel.order(),
+        Worker(window.db_path, window, "pools"),  # the queue across questions
+    )
     window.middle_tabs = PassageTabs(window.rankings, window.pool_panel, window.reader)
     window.rankings.nothingChosen.connect(lambda: _reader_fallback(window))
     window.pool_panel.questionWanted.connect(

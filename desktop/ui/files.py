@@ -104,8 +104,24 @@ class FileCommands:
             )
 
     def apply_changes(self, changes: operations.Changes) -> None:
-        if changes.data:
-            self.window.reload()
+        """Refresh only what the operation changed: new questions, systems or texts read
+        everything again; the gold and the reviewers alone keep the question list and the
+        systems, and show the current question again and run the full metrics pass."""
+        window = self.window
+        if changes.questions or changes.systems or changes.texts:
+            window.reload()
+        elif changes.gold or changes.reviewers:
+            window.guard.seen()  # our own commits are not "changed elsewhere"
+            window.journal_warning.check(window.project)
+            window.pool_panel.forget()  # lines on any question: the next pools are read again
+            session = window.session
+            session.reread_reviewers()
+            # No number from before is shown: the list's and the dock's wait for the pass.
+            window.metrics_dock.clear()
+            window.question_model.set_questions(session.questions)
+            window.question_model.set_found(session.found, session.k)
+            if changes.scores and session.questions:
+                window.start_full_pass()
 
     # -- imports ---------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.readers import Cancelled
+from desktop.readers.kinds import CHANGED_AREAS, IMPORT_CHANGES
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,29 @@ class Changes:
     kind: str  # "judgement", "import", "merge", "export", "metrics", "query", "mark"
     what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
     question: int | None = None  # the question's pk, for a judgement
-    data: bool = False  # the database's content changed: questions and systems are read again
+    # The areas an import, a merge or a mark changed (kinds.CHANGED_AREAS), which the window
+    # reads again: no more, and when in doubt one is set (never a stale number shown).
+    questions: bool = False
+    systems: bool = False  # the systems and their runs
+    gold: bool = False  # the gold and the judgement log
+    texts: bool = False  # passages' and documents' texts, chunkings
+    reviewers: bool = False  # who judged, who is a machine
+
+    @classmethod
+    def of_import(cls, what: str) -> Changes:
+        """An import of this kind: the areas kinds.IMPORT_CHANGES names for it, or all."""
+        areas = IMPORT_CHANGES.get(what, CHANGED_AREAS)
+        return cls("import", what=what, **{area: True for area in areas})
+
+    @property
+    def data(self) -> bool:
+        """The database's content changed: something is read again."""
+        return any(getattr(self, area) for area in CHANGED_AREAS)
+
+    @property
+    def scores(self) -> bool:
+        """A score may have moved: the full metrics pass runs again."""
+        return self.questions or self.systems or self.gold or self.texts
 
 
 @dataclass
@@ -289,7 +312,7 @@ def _changing(changes: Changes, work: Callable) -> Callable:
 def import_op(kind: str, path, options: dict) -> Callable:
     path = str(path)
     return _changing(
-        Changes("import", what=kind, data=True),
+        Changes.of_import(kind),
         lambda project, progress: import_file(project, kind, path, options, progress),
     )
 
@@ -298,21 +321,23 @@ def sample_op() -> Callable:
     from desktop.app.sample import load_sample
 
     return _changing(
-        Changes("import", what="sample", data=True),
+        Changes.of_import("sample"),
         lambda project, progress: list(load_sample(project, progress)),
     )
 
 
 def merge_op(path) -> Callable:
     path = str(path)
-    return _changing(Changes("merge", data=True), lambda project, _: project.merge(path))
+    # A merge adds judgement lines only (a database of another evaluation is refused).
+    changes = Changes("merge", gold=True, reviewers=True)
+    return _changing(changes, lambda project, _: project.merge(path))
 
 
 def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
     """A reviewer-mark line (issue 22): who is a machine changes what counts on every
-    question, so everything is read again (data)."""
+    question (the gold) and the reviewers."""
     return _changing(
-        Changes("mark", data=True),
+        Changes("mark", gold=True, reviewers=True),
         lambda project, _: project.mark_reviewer(reviewer, machine, at),
     )
 
@@ -440,6 +465,54 @@ def judged_op(
         if agreement and not blind:
             judged.agreement = project.agreement()
         return Done(judged, Changes("judgement", question=question["pk"]))
+
+    return work
+
+
+@dataclass(frozen=True)
+class NextPool:
+    """A question's unjudged pool for the queue across questions, with what its rows show."""
+
+    pk: int
+    id: str
+    entries: list  # PoolEntry, empty when the question has none left
+    excerpts: dict  # passage pk -> (title, text)
+    suggestions: dict  # (question id, passage id) -> the machines' verdict; none in blind mode
+
+
+def next_pools_op(
+    questions: Sequence[dict],
+    wanted: int,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    depth: int,
+    excerpt_chars: int,
+) -> Callable:
+    """The pools of the questions given, in their order, until `wanted` have passages left
+    (review.pool_of), each with its excerpts and machine suggestions: the pool queue's
+    "across questions" option, read here and not on the GUI thread. Every question looked at
+    is in the result (an empty pool too), so the panel knows not to look again."""
+    from desktop.review.suggestions import suggestions
+
+    questions, reviewers = [dict(q) for q in questions], list(reviewers)
+
+    def work(project, progress) -> Done:
+        out, found = [], 0
+        for n, question in enumerate(questions):
+            progress(n, len(questions))
+            entries = review.pool_of(project, question, reviewer, blind, reviewers, depth)
+            excerpts, suggested = {}, {}
+            if entries:
+                found += 1
+                pks = [e.passage_pk for e in entries]
+                excerpts = project.reads.passage_excerpts(pks, excerpt_chars)
+                if not blind:
+                    suggested = suggestions(project.reads.judgements(question_id=question["id"]))
+            out.append(NextPool(question["pk"], question["id"], entries, excerpts, suggested))
+            if found == wanted:
+                break
+        return Done(out, Changes("query"))
 
     return work
 

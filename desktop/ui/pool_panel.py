@@ -1,14 +1,19 @@
 """The pool queue (issue 13): the current question's unjudged passages, those some system has
 in its top D that no one judged yet, to be worked through one by one. Across questions it goes
 on into the next questions' pools, in the question list's order. Picking a passage shows it in
-the reader; after a judgement the next unjudged one is picked by itself."""
+the reader; after a judgement the next unjudged one is picked by itself.
+
+The next questions' pools are read on a worker (operations.next_pools_op) and kept while they
+hold: a judgement changes only its own question's pool, which comes in its view; a reload,
+a merge or import, or a change of depth, blind mode or reviewer drops them all."""
 
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -20,9 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.review import QuestionView
-from desktop.review.suggestions import suggestions
+from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
+from desktop.ui.operations import NextPool, Worker
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate
 
@@ -38,10 +44,17 @@ class PoolPanel(QWidget):
     countChanged = Signal(int)  # unjudged passages left in the current question
     emptied = Signal()  # a judgement has just taken the current question's last one
 
-    def __init__(self, session: ReviewSession, order: Callable[[], list[int]], parent=None):
+    def __init__(
+        self, session: ReviewSession, order: Callable[[], list[int]], worker: Worker, parent=None
+    ):
         super().__init__(parent)
         self.session = session
         self.order = order  # question pks in the question list's order
+        self.worker = worker  # reads the next questions' pools (operations.next_pools_op)
+        self._next: dict[int, NextPool] = {}  # question pk -> its pool, while it holds
+        self._generation = 0  # counts the times _next was dropped: older reads are stale
+        self._reviewers = tuple(session.reviewers)  # whose lines _next was read with
+        self._asked: tuple[QuestionView, bool] | None = None  # shown when its pools arrive
         self.active = False  # the reader and the judgement keys follow this panel
         self._selecting = False
         self._wanted: tuple[int, int] | None = None  # (question, passage) to pick next
@@ -73,6 +86,11 @@ class PoolPanel(QWidget):
         layout.addLayout(self._empty_row())
         session.viewChanged.connect(self.show_view)
         session.blindChanged.connect(lambda _blind: self._columns())
+        # What the next questions' pools hold depends on these; a judgement only on its own.
+        session.dataReloaded.connect(self.forget)
+        for changed in (session.blindChanged, session.reviewerChanged, session.poolDepthChanged):
+            changed.connect(lambda _value: self.forget())
+        session.judgementsChanged.connect(self._judged)
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -81,7 +99,7 @@ class PoolPanel(QWidget):
         row.addWidget(self.title, 1)
         self.across = QCheckBox(self.tr("Across questions"))
         self.across.setToolTip(self.tr("Go on into the next questions' pools, in list order"))
-        self.across.toggled.connect(lambda _on: self.session.refresh())
+        self.across.toggled.connect(self._across_toggled)
         self.shuffled = QCheckBox(self.tr("My own order"))
         self.shuffled.setToolTip(
             self.tr(
@@ -100,6 +118,11 @@ class PoolPanel(QWidget):
         for widget in (self.across, self.shuffled, self.depth):
             row.addWidget(widget)
         return row
+
+    def _across_toggled(self, _on: bool) -> None:
+        # The current question's view is the same: only the queue is shown again.
+        if self.session.view is not None:
+            self.show_view(self.session.view, True)
 
     def _empty_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -121,6 +144,14 @@ class PoolPanel(QWidget):
             self.countChanged.emit(len(view.pool))
             return
         self._pending = None
+        missing, wanted = self._missing(view.pk) if self.across.isChecked() else ([], 0)
+        if missing:
+            self._ask(view, keep, missing, wanted)
+            return
+        self._asked = None
+        self._fill(view, keep)
+
+    def _fill(self, view: QuestionView, keep: bool) -> None:
         before = self.current() if keep else None
         before_row = self.table.currentIndex().row()
         left = self.left()
@@ -162,18 +193,15 @@ class PoolPanel(QWidget):
         return 0
 
     def _rows(self, view: QuestionView) -> list[PoolRow]:
-        pools = [(view.pk, view.id, view.pool)]
+        blind = self.session.blind
+        pools = [(view.pk, view.id, view.pool, view.excerpts, {} if blind else view.suggestions)]
         if self.across.isChecked():
-            pools += self._next_pools(view.pk)
-        # The current question's excerpts come in its view; the next questions' (the
-        # "across" option) are read here.
-        others = [e.passage_pk for _, _, entries in pools[1:] for e in entries]
-        excerpts = dict(view.excerpts)
-        if others:
-            excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
+            pools += [
+                (p.pk, p.id, p.entries, p.excerpts, {} if blind else p.suggestions)
+                for p in self._next_pools(view.pk)
+            ]
         rows = []
-        for pk, qid, entries in pools:
-            suggested = self._suggestions(view if pk == view.pk else qid)
+        for pk, qid, entries, excerpts, suggested in pools:
             for e in self.session.pool_order(qid, entries):
                 title, text = excerpts.get(e.passage_pk, ("", ""))
                 text = (text or "")[:EXCERPT_CHARS].replace("\n", " ")
@@ -181,32 +209,100 @@ class PoolPanel(QWidget):
                 rows.append(PoolRow(pk, qid, e, title or "", text, hint))
         return rows
 
-    def _suggestions(self, question: QuestionView | str) -> dict:
-        """The machines' verdicts on the question's passages (none in blind mode): the current
-        question's come in its view; the next questions' (the "across" option) are read here."""
-        if self.session.blind:
-            return {}
-        if isinstance(question, QuestionView):
-            return question.suggestions
-        return suggestions(self.session.project.reads.judgements(question_id=question))
+    # -- the next questions' pools, read on the worker ----------------------------------------
 
-    def _next_pools(self, current: int) -> list[tuple[int, str, list]]:
-        """The pools of the next questions that have unjudged passages, in list order."""
+    def _looked_at(self, current: int) -> list[int]:
+        """The questions after the current one, in list order, not known to be empty."""
         order = self.order()
         start = order.index(current) + 1 if current in order else 0
         summaries = self.session.overview.summaries if self.session.overview else {}
+        return [
+            pk
+            for pk in order[start : start + ACROSS_LOOKED_AT]
+            if summaries.get(pk) is None or summaries[pk].unjudged != 0
+        ]
+
+    def _next_pools(self, current: int) -> list[NextPool]:
+        """The kept pools of the next questions that have unjudged passages, in list order."""
         out = []
-        for pk in order[start : start + ACROSS_LOOKED_AT]:
-            summary = summaries.get(pk)
-            if summary is not None and summary.unjudged == 0:
-                continue  # known to be empty: not read again
-            question = self.session.by_pk[pk]
-            entries = self.session.pool_of(question)
-            if entries:
-                out.append((pk, question["id"], entries))
+        for pk in self._looked_at(current):
+            kept = self._next.get(pk)
+            if kept is not None and kept.entries:
+                out.append(kept)
                 if len(out) == ACROSS_QUESTIONS:
                     break
         return out
+
+    def _missing(self, current: int) -> tuple[list[int], int]:
+        """The questions still to read before the queue across questions can be shown, and
+        how many of them must have passages left (those found before them count)."""
+        found = 0
+        looked_at = self._looked_at(current)
+        for n, pk in enumerate(looked_at):
+            kept = self._next.get(pk)
+            if kept is None:
+                return [q for q in looked_at[n:] if q not in self._next], ACROSS_QUESTIONS - found
+            found += bool(kept.entries)
+            if found == ACROSS_QUESTIONS:
+                break
+        return [], 0
+
+    def _ask(self, view: QuestionView, keep: bool, missing: list[int], wanted: int) -> None:
+        session = self.session
+        asked, generation = (view, keep), self._generation
+        self._asked = asked
+        self.worker.cancel("pools")
+        self.worker.start(
+            "pools",
+            operations.next_pools_op(
+                [session.by_pk[pk] for pk in missing],
+                wanted + 1,  # one more: moving on to the next question needs no wait
+                session.reviewer,
+                session.blind,
+                session.reviewers,
+                session.pool_depth,
+                EXCERPT_CHARS,
+            ),
+            on_done=lambda done: self._arrived(asked, generation, done.result),
+            on_failed=lambda _error: self._arrived(asked, generation, []),
+        )
+
+    def _arrived(self, asked: tuple, generation: int, pools: list[NextPool]) -> None:
+        if generation == self._generation:
+            self._next.update((p.pk, p) for p in pools)
+        if asked is not self._asked:
+            return  # another view was shown since
+        self._asked = None
+        view, keep = asked
+        if generation == self._generation:
+            self._fill(view, keep)  # what could not be read is left out of the queue
+        else:
+            self.show_view(view, keep)
+
+    def _judged(self, pk: int) -> None:
+        if tuple(self.session.reviewers) != self._reviewers:
+            self.forget()  # a new reviewer of the gold: what counts changes everywhere
+        else:
+            self._next.pop(pk, None)  # its pool comes in its view
+
+    def forget(self) -> None:
+        """Drop the next questions' pools: they are read again when next shown."""
+        self._next.clear()
+        self._generation += 1
+        self._reviewers = tuple(self.session.reviewers)
+
+    @property
+    def pending(self) -> bool:
+        """A view waits for the next questions' pools (the queue shown is not its own yet)."""
+        return self._asked is not None
+
+    def settle(self, msecs: int = 5000) -> bool:
+        """Wait until the queue asked for is shown (a key acts on it; tests); True when it is."""
+        deadline = time.monotonic() + msecs / 1000
+        while self.pending and time.monotonic() < deadline:
+            self.worker.wait(20)
+            QCoreApplication.sendPostedEvents()
+        return not self.pending
 
     def _columns(self) -> None:
         self.table.setColumnHidden(PoolModel.COL_QUESTION, not self.across.isChecked())

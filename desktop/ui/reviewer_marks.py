@@ -54,7 +54,7 @@ class ReviewerMarks(QListWidget):
 
 def mark_reviewer(window, name: str, machine: bool | None, said: str | None = None) -> None:
     """Write the reviewer-mark line in the tasks worker; once it is committed the session's
-    undo history takes it and the window reads everything again (Changes.data). said: the
+    undo history takes it and the window reads the gold and reviewers again (Changes). said: the
     status message (an undo or redo names itself)."""
     session = window.session
     if window.read_only or window.project is None:

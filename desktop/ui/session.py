@@ -88,6 +88,15 @@ class ReviewSession(QObject):
             self.view = None
         self.dataReloaded.emit()
 
+    def reread_reviewers(self) -> None:
+        """Lines came in beyond this window's (an import, a merge, a reviewer mark): who
+        judged is read again and the current question shown anew; questions and systems
+        stay as they are."""
+        self.reviewers = review.reviewers(self.project)
+        self.machines = self.project.machine_reviewers()
+        self.board, self.overview, self.unjudged = None, None, {}  # until the full pass
+        self.refresh()
+
     def question(self, pk: int | None = None) -> dict | None:
         return self.by_pk.get(self.current_pk if pk is None else pk)
 

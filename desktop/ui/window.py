@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         self.menus = Menus(
             self,
             (self, self.commands, self.gold, self.files),
-            lambda: (self.metrics.settle(), self.reader.settle()),
+            lambda: (self.metrics.settle(), self.pool_panel.settle(), self.reader.settle()),
         )
         self.actions_ = self.menus.actions
         for key, action in self.actions_.items():
@@ -118,8 +118,8 @@ class MainWindow(QMainWindow):
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 
     def workers(self) -> tuple:  # every long-lived thread the window runs operations on
-        metrics = self.metrics.workers()
-        return (self.tasks, self.queries, self.reading, self.alternatives.worker, *metrics)
+        others = (self.pool_panel.worker, self.alternatives.worker, *self.metrics.workers())
+        return (self.tasks, self.queries, self.reading, *others)
 
     @property
     def view(self):

@@ -5,8 +5,10 @@ neighbours, blind mode, and the whole "Done when" from no gold to qrels trec_eva
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+import threading
 
 import pytest
 import pytrec_eval
@@ -315,6 +317,7 @@ def test_a_reviewers_own_order_and_the_queue_across_questions(sample_db, open_wi
     panel.shuffled.setChecked(False)
 
     panel.across.setChecked(True)
+    assert panel.settle()  # the next questions' pools are read on a worker
     assert not panel.table.isColumnHidden(PoolModel.COL_QUESTION)
     questions = [q for q, _ in shown(window)]
     assert questions[: len(entries)] == ["q05"] * len(entries)
@@ -325,6 +328,7 @@ def test_a_reviewers_own_order_and_the_queue_across_questions(sample_db, open_wi
     assert window.current_question_id() == "q06"
     assert panel.current() == picked
     assert read(window).passage_pk == picked.passage_pk
+    assert panel.settle()
     assert [q for q, _ in shown(window)][0] == "q06"
 
 
@@ -475,6 +479,7 @@ def test_across_questions_the_queue_moves_on_when_a_question_is_judged(
     idle(qtbot, window)
     panel = to_pool(window, qtbot, "q05")
     panel.across.setChecked(True)
+    assert panel.settle()
     mine = [p for q, p in shown(window) if q == "q05"]
     nxt = next(r for r in panel.model.rows if r.question_id != "q05")
     for _ in mine:
@@ -503,3 +508,48 @@ def test_keys_faster_than_the_build_act_on_what_the_previous_key_left(
         ("not_evidence", first.passage_id, True),
         ("not_evidence", second.passage_id, True),
     ]
+
+
+def test_the_queue_across_questions_reads_nothing_on_the_gui_thread(sample_db, open_window, qtbot):
+    """The next questions' pools, excerpts and suggestions are read on a worker and kept: the
+    GUI thread runs no statement while the queue fills across questions."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    gui = threading.main_thread()
+    seen: list[str] = []
+    window.project.store.trace(
+        lambda sql: seen.append(sql) if threading.current_thread() is gui else None
+    )
+    try:
+        panel.across.setChecked(True)
+        assert panel.settle()
+        filled = list(seen)
+        others = [r for r in panel.model.rows if r.question_id != "q05"]
+        assert others and others[0].question_id == "q06"
+        assert any(r.title or r.text for r in others)  # the excerpts came with them
+    finally:
+        window.project.store.trace(None)
+    assert filled == [], filled
+
+
+def test_the_next_questions_pools_kept_are_read_again_after_a_merge(
+    sample_db, tmp_path, open_window, qtbot
+):
+    """The next questions' pools are kept across keys, but lines merged from another
+    reviewer's database drop them: a passage judged there leaves the queue."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    panel.across.setChecked(True)
+    assert panel.settle()
+    nxt = next(r for r in panel.model.rows if r.question_id != "q05")
+    other = tmp_path / "lee.db"
+    with sqlite3.connect(sample_db) as ours, sqlite3.connect(other) as copy:
+        ours.backup(copy)
+    with Project(other) as theirs:
+        theirs.add_judgement("lee", nxt.question_id, "not_evidence", True, nxt.passage_id)
+    window.files.start_merge(other)
+    qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=20000)
+    window.message_box.close()
+    idle(qtbot, window)
+    assert (nxt.question_id, nxt.passage_id) not in shown(window)
+    assert any(q != "q05" for q, _ in shown(window))  # the queue still goes on across

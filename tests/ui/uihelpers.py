@@ -11,6 +11,7 @@ def idle(qtbot, window, timeout: int = 20000) -> None:
     """Wait until the window's metrics workers have finished and the reader shows what was
     asked of it."""
     qtbot.waitUntil(lambda: not window.metrics_busy(), timeout=timeout)
+    window.pool_panel.settle()
     window.reader.settle()
 
 
