@@ -134,6 +134,7 @@ class ReviewSession(QObject):
             self.blind,
             self.reviewers,
             self.pool_depth,
+            {s["pk"]: s["name"] for s in self.systems},
         )
 
     def pool_of(self, question: dict) -> list:
