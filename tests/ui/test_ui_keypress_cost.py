@@ -47,3 +47,22 @@ def test_key_1_runs_at_most_eight_statements_on_the_gui_thread(sample_db, open_w
     # The key's effect is shown: the item's role in force, marked single-reviewed.
     row = [i.primary_id for i in window.view.items].index("art-071")
     assert window.view.items[row].role == "core"
+
+
+SWITCH_STATEMENTS = 12  # the most a question switch may run on the GUI thread (measured: 12)
+
+
+def test_a_question_switch_runs_at_most_twelve_statements_on_the_gui_thread(
+    sample_db, open_window, qtbot
+):
+    """Issue 23: the view built on a switch reads each thing once (the pool from the systems
+    the window holds, no excerpt the rankings already carry); the bound keeps it so."""
+    window = open_window(sample_db)
+    window.show_question("q03")
+    idle(qtbot, window)
+    statements = gui_statements(window, qtbot, lambda: window.show_question("q05"))
+    print(f"\nswitch on the sample: {len(statements)} statements on the GUI thread")
+    for sql in statements:
+        print("  ", " ".join(sql.split())[:120])
+    assert window.view.id == "q05"
+    assert len(statements) <= SWITCH_STATEMENTS, statements
