@@ -157,23 +157,27 @@ def question_view(
     reviewers: Sequence[str],
     pool_depth: int | None = None,
     names: dict[int, str] | None = None,
+    pool_excerpts: bool = True,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
     systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
     A handful of indexed queries: cheap enough for the GUI thread on every question switch.
-    names: every system's key -> name, when the caller holds them (the pool's systems)."""
+    names: every system's key -> name, when the caller holds them (the pool's systems).
+    pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
+    shown; behind the rankings it shows only the pool's size)."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
-    return with_excerpts(project, view)
+    return with_excerpts(project, view, pool_excerpts)
 
 
-def with_excerpts(project, view: QuestionView) -> QuestionView:
+def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionView:
     """The view with its items' and pool's passage excerpts, in one query, and the graph
     contexts of the systems shown (what GraphRAG's context held besides its sources). A
-    passage in a ranking shown is cut from the text its row already holds, not read again."""
-    pks = {i.primary_pk for i in view.items} | {e.passage_pk for e in view.pool}
+    passage in a ranking shown is cut from the text its row already holds, not read again.
+    pool: False leaves out the pool's passages that are not evidence items."""
+    pks = {i.primary_pk for i in view.items} | {e.passage_pk for e in view.pool if pool}
     held = {
         row.passage_pk: (row.title, excerpt(row.text, TEXT_CHARS))
         for rows in view.rankings.values()

@@ -165,10 +165,10 @@ class PoolPanel(QWidget):
         pools = [(view.pk, view.id, view.pool)]
         if self.across.isChecked():
             pools += self._next_pools(view.pk)
-        # The current question's excerpts come in its view; the next questions' (the
-        # "across" option) are read here.
-        others = [e.passage_pk for _, _, entries in pools[1:] for e in entries]
+        # The current question's excerpts come in its view (unless it was built while the
+        # queue was behind the rankings); the next questions' (the "across" option) are read here.
         excerpts = dict(view.excerpts)
+        others = [e.passage_pk for _, _, es in pools for e in es if e.passage_pk not in excerpts]
         if others:
             excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
         rows = []

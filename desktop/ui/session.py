@@ -55,6 +55,9 @@ class ReviewSession(QObject):
         self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
         self._rescored: set[int] = set()  # since the pool was last counted
         self.board: review.Scoreboard | None = None
+        # The pool queue's tab is in front: a switch then reads its excerpts with the view;
+        # behind the rankings the queue reads them when it is shown (PoolPanel._rows).
+        self.pool_in_front = False
 
     # -- data ------------------------------------------------------------------------------
 
@@ -135,6 +138,7 @@ class ReviewSession(QObject):
             self.reviewers,
             self.pool_depth,
             {s["pk"]: s["name"] for s in self.systems},
+            self.pool_in_front,
         )
 
     def pool_of(self, question: dict) -> list:

@@ -66,3 +66,27 @@ def test_a_question_switch_runs_at_most_twelve_statements_on_the_gui_thread(
         print("  ", " ".join(sql.split())[:120])
     assert window.view.id == "q05"
     assert len(statements) <= SWITCH_STATEMENTS, statements
+
+
+def test_the_pool_behind_the_rankings_reads_its_excerpts_when_shown(sample_db, open_window, qtbot):
+    """A switch with the pool queue behind the rankings leaves its excerpts out of the view;
+    the queue shows them, as read from the store, once it is brought to the front."""
+    window = open_window(sample_db)
+    window.show_question("q05")
+    idle(qtbot, window)
+    view = window.view
+    items = {i.primary_pk for i in view.items}
+    ranked = {r.passage_pk for rows in view.rankings.values() for r in rows}
+    left_out = {e.passage_pk for e in view.pool} - items - ranked
+    assert left_out and not left_out & view.excerpts.keys()
+    qtbot.keyClick(window, Qt.Key.Key_P)
+    idle(qtbot, window)
+    rows = window.pool_panel.model.rows
+    assert [r.entry.passage_pk for r in rows] == [e.passage_pk for e in view.pool]
+    read = window.project.reads.passage_excerpts([r.entry.passage_pk for r in rows], 240)
+    for r in rows:
+        title, text = read[r.entry.passage_pk]
+        assert (r.title, r.text) == (title or "", text.replace("\n", " ")) and r.text
+    window.show_question("q03")  # the queue in front: the view brings the pool's excerpts
+    idle(qtbot, window)
+    assert {e.passage_pk for e in window.view.pool} <= window.view.excerpts.keys()
