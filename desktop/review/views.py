@@ -192,6 +192,15 @@ def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionVie
     return view
 
 
+def with_pool_excerpts(project, view: QuestionView) -> QuestionView:
+    """The view with the pool's excerpts it was built without (question_view's pool_excerpts
+    False, while the pool queue was behind the rankings), read once and kept in it."""
+    missing = [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
+    if missing:
+        view.excerpts.update(project.reads.passage_excerpts(missing, TEXT_CHARS))
+    return view
+
+
 def excerpt(text: str, length: int) -> str:
     """The start of a text as db passage_excerpts gives it: SQLite's length() and substr()
     stop at a NUL character, so a text with one at or before `length` comes whole."""

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.review import QuestionView
 from desktop.review.suggestions import suggestions
+from desktop.review.views import with_pool_excerpts
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.session import ReviewSession
@@ -165,10 +166,10 @@ class PoolPanel(QWidget):
         pools = [(view.pk, view.id, view.pool)]
         if self.across.isChecked():
             pools += self._next_pools(view.pk)
-        # The current question's excerpts come in its view (unless it was built while the
-        # queue was behind the rankings); the next questions' (the "across" option) are read here.
-        excerpts = dict(view.excerpts)
-        others = [e.passage_pk for _, _, es in pools for e in es if e.passage_pk not in excerpts]
+        # The current question's excerpts come in its view; the next questions' (the
+        # "across" option) are read here.
+        others = [e.passage_pk for _, _, entries in pools[1:] for e in entries]
+        excerpts = dict(with_pool_excerpts(self.session.project, view).excerpts)
         if others:
             excerpts.update(self.session.project.reads.passage_excerpts(others, EXCERPT_CHARS))
         rows = []

@@ -1,8 +1,10 @@
 """A question switch builds its view with fewer reads (issue 23): the pool from the systems
 the window holds rather than reading them and the question again, and the excerpts of
 passages in a ranking shown cut from the text their rows already hold. The view is exactly
-what the old build gave, field by field, on the sample (with judgements by several
-reviewers, blind or not, one system or two) and on the study (spans, graph contexts)."""
+what the old build gave, field by field (with the pool's excerpts left out while the pool
+queue is behind the rankings, once the queue has read them), on the sample (with judgements
+by several reviewers, blind or not, one system or two) and on the study (spans, graph
+contexts)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 from desktop import review
 from desktop.project import Project
 from desktop.review.unjudged import judged_by
-from desktop.review.views import TEXT_CHARS, excerpt, view_of
+from desktop.review.views import TEXT_CHARS, excerpt, view_of, with_pool_excerpts
 from tests.helpers import cli
 from tests.review.test_review_domain import JUDGEMENTS
 
@@ -45,7 +47,8 @@ def assert_same_views(project, k: int, depth: int) -> int:
             for question in project.questions():
                 args = (project, question, shown, k, "kim", blind, reviewers, depth)
                 old = old_view(*args)
-                for new in (review.question_view(*args), review.question_view(*args, names)):
+                later = with_pool_excerpts(project, review.question_view(*args, names, False))
+                for new in (review.question_view(*args), review.question_view(*args, names), later):
                     for f in dataclasses.fields(old):
                         name = f.name
                         assert getattr(new, name) == getattr(old, name), (question["id"], name)
