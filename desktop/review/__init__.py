@@ -59,6 +59,7 @@ from desktop.review.views import (
     RankedRow,
     question_view,
     view_of,
+    with_pool_excerpts,
 )
 
 __all__ = [
@@ -123,4 +124,5 @@ __all__ = [
     "unjudged_counts",
     "view_of",
     "visible",
+    "with_pool_excerpts",
 ]

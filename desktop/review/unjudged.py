@@ -40,14 +40,22 @@ def question_pool(
     depth: int,
     blind: bool,
     reviewer: str,
+    names: dict[int, str] | None = None,
 ) -> list[PoolEntry]:
     """One question's unjudged passages in the design's order, from question_gold's result
     (the gold and the visible lines); blind mode leaves the systems unnamed. One indexed read
-    of that question's top D: cheap enough for every keypress."""
+    of that question's top D: cheap enough for every keypress. names: system key -> name,
+    when the caller has them (the window: a switch reads neither the systems nor the
+    question again, as Project.pool would)."""
+    if depth < 1:
+        raise ValueError(f"the pool depth must be at least 1, not {depth}")
     built, _, rows = seen
-    found = project.pool(depth, blind=blind, questions=[question["id"]], effective=built)
-    mine = judged_by(rows, reviewer).get(question["id"], set())
-    return _left(found[0][1], mine) if found else []
+    if not blind and names is None:
+        names = {s["pk"]: s["name"] for s in project.reads.systems()}
+    candidates = project.reads.pool_candidates(depth, not blind, question_pk=question["pk"])
+    found = pool_module.collect(candidates, built.judged, None if blind else names)
+    entries = pool_module.ordered(found.get(question["pk"], []), None, question["id"])
+    return _left(entries, judged_by(rows, reviewer).get(question["id"], set()))
 
 
 def pool_of(

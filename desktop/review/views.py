@@ -156,25 +156,57 @@ def question_view(
     blind: bool,
     reviewers: Sequence[str],
     pool_depth: int | None = None,
+    names: dict[int, str] | None = None,
+    pool_excerpts: bool = True,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
     systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
-    A handful of indexed queries: cheap enough for the GUI thread on every question switch."""
+    A handful of indexed queries: cheap enough for the GUI thread on every question switch.
+    names: every system's key -> name, when the caller holds them (the pool's systems).
+    pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
+    shown; behind the rankings it shows only the pool's size)."""
     seen = question_gold(project, question, reviewer, blind, reviewers)
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
-        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
-    return with_excerpts(project, view)
+        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
+    return with_excerpts(project, view, pool_excerpts)
 
 
-def with_excerpts(project, view: QuestionView) -> QuestionView:
+def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionView:
     """The view with its items' and pool's passage excerpts, in one query, and the graph
-    contexts of the systems shown (what GraphRAG's context held besides its sources)."""
-    pks = [i.primary_pk for i in view.items] + [e.passage_pk for e in view.pool]
-    view.excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS) if pks else {}
+    contexts of the systems shown (what GraphRAG's context held besides its sources). A
+    passage in a ranking shown is cut from the text its row already holds, not read again.
+    pool: False leaves out the pool's passages that are not evidence items."""
+    pks = {i.primary_pk for i in view.items} | {e.passage_pk for e in view.pool if pool}
+    held = {
+        row.passage_pk: (row.title, excerpt(row.text, TEXT_CHARS))
+        for rows in view.rankings.values()
+        for row in rows
+        if row.passage_pk in pks
+    }
+    rest = pks - held.keys()
+    view.excerpts = project.reads.passage_excerpts(rest, TEXT_CHARS) if rest else {}
+    view.excerpts.update(held)
     shown = project.reads.graph_contexts(view.pk).items()
     view.graph = {system: parts for system, parts in shown if system in view.rankings}
     return view
+
+
+def with_pool_excerpts(project, view: QuestionView) -> QuestionView:
+    """The view with the pool's excerpts it was built without (question_view's pool_excerpts
+    False, while the pool queue was behind the rankings), read once and kept in it."""
+    missing = [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
+    if missing:
+        view.excerpts.update(project.reads.passage_excerpts(missing, TEXT_CHARS))
+    return view
+
+
+def excerpt(text: str, length: int) -> str:
+    """The start of a text as db passage_excerpts gives it: SQLite's length() and substr()
+    stop at a NUL character, so a text with one at or before `length` comes whole."""
+    if len(text) <= length or "\0" in text[: length + 1]:
+        return text
+    return text[:length]
 
 
 def view_of(

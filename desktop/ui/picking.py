@@ -59,7 +59,7 @@ class PassageTabs(QTabWidget):
         return self.rankings.selected()
 
     def _tab_changed(self, _index: int) -> None:
-        self.pool.active = self.pool_in_front()
+        self.pool.active = self.pool.session.pool_in_front = self.pool_in_front()
         if self.pool.session.view is not None:
             self.show_picked()
 

@@ -194,6 +194,7 @@ class PoolPanel(QWidget):
 
     def _rows(self, view: QuestionView) -> list[PoolRow]:
         blind = self.session.blind
+        view = self.session.with_pool_excerpts(view)  # built while the queue was behind
         pools = [(view.pk, view.id, view.pool, view.excerpts, {} if blind else view.suggestions)]
         if self.across.isChecked():
             pools += [

@@ -47,3 +47,46 @@ def test_key_1_runs_at_most_eight_statements_on_the_gui_thread(sample_db, open_w
     # The key's effect is shown: the item's role in force, marked single-reviewed.
     row = [i.primary_id for i in window.view.items].index("art-071")
     assert window.view.items[row].role == "core"
+
+
+SWITCH_STATEMENTS = 12  # the most a question switch may run on the GUI thread (measured: 12)
+
+
+def test_a_question_switch_runs_at_most_twelve_statements_on_the_gui_thread(
+    sample_db, open_window, qtbot
+):
+    """Issue 23: the view built on a switch reads each thing once (the pool from the systems
+    the window holds, no excerpt the rankings already carry); the bound keeps it so."""
+    window = open_window(sample_db)
+    window.show_question("q03")
+    idle(qtbot, window)
+    statements = gui_statements(window, qtbot, lambda: window.show_question("q05"))
+    print(f"\nswitch on the sample: {len(statements)} statements on the GUI thread")
+    for sql in statements:
+        print("  ", " ".join(sql.split())[:120])
+    assert window.view.id == "q05"
+    assert len(statements) <= SWITCH_STATEMENTS, statements
+
+
+def test_the_pool_behind_the_rankings_reads_its_excerpts_when_shown(sample_db, open_window, qtbot):
+    """A switch with the pool queue behind the rankings leaves its excerpts out of the view;
+    the queue shows them, as read from the store, once it is brought to the front."""
+    window = open_window(sample_db)
+    window.show_question("q05")
+    idle(qtbot, window)
+    view = window.view
+    items = {i.primary_pk for i in view.items}
+    ranked = {r.passage_pk for rows in view.rankings.values() for r in rows}
+    left_out = {e.passage_pk for e in view.pool} - items - ranked
+    assert left_out and not left_out & view.excerpts.keys()
+    qtbot.keyClick(window, Qt.Key.Key_P)
+    idle(qtbot, window)
+    rows = window.pool_panel.model.rows
+    assert [r.entry.passage_pk for r in rows] == [e.passage_pk for e in view.pool]
+    read = window.project.reads.passage_excerpts([r.entry.passage_pk for r in rows], 240)
+    for r in rows:
+        title, text = read[r.entry.passage_pk]
+        assert (r.title, r.text) == (title or "", text.replace("\n", " ")) and r.text
+    window.show_question("q03")  # the queue in front: the view brings the pool's excerpts
+    idle(qtbot, window)
+    assert {e.passage_pk for e in window.view.pool} <= window.view.excerpts.keys()
