@@ -3,6 +3,7 @@ pool, the report and the window."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
@@ -246,15 +247,17 @@ class Runs(Area):
     def ranked_lists(self) -> Iterator[tuple[int, int, list[int]]]:
         """(system_pk, question_pk, passage keys in rank order) for every stored list, in
         system, question order: one row per list rather than one per result, which halves the
-        time of reading millions of results. The ranks come along to check the order
-        group_concat happened to use (SQL does not promise one); a list is sorted by rank when
-        they are not 1..n in order."""
+        time of reading millions of results. The keys come as a JSON array, which json.loads
+        parses in C (half the time of splitting and converting them in Python). The ranks come
+        along to check the order group_concat happened to use (SQL does not promise one); a
+        list is sorted by rank when they are not 1..n in order."""
         in_order: dict[int, str] = {}
         for system_pk, question_pk, pks, ranks in self.conn.execute(
-            "SELECT system_pk, question_pk, group_concat(passage_pk), group_concat(rank) "
-            "FROM result GROUP BY system_pk, question_pk ORDER BY system_pk, question_pk"
+            "SELECT system_pk, question_pk, '[' || group_concat(passage_pk) || ']', "
+            "group_concat(rank) FROM result GROUP BY system_pk, question_pk "
+            "ORDER BY system_pk, question_pk"
         ):
-            passages = list(map(int, pks.split(",")))
+            passages = json.loads(pks)
             n = len(passages)
             expected = in_order.get(n)
             if expected is None:
