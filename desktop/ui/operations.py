@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH
@@ -262,6 +262,17 @@ class Worker(QObject):
         self._end(op)
         if op.on_cancelled:
             op.on_cancelled()
+
+
+def wait_shown(worker: Worker, pending: Callable[[], bool], msecs: int = 5000) -> bool:
+    """Wait until what a panel asked of its worker has arrived and been shown (pending()
+    false): the worker's result is a queued signal, delivered here. For the keys (a key acts on
+    what the previous one asked for) and tests; True when it was shown in time."""
+    deadline = time.monotonic() + msecs / 1000
+    while pending() and time.monotonic() < deadline:
+        worker.wait(20)
+        QCoreApplication.sendPostedEvents()
+    return not pending()
 
 
 def _end_read(project) -> None:

@@ -10,10 +10,9 @@ a merge or import, or a change of depth, blind mode or reviewer drops them all."
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -299,11 +298,7 @@ class PoolPanel(QWidget):
 
     def settle(self, msecs: int = 5000) -> bool:
         """Wait until the queue asked for is shown (a key acts on it; tests); True when it is."""
-        deadline = time.monotonic() + msecs / 1000
-        while self.pending and time.monotonic() < deadline:
-            self.worker.wait(20)
-            QCoreApplication.sendPostedEvents()
-        return not self.pending
+        return operations.wait_shown(self.worker, lambda: self.pending, msecs)
 
     def _columns(self) -> None:
         self.table.setColumnHidden(PoolModel.COL_QUESTION, not self.across.isChecked())

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import json
-import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
@@ -88,11 +87,7 @@ class PassageReader(QWidget):
 
     def settle(self, msecs: int = 5000) -> bool:
         """Wait until the passage asked for is shown (tests and the bench); True when it is."""
-        deadline = time.monotonic() + msecs / 1000
-        while self.pending and time.monotonic() < deadline:
-            self.worker.wait(20)
-            QCoreApplication.sendPostedEvents()
-        return not self.pending
+        return operations.wait_shown(self.worker, lambda: self.pending, msecs)
 
     def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
         """The passage inside its document when it has a span (centre: the document offset
