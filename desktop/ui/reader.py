@@ -115,6 +115,7 @@ class PassageReader(QWidget):
         # measuring a rich-text label lays it out again, which after that paint would
         # repaint the title in a pass of its own.
         QCoreApplication.sendPostedEvents(self._title_slot, QEvent.Type.LayoutRequest)
+        self._scroll()  # again, in the view the new title left
         if asked[2] and self.passage_pk == reading.passage_pk:
             self.neighbourChosen.emit(reading.passage_pk, self.passage_id)
 
@@ -279,14 +280,11 @@ class PassageReader(QWidget):
         if not block.isValid():
             return
         rect = self.viewer.document().documentLayout().blockBoundingRect(block)
-        room = self.viewer.viewport().height()
         # Up to two lines of the neighbour above while the passage still fits whole below
-        # them; a passage taller than the view starts one line down, so that the reviewer
-        # sees it goes on from the neighbour.
-        line = self.viewer.fontMetrics().lineSpacing()
-        spare = room - rect.height()
-        above = min(2 * line, spare) if spare >= 0 else line
-        self.viewer.verticalScrollBar().setValue(int(max(self._line_top(block, above), 0)))
+        # them; a passage taller than the view starts below one line of it, so that the
+        # reviewer sees it goes on from the neighbour.
+        spare = self.viewer.viewport().height() - rect.height()
+        self.viewer.verticalScrollBar().setValue(int(max(self._line_top(block, spare), 0)))
 
     def _scroll_to(self, position: int) -> None:
         """The line holding this document position two lines below the top of the view."""
@@ -313,20 +311,27 @@ class PassageReader(QWidget):
         top = self.viewer.document().documentLayout().blockBoundingRect(block).top()
         return [top + lines.lineAt(n).y() for n in range(lines.lineCount())]
 
-    def _line_top(self, block, above: float) -> float:
-        """The top of the neighbour's first line within `above` of the passage, so that the
-        view starts on a whole line (not half a line of the neighbour)."""
-        layout = self.viewer.document().documentLayout()
-        start = layout.blockBoundingRect(block).top()
+    def _line_top(self, block, spare: float) -> float:
+        """Where the view starts, on a whole line (never half a line of the neighbour, also
+        where the end of the document holds the view back): with
+        `spare` room beside the passage, the higher of the neighbour's last two lines that
+        still leaves the passage whole in view, else just below its last line; a passage
+        taller than the view (spare < 0) opens below the neighbour's last line."""
+        start = self.viewer.document().documentLayout().blockBoundingRect(block).top()
         previous = block.previous()
-        lines = previous.layout() if previous.isValid() else None
-        if lines is None or lines.lineCount() == 0:
-            return start - above
-        top = layout.blockBoundingRect(previous).top()
-        tops = [top + lines.lineAt(n).y() for n in range(lines.lineCount())]
-        # The first whole line inside `above`; else (the gap between paragraphs is wider
-        # than the room) `above` as it is: the passage whole comes first.
-        return next((y for y in tops if start - y <= above), start - above)
+        tops = self._line_tops(previous)
+        if not tops:
+            return start
+        bottom = self.viewer.verticalScrollBar().maximum()
+        if start > bottom:  # the document ends before the view would: a whole line above it
+            return max((y for y in tops if y <= bottom), default=bottom)
+        if spare < 0:
+            return tops[-1]
+        fitting = [y for y in tops[-2:] if start - y <= spare]
+        if fitting:
+            return fitting[0]
+        last = previous.layout().lineAt(previous.layout().lineCount() - 1)
+        return min(start, tops[-1] + last.height())
 
     def _scrolled_by_hand(self, _action: int) -> None:
         self._scroll_pending = False

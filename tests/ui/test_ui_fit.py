@@ -75,12 +75,19 @@ def _passage_in_view(reader) -> tuple[bool, int]:
     room = reader.viewer.viewport().height()
     line = reader.viewer.fontMetrics().lineSpacing()
     above = rect.top() - top  # of the neighbour above, in view
+    neighbour = doc.findBlockByNumber(0)
+    first = doc.documentLayout().blockBoundingRect(neighbour).top()
+    lines = neighbour.layout()
+    cut = any(  # the view's top edge through a line of the neighbour: half a line shown
+        first + lines.lineAt(n).y() < top < first + lines.lineAt(n).y() + lines.lineAt(n).height()
+        for n in range(lines.lineCount())
+    )
     if rect.height() <= room:  # the whole passage, with some of the neighbour if room is left
         whole = top <= rect.top() and rect.bottom() <= top + room
         whole = whole and (above > 0 or rect.height() + line > room)
     else:  # a passage taller than the view starts near its top, a line of neighbour above
         whole = 0 < above <= 2 * line
-    return whole, top
+    return whole and not cut, top
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
