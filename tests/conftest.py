@@ -72,3 +72,15 @@ def sample_template(tmp_path_factory) -> Path:
 def sample_db(sample_template, db_path) -> Path:
     shutil.copy(sample_template, db_path)
     return db_path
+
+
+@pytest.fixture(scope="module")
+def sample_study(tmp_path_factory) -> Path:
+    """The bundled study (`demo --study`: the Constitution as one document cut three ways, a
+    BM25 run on each), built once per test module."""
+    from tests.helpers import cli
+
+    db = tmp_path_factory.mktemp("study") / "study.db"
+    done = cli(db, "demo", "--study")
+    assert done.returncode == 0, done.stderr
+    return db

@@ -283,32 +283,26 @@ def test_the_bigram_build_reports_its_phase_between_key_ranges(tmp_path, monkeyp
         store.close()
 
 
-@pytest.fixture(scope="module")
-def study_db(tmp_path_factory):
-    db = tmp_path_factory.mktemp("search-study") / "study.db"
-    done = cli(db, "demo", "--study")
-    assert done.returncode == 0, done.stderr
-    return db
-
-
-def test_search_within_one_chunking(study_db):
+def test_search_within_one_chunking(sample_study):
     """The study cuts one document three ways: each chunking's hits are its own passages, in
     either order, and together they are the search over every chunking."""
     from desktop.project import Project
 
-    with Project(study_db) as project:
+    with Project(sample_study) as project:
         ids = {
             c["name"]: {row[0] for row in project.store.chunking_passages(c["pk"])}
             for c in project.reads.chunkings()
         }
     assert len(ids) == 3
-    everywhere = json.loads(cli(study_db, "search", "대통령", "--json", "--limit", "1000").stdout)
+    everywhere = json.loads(
+        cli(sample_study, "search", "대통령", "--json", "--limit", "1000").stdout
+    )
     totals = 0
     for name, own in ids.items():
         found = {}
         for order in ("corpus", "relevance"):
             done = cli(
-                study_db, "search", "대통령", "--chunking", name, "--order", order, "--json",
+                sample_study, "search", "대통령", "--chunking", name, "--order", order, "--json",
                 "--limit", "1000",
             )  # fmt: skip
             assert done.returncode == 0, done.stderr
@@ -321,9 +315,9 @@ def test_search_within_one_chunking(study_db):
     assert totals == everywhere["total"]
 
 
-def test_search_refuses_an_unknown_chunking_naming_the_ones_there_are(study_db):
-    before = snapshot(study_db)
-    done = cli(study_db, "search", "대통령", "--chunking", "no-such")
+def test_search_refuses_an_unknown_chunking_naming_the_ones_there_are(sample_study):
+    before = snapshot(sample_study)
+    done = cli(sample_study, "search", "대통령", "--chunking", "no-such")
     assert done.returncode == 2 and done.stdout == ""
     assert "there is no chunking 'no-such'" in done.stderr and len(done.stderr.splitlines()) == 1
-    assert "Traceback" not in done.stderr and snapshot(study_db) == before
+    assert "Traceback" not in done.stderr and snapshot(sample_study) == before

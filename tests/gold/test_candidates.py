@@ -72,7 +72,7 @@ def study(db_path, tmp_path):
     done = cli(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
     assert done.returncode == 0, done.stderr
     with Project(db_path) as project:
-        pk = {r[1]: r[0] for r in project.reads.conn.execute("SELECT pk, id FROM passage")}
+        pk = project.reads.passage_pks(list(texts))
         yield project.reads, pk
 
 

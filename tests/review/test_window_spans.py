@@ -18,23 +18,15 @@ from tests.helpers import cli
 KS = [5, 10]
 
 
-@pytest.fixture(scope="module")
-def study(tmp_path_factory):
-    db = tmp_path_factory.mktemp("study") / "study.db"
-    done = cli(db, "demo", "--study")
-    assert done.returncode == 0, done.stderr
-    return db
-
-
 def metrics_json(db, *extra):
     done = cli(db, "metrics", "--k", "5,10", "--budget", "2000", "--json", *extra)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
-def test_the_windows_figures_equal_metrics_json_for_every_system(study):
-    expected = metrics_json(study, "--per-question")
-    with Project(study) as project:
+def test_the_windows_figures_equal_metrics_json_for_every_system(sample_study):
+    expected = metrics_json(sample_study, "--per-question")
+    with Project(sample_study) as project:
         shown = review.overview(project, "kim", False, KS)
         ids = {q["pk"]: q["id"] for q in project.questions()}
     board = shown.board
@@ -54,8 +46,8 @@ def test_the_windows_figures_equal_metrics_json_for_every_system(study):
         }
 
 
-def test_a_run_on_another_chunking_is_found_by_coverage_not_by_ids(study):
-    with Project(study) as project:
+def test_a_run_on_another_chunking_is_found_by_coverage_not_by_ids(sample_study):
+    with Project(sample_study) as project:
         by_ids = review.overview(project, "kim", False, KS, choice=None).board
         by_spans = review.overview(project, "kim", False, KS).board
     # by ids alone no passage of the 500-character chunking is evidence: Recall 0
@@ -69,8 +61,8 @@ def test_a_run_on_another_chunking_is_found_by_coverage_not_by_ids(study):
     )
 
 
-def test_a_judged_questions_rescore_equals_the_full_pass(study):
-    with Project(study) as project:
+def test_a_judged_questions_rescore_equals_the_full_pass(sample_study):
+    with Project(sample_study) as project:
         shown = review.overview(project, "kim", False, KS)
         choice = SpanChoice(systems=shown.span.systems)
         systems = project.systems()
@@ -83,8 +75,8 @@ def test_a_judged_questions_rescore_equals_the_full_pass(study):
         assert systems
 
 
-def test_a_question_view_shows_coverage_by_the_span_rule(study):
-    with Project(study) as project:
+def test_a_question_view_shows_coverage_by_the_span_rule(sample_study):
+    with Project(sample_study) as project:
         board = review.overview(project, "kim", False, KS).board
         systems = [s for s in project.systems() if s["name"] == "BM25-c500o100"]
         covered_rows = 0
@@ -107,14 +99,14 @@ def test_a_question_view_shows_coverage_by_the_span_rule(study):
     assert covered_rows > 10
 
 
-def test_the_comparison_scores_runs_on_other_chunkings_as_metrics_does(study):
+def test_the_comparison_scores_runs_on_other_chunkings_as_metrics_does(sample_study):
     """The comparison (the `compare` command's pass, the window's comparison tab): a run on
     another chunking by the span rule, as `metrics` scores it; nDCG, not defined across
     chunkings, neither counted nor tested for its pairs."""
     from desktop.evaluation import compare, scored
 
-    expected = {row["system"]: row for row in metrics_json(study)["systems"]}
-    with Project(study) as project:
+    expected = {row["system"]: row for row in metrics_json(sample_study)["systems"]}
+    with Project(sample_study) as project:
         with scored.collect(project, KS) as scores:
             for system, means in scores.means.items():
                 for label in ("Recall@5", "Recall@10", "Hit@5", "MRR@10", "CoreRecall@5"):

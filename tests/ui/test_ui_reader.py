@@ -8,7 +8,6 @@ from PySide6.QtCore import Qt, QUrl
 
 from tests.ui.test_ui_keypress_cost import gui_statements
 from tests.ui.test_ui_pool import kinds, to_pool
-from tests.ui.test_ui_spans import sample_study  # noqa: F401  (the study sample's fixture)
 from tests.ui.uihelpers import idle, read
 
 
@@ -33,7 +32,7 @@ def test_the_reader_runs_no_statement_on_the_gui_thread(sample_db, open_window, 
 
 
 def test_a_passage_in_its_document_is_read_off_the_gui_thread_too(
-    sample_study,  # noqa: F811
+    sample_study,
     open_window,
     qtbot,
 ):

@@ -9,7 +9,6 @@ import json
 from PySide6.QtCore import Qt
 
 from tests.helpers import cli
-from tests.ui.test_ui_spans import sample_study  # noqa: F401  (the study sample)
 from tests.ui.uihelpers import idle
 
 
@@ -49,7 +48,7 @@ def test_search_orders_by_relevance_then_corpus_and_finds_more_like_this(
     dialog.close()
 
 
-def test_the_search_offers_the_chunkings_the_golds_first(sample_study, open_window, qtbot):  # noqa: F811
+def test_the_search_offers_the_chunkings_the_golds_first(sample_study, open_window, qtbot):
     """With several chunkings the same text is found once per chunking: the dialog searches
     the gold's chunking (the first) unless told otherwise, as `search --chunking` does."""
     window = open_window(sample_study)

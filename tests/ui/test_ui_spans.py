@@ -7,21 +7,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from PySide6.QtCore import Qt
 
 from desktop.ui import terms
 from tests.helpers import cli
 from tests.readers.test_graph_import import study  # noqa: F401  (the GraphRAG study fixture)
 from tests.ui.uihelpers import panel_value
-
-
-@pytest.fixture(scope="module")
-def sample_study(tmp_path_factory):
-    db = tmp_path_factory.mktemp("sample-study") / "study.db"
-    done = cli(db, "demo", "--study")
-    assert done.returncode == 0, done.stderr
-    return db
 
 
 def metrics_json(db) -> dict:
