@@ -168,6 +168,16 @@ class JudgementLog(Area):
             "ORDER BY question_id, at, pk"
         )
 
+    def judged_pairs(self) -> set[tuple[str, str]]:
+        """(question id, passage id) of every judgement line naming a passage, of any kind
+        (one this version does not know too) and by anyone: a passage a reviewer has said
+        anything about is no longer a candidate to look at (desktop/report/candidates.py)."""
+        return set(
+            self.conn.execute(
+                "SELECT DISTINCT question_id, passage_id FROM judgement WHERE passage_id != ''"
+            ).fetchall()
+        )
+
     def reviewer_lines(self) -> list[tuple[str, bool, bool]]:
         """Each reviewer with a line in the log (reviewer-mark lines and dismissed candidates
         aside: neither makes its writer a reviewer of the gold): (name, has a person's line,

@@ -163,16 +163,6 @@ class Similar(Area):
             out.update(self._shares(weights, unsure))
         return out
 
-    def judged_pairs(self) -> set[tuple[str, str]]:
-        """(question id, passage id) of every judgement line naming a passage, of any kind
-        (one this version does not know too) and by anyone: a passage a reviewer has said
-        anything about is no longer a candidate to look at (desktop/report/candidates.py)."""
-        return set(
-            self.conn.execute(
-                "SELECT DISTINCT question_id, passage_id FROM judgement WHERE passage_id != ''"
-            ).fetchall()
-        )
-
     def _shares(self, weights: dict[str, float], only: list[int] | None = None) -> dict[int, float]:
         """Each passage's share of the weights of the terms it holds (of those in `only`
         when given, of every passage holding one otherwise)."""

@@ -64,6 +64,7 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
 
     def info(self) -> dict:
         counts = self.store.counts()
+        people, machines = self.people_and_machines()
         return {
             "database": str(self.path),
             "schema": self.store.schema_version(),
@@ -77,8 +78,8 @@ class Project(ProjectImports, ProjectJudgements, ProjectEvaluation, ProjectDocum
             "systems": [s["name"] for s in self.store.systems()],
             "results": counts["results"],
             "judgements": counts["judgements"],
-            "reviewers": self.reviewers(),
-            "machines": self.machine_reviewers(),  # compared, never counted (design 6)
+            "reviewers": people,
+            "machines": machines,  # compared, never counted (design 6)
         }
 
     def systems(self) -> list[dict]:

@@ -9,6 +9,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from db.documents import FIRST_CHUNKING
+from desktop import search
 from desktop.app import scratch, targets
 from desktop.evaluation import metrics, span_scores, spans
 from desktop.gold import effective as gold
@@ -254,11 +255,7 @@ class ProjectEvaluation:
     def _projected(self, rows, projection, dropped: list) -> list:
         """The rows' items as passages of the projection's chunking (ValueError: no such
         chunking, or it has no spans)."""
-        found = self.reads.chunking_named(projection.chunking)
-        if found is None:
-            names = ", ".join(repr(c["name"]) for c in self.reads.chunkings()) or "none"
-            raise ValueError(f"there is no chunking {projection.chunking!r} (there are: {names})")
-        passages = self.reads.chunking_spans(found["pk"])
+        passages = self.reads.chunking_spans(search.chunking_named(self.reads, projection.chunking))
         if not passages:
             raise ValueError(
                 f"the passages of chunking {projection.chunking!r} have no spans in documents, "

@@ -25,6 +25,9 @@ KINDS = (
 # A candidate alternative the reviewer dismissed for an item (issue 21): their own list's
 # line, never the gold's, so it neither counts nor makes its writer a reviewer of the gold.
 DISMISSED = "dismissed"
+# Kinds an adjudication never settles: it, a note, a reviewer mark and a dismissal are no
+# reviewer's vote on the gold.
+UNSETTLED = ("adjudication", "note", "machine", DISMISSED)
 # Kinds that name a passage of the question (the others name none, or the question itself).
 PASSAGE_KINDS = ("role", "alternative", "not_evidence", "evidence", "drop", "dismissed")
 # Kinds that may name a span instead (design section 10): an item given as a span added,
@@ -51,10 +54,9 @@ def check_judgement_value(kind: str, value: object) -> str | None:
     """The reason a value does not fit its kind, or None when it does."""
     if kind == "role" and value not in (*ROLES, None):
         return "a role judgement's value must be core, supporting or null"
-    if kind == "alternative" and value is not None and not isinstance(value, str):
-        return "an alternative's value must be the primary passage id of its item, or null"
-    if kind == DISMISSED and value is not None and not isinstance(value, str):
-        return "a dismissed line's value must be the primary passage id of its item, or null"
+    if kind in ("alternative", DISMISSED) and value is not None and not isinstance(value, str):
+        name = "an alternative" if kind == "alternative" else "a dismissed line"
+        return f"{name}'s value must be the primary passage id of its item, or null"
     # isinstance, not ==: 1 and 0.0 equal True and False but are not JSON booleans.
     if kind in ("not_evidence", "answerable") and value is not None and not isinstance(value, bool):
         return f"a {kind} judgement's value must be true, false or null, not {shown(repr(value))}"
@@ -91,7 +93,7 @@ def read_judgements(path, fmt=None, encoding=None, progress=None) -> Iterator[Ju
         settles = obj.get("settles")
         checked_kind = kind
         if kind == "adjudication":
-            if settles not in KINDS or settles in ("adjudication", "note", "machine", DISMISSED):
+            if settles not in KINDS or settles in UNSETTLED:
                 raise InputError(
                     path,
                     number,
