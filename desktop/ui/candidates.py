@@ -160,6 +160,7 @@ class CandidateRunner(QObject):
         """New data (an import, a merge, another database): nothing kept still holds."""
         self._kept, self._scored = {}, {}
         self._asked = (None, None)
+        self.window.pool_panel.model.marks.clear()  # other questions' ≈ marks: read again
 
     def _view_changed(self, view, _keep: bool) -> None:
         self._item_changed()
@@ -168,7 +169,7 @@ class CandidateRunner(QObject):
     def _item_changed(self) -> None:
         view, item = self.session.view, self.window.evidence_panel.selected()
         asked = (view, item.primary_pk if item is not None else None)
-        if view is None or (asked[0] is self._asked[0] and asked[1] == self._asked[1]):
+        if view is None or self._is_current(asked):
             return
         self._asked = asked
         self.worker.cancel("item")
@@ -194,8 +195,12 @@ class CandidateRunner(QObject):
         )
 
     def _item_ready(self, asked, found: ItemCandidates) -> None:
-        if asked[0] is self._asked[0] and asked[1] == self._asked[1]:
+        if self._is_current(asked):
             self.panel.show_found(found, self.session.blind)
+
+    def _is_current(self, asked: tuple) -> bool:
+        """asked (view, item) is still what the panel shows: not a view or item since."""
+        return asked[0] is self._asked[0] and asked[1] == self._asked[1]
 
     def _pool_marks(self, view) -> None:
         self.worker.cancel("pool")
@@ -214,10 +219,10 @@ class CandidateRunner(QObject):
     def dismiss(self) -> None:
         """H: the candidate picked is dismissed for the selected item (a `dismissed` line)."""
         candidate, item = self.panel.current(), self.window.selected_item()
-        if candidate is None or item is None or self.panel.model.found is None:
+        found = self.panel.model.found
+        if candidate is None or item is None or found is None:
             self.window.commands.say(self.panel.pick_first())
             return
-        found = self.panel.model.found
         if found.item_pk != item.primary_pk:
             return  # the list is still the previous item's
         rows = self.window.commands.judge(DISMISSED, item.primary_id, candidate.passage_id)

@@ -110,14 +110,13 @@ class CandidateModel(QAbstractTableModel):
         if role not in self.ROLES or not index.isValid() or index.row() >= len(self.rows):
             return None
         c = self.rows[index.row()]
-        column = index.column()
         if role == self.CandidateRole:
             return c
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 f"{c.score:.2f} {self.source(c)}\n{self.systems_note(c)}\n{c.text[:EXCERPT_CHARS]}"
             )
-        if role == self.HtmlRole and column == self.COL_CANDIDATE:
+        if role == self.HtmlRole:  # the one column
             if not self._html[index.row()]:  # kept: the delegate asks on every paint
                 self._html[index.row()] = self._markup(c)
             return self._html[index.row()]
