@@ -59,13 +59,13 @@ class ReviewCommands:
             return []
         self.window.metrics.worker.hold()  # a running pass waits while the judgement is shown
         try:
-            rows, new_reviewer = self.window.session.judge(question, lines)
+            rows, others_move = self.window.session.judge(question, lines)
         except (ValueError, StoreError, sqlite3.Error) as error:
             self.window.show_error(
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
             return []
-        self.window.metrics.after_judgement(question, new_reviewer)
+        self.window.metrics.after_judgement(question, others_move)
         self.update_undo_actions()
         saved = "; ".join(
             QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(

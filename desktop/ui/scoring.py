@@ -117,10 +117,11 @@ class MetricsRunner(QObject):
             on_failed=lambda error: self._failed(generation, error),
         )
 
-    def after_judgement(self, question: dict, new_reviewer: bool) -> None:
+    def after_judgement(self, question: dict, others_move: bool) -> None:
         """Build the judged question once, on the builder: the window shows its view, then
-        takes its scores. A new reviewer changes what counts on every question (single →
-        pending): that full pass starts after the key's effect is shown."""
+        takes its scores. A second reviewer joining changes what counts on every question the
+        first judged (single → pending): that full pass starts after the key's effect is
+        shown."""
         generation, session = self.generation, self.session
         shown = session.shown_systems()
         serial = session.serial
@@ -140,7 +141,7 @@ class MetricsRunner(QObject):
                 session.systems,
                 session.span_choice(),
             ),
-            on_done=lambda done: self._judged_ready(generation, serial, done.result, new_reviewer),
+            on_done=lambda done: self._judged_ready(generation, serial, done.result, others_move),
             on_failed=lambda error: self._failed(generation, error),
         )
 
@@ -151,13 +152,13 @@ class MetricsRunner(QObject):
             # Its result is a queued signal from the builder's thread: deliver it.
             QCoreApplication.sendPostedEvents()
 
-    def _judged_ready(self, generation: int, serial: int, judged, new_reviewer: bool) -> None:
+    def _judged_ready(self, generation: int, serial: int, judged, others_move: bool) -> None:
         if not self._current(generation):
             return
         self.session.take_view(judged.view, serial)
         self._judged[judged.view.pk] = judged
         self._later(lambda: self._question_ready(generation, judged))
-        if new_reviewer or self.session.board is None:
+        if others_move or self.session.board is None:
             self._later(lambda: self._full_pass_after(judged))
 
     def _full_pass_after(self, judged) -> None:

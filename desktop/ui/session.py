@@ -257,8 +257,8 @@ class ReviewSession(QObject):
     def judge(self, question: dict, lines: list[dict]) -> tuple[list[dict], bool]:
         """Append judgement lines (add_judgement's arguments but the question: one, or
         several written together as one undo step), committed before this returns, and show
-        them. Returns the rows and whether this reviewer is new to the database (which
-        changes what counts everywhere). Raises ValueError or StoreError when nothing was
+        them. Returns the rows and whether they change what counts on other questions
+        (a second reviewer joining). Raises ValueError or StoreError when nothing was
         saved."""
         rows = self.project.add_judgement_lines(
             self.reviewer,
@@ -269,6 +269,10 @@ class ReviewSession(QObject):
         # A dismissed candidate alone does not make its writer a reviewer of the gold.
         counted = any(line["kind"] != DISMISSED for line in lines)
         new_reviewer = counted and self.reviewer not in self.reviewers
+        # A lone reviewer's changes count at once until a second person joins (design 6):
+        # only that second person's first line moves other questions' scores. A first
+        # reviewer, a third, or anyone in blind mode (who sees no one else) moves none.
+        others_move = new_reviewer and not self.blind and len(self.reviewers) == 1
         if new_reviewer:
             self.reviewers = sorted({*self.reviewers, self.reviewer})
         if question["pk"] == self.current_pk and self.view is not None:
@@ -278,7 +282,7 @@ class ReviewSession(QObject):
                 if row["kind"] != "note":
                     self.view.mine[(row["kind"], row["passage_id"])] = json.loads(row["value"])
         self.judgementsChanged.emit(question["pk"])
-        return rows, new_reviewer
+        return rows, others_move
 
     def take_view(self, view: QuestionView, serial: int) -> bool:
         """A judged question's view, built on a worker once its line was written: shown

@@ -230,8 +230,9 @@ def drive(db: Path, bare_db: Path, switches: int) -> dict:
     qapp = QApplication.instance() or QApplication(["bench"])
     ui_app.configure(qapp)
     settings = ui_app.settings()
-    # A reviewer new to the database, so that the first judgement shows the full pass that
-    # a new reviewer causes (single-reviewer changes stop counting alone).
+    # A reviewer new to the database, which already holds two: the first judgement is that
+    # of a third person, which moves no other question's scores (design 6: only a second
+    # person joining makes lone changes wait, and that starts a full pass).
     reviewer = f"bench-{os.getpid()}"
     settings.setValue("reviewer", reviewer)
     out: dict = {"qt_import_s": round(qt_import_s, 3)}
@@ -322,8 +323,7 @@ def _switching(out: dict, window, bare, watch: PaintWatch, rng, switches: int, t
 def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) -> None:
     """Keyboard navigation through the real shortcut, as a reviewer presses it; then
     judgements: written, shown, and the metrics brought up to date by the worker. The first
-    one by a new reviewer changes what counts everywhere (a full pass); later ones rescore
-    their question only."""
+    one is a new (third) reviewer's; each says whether it started a full pass."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
@@ -341,7 +341,7 @@ def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) 
         watch.settle()
         t = time.perf_counter()
         window.select_item(0)
-        before = window.session.view
+        before, generation = window.session.view, window.metrics.generation
         QTest.keyClick(window, Qt.Key.Key_1)
         # The key writes at once; what it changed is shown when the worker's build of the
         # question arrives (a new view), so the clock stops when that is painted.
@@ -362,6 +362,7 @@ def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) 
         bare_updated = (time.perf_counter() - t) * 1000
         out[name] = {
             "lines_by_reviewer": len(window.project.reads.judgements(reviewer=reviewer)),
+            "full_pass": window.metrics.generation != generation,
             "shown_ms": round(shown, 2),
             "metrics_updated_ms": round(updated, 2),
             "bare_shown_ms": round(bare_shown, 2),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from PySide6.QtCore import Qt
 
 from desktop.project import Project
@@ -178,3 +179,50 @@ def test_a_second_reviewer_turns_single_into_pending(sample_db, open_window, qtb
     assert window.evidence_model.index(row, EvidenceModel.COL_ROLE).data() == (
         "supporting (pending)"
     )
+
+
+def test_only_a_second_person_joining_moves_the_other_questions(sample_db, open_window, qtbot):
+    """A lone reviewer's change counts at once; the second person's first line makes it wait
+    (design 6), so the scores of every question move: one full pass. A third person's first
+    line moves no other question, so the window rescores only the judged one (a full pass
+    there took seconds at a million passages for nothing) and the panel still equals the
+    domain layer's scores."""
+    with Project(sample_db) as project:
+        project.add_judgement("kim", "q01", "role", "core", passage_id="art-128")
+        systems = [s["name"] for s in project.reads.systems()]
+    labels = ("CoreRecall@5", "Recall@5", "Recall@10")
+
+    def domain():
+        with Project(sample_db) as project:
+            board = project.evaluate([5, 10]).systems
+        return {(s.system, label): s.means[label] for s in board for label in labels}
+
+    def panel(window):
+        return {(s, label): panel_value(window, s, label) for s in systems for label in labels}
+
+    def judge_first_item(window, question_id, passes):
+        window.show_question(question_id)
+        idle(qtbot, window)
+        window.select_item(0)
+        passes.clear()
+        qtbot.keyClick(window, Qt.Key.Key_1)
+        idle(qtbot, window)
+
+    window = open_window(sample_db, reviewer="lee")
+    alone = panel(window)
+    assert alone == domain()
+    passes: list[int] = []
+    full_pass = window.metrics.full_pass
+    window.metrics.full_pass = lambda: (passes.append(1), full_pass())[1]
+    judge_first_item(window, "q02", passes)
+    assert passes == [1]
+    assert panel(window) == pytest.approx(domain(), abs=1e-12)
+    # kim's change on q01 no longer counts alone: q01's scores moved without q01 being judged.
+    assert panel(window)[("BM25-Kiwi", "CoreRecall@5")] != alone[("BM25-Kiwi", "CoreRecall@5")]
+
+    window.set_reviewer("park")
+    idle(qtbot, window)
+    judge_first_item(window, "q03", passes)
+    assert logged(sample_db, reviewer="park")
+    assert passes == []
+    assert panel(window) == pytest.approx(domain(), abs=1e-12)
