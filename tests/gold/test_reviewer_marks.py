@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -222,6 +223,14 @@ def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
         migrated.mark_reviewer("gpt", False, at=LATER)
         assert migrated.reviewers() == ["gpt", "kim", "lee"]
     assert _export_gold(db, tmp_path / "gold.jsonl") == dbs["with"]
+    assert _judgement_table(db) == _judgement_table(dbs["people"])  # the copy is the table
+
+
+def _judgement_table(db) -> list:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'judgement' ORDER BY name"
+        ).fetchall()
 
 
 def test_a_marked_machines_lines_review_nothing_in_the_question_list(dbs):
