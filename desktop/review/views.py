@@ -158,14 +158,16 @@ def question_view(
     pool_depth: int | None = None,
     names: dict[int, str] | None = None,
     pool_excerpts: bool = True,
+    marks: list[dict] | None = None,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
     systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
     A handful of indexed queries: cheap enough for the GUI thread on every question switch.
     names: every system's key -> name, when the caller holds them (the pool's systems).
     pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
-    shown; behind the rankings it shows only the pool's size)."""
-    seen = question_gold(project, question, reviewer, blind, reviewers)
+    shown; behind the rankings it shows only the pool's size). marks: the reviewer-mark lines,
+    when the caller holds them (question_gold)."""
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks)
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)

@@ -509,7 +509,7 @@ def next_pools_op(
     questions, reviewers = [dict(q) for q in questions], list(reviewers)
 
     def work(project, progress) -> Done:
-        out, found = [], 0
+        out, found, marks = [], 0, None
         for n, question in enumerate(questions):
             progress(n, len(questions))
             entries = review.pool_of(project, question, reviewer, blind, reviewers, depth)
@@ -518,8 +518,10 @@ def next_pools_op(
                 found += 1
                 pks = [e.passage_pk for e in entries]
                 excerpts = project.reads.passage_excerpts(pks, excerpt_chars)
-                if not blind:
-                    suggested = suggestions(project.reads.judgements(question_id=question["id"]))
+                if not blind:  # the mark lines tell the machines (effective.is_machine)
+                    marks = project.reads.mark_lines() if marks is None else marks
+                    lines = project.reads.judgements(question_id=question["id"])
+                    suggested = suggestions(lines + marks)
             out.append(NextPool(question["pk"], question["id"], entries, excerpts, suggested))
             if found == wanted:
                 break
