@@ -26,7 +26,25 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.readers import Cancelled
-from desktop.readers.kinds import CHANGED_AREAS, IMPORT_CHANGES
+from desktop.readers.kinds import IMPORT_KINDS
+
+# The areas of the database an operation may change, each a flag of Changes, which the window
+# reads again (desktop/ui/files.py apply_changes).
+CHANGED_AREAS = ("questions", "systems", "gold", "texts", "reviewers")
+_AREAS_OF = {
+    "corpus": ("texts", "gold", "systems"),  # gold and runs may resolve to the new passages
+    "documents": ("texts", "gold"),  # spans' gold is placed in the documents' texts
+    "questions": ("questions",),
+    "gold": ("gold", "reviewers"),  # written as lines of the log, under the file's reviewer
+    "run": ("systems",),
+    "judgements": ("gold", "reviewers"),
+    "beir": ("texts", "questions", "gold", "reviewers"),
+}
+# What an import of each of the readers' kinds changes, in the design's words: when in doubt an
+# area is named, and every kind that can move a score names questions, systems, gold or texts.
+# A kind the readers add must be named here (KeyError at import); one not a file's kind (the
+# sample) changes them all.
+IMPORT_CHANGES = {kind: _AREAS_OF[kind] for kind in IMPORT_KINDS}
 
 
 @dataclass(frozen=True)
@@ -36,7 +54,7 @@ class Changes:
     kind: str  # "judgement", "import", "merge", "export", "metrics", "query", "mark"
     what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
     question: int | None = None  # the question's pk, for a judgement
-    # The areas an import, a merge or a mark changed (kinds.CHANGED_AREAS), which the window
+    # The areas an import, a merge or a mark changed (CHANGED_AREAS), which the window
     # reads again: no more, and when in doubt one is set (never a stale number shown).
     questions: bool = False
     systems: bool = False  # the systems and their runs
@@ -46,7 +64,7 @@ class Changes:
 
     @classmethod
     def of_import(cls, what: str) -> Changes:
-        """An import of this kind: the areas kinds.IMPORT_CHANGES names for it, or all."""
+        """An import of this kind: the areas IMPORT_CHANGES names for it, or all."""
         areas = IMPORT_CHANGES.get(what, CHANGED_AREAS)
         return cls("import", what=what, **{area: True for area in areas})
 
