@@ -364,11 +364,16 @@ def merge_op(path) -> Callable:
 
 def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
     """A reviewer-mark line (issue 22): who is a machine changes what counts on every
-    question (the gold) and the reviewers."""
-    return _changing(
-        Changes("mark", gold=True, reviewers=True),
-        lambda project, _: project.mark_reviewer(reviewer, machine, at),
-    )
+    question (the gold) and the reviewers. Its result: (the row written, the reviewer's mark
+    it replaces, None for none), read here so that undo knows what to put back and the GUI
+    thread reads nothing."""
+    from desktop.gold.effective import machine_marks
+
+    def mark(project, _) -> tuple[dict, bool | None]:
+        before = machine_marks(project.reads.mark_lines()).get(reviewer)
+        return project.mark_reviewer(reviewer, machine, at), before
+
+    return _changing(Changes("mark", gold=True, reviewers=True), mark)
 
 
 def export_report_op(path, ks: Sequence[int]) -> Callable:
