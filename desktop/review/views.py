@@ -197,10 +197,19 @@ def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionVie
 def with_pool_excerpts(project, view: QuestionView) -> QuestionView:
     """The view with the pool's excerpts it was built without (question_view's pool_excerpts
     False, while the pool queue was behind the rankings), read once and kept in it."""
-    missing = [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
-    if missing:
-        view.excerpts.update(project.reads.passage_excerpts(missing, TEXT_CHARS))
+    view.excerpts.update(pool_excerpts(project, unread_pool(view)))
     return view
+
+
+def unread_pool(view: QuestionView) -> list[int]:
+    """The pool's passages whose excerpts the view was built without."""
+    return [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
+
+
+def pool_excerpts(project, passage_pks: list[int]) -> dict:
+    """Passage key -> (title, excerpt) as a view holds them, for the pool's passages (the pool
+    queue reads them on its worker: operations.pool_reads_op)."""
+    return project.reads.passage_excerpts(passage_pks, TEXT_CHARS) if passage_pks else {}
 
 
 def excerpt(text: str, length: int) -> str:

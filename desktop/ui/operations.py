@@ -553,6 +553,20 @@ def next_pools_op(
     return work
 
 
+def pool_reads_op(unread: Sequence[int], next_pools: Callable) -> Callable:
+    """The pool queue's reads on its worker: the excerpts of the current question's pool that
+    its view was built without (the queue was behind the rankings), then the next questions'
+    pools (next_pools_op, for none when the queue is not across questions). The result:
+    (excerpts, pools)."""
+    unread = list(unread)
+
+    def work(project, progress) -> Done:
+        excerpts = review.pool_excerpts(project, unread)
+        return Done((excerpts, next_pools(project, progress).result), Changes("query"))
+
+    return work
+
+
 def compare_op(ks: Sequence[int]) -> Callable:
     """evaluation.compare.compare, the `compare` command's function, at the window's K values."""
     from desktop.evaluation import compare

@@ -57,7 +57,7 @@ class ReviewSession(QObject):
         self._rescored: set[int] = set()  # since the pool was last counted
         self.board: review.Scoreboard | None = None
         # The pool queue's tab is in front: a switch then reads its excerpts with the view;
-        # behind the rankings the queue reads them when it is shown (PoolPanel._rows).
+        # behind the rankings the queue's worker reads them when it is shown (PoolPanel._ask).
         self.pool_in_front = False
 
     # -- data ------------------------------------------------------------------------------
@@ -153,11 +153,6 @@ class ReviewSession(QObject):
             self.pool_in_front,
             self.marks,
         )
-
-    def with_pool_excerpts(self, view: QuestionView) -> QuestionView:
-        """The view with its pool's excerpts, read once here when it was built while the pool
-        queue was behind the rankings (review.with_pool_excerpts)."""
-        return review.with_pool_excerpts(self.project, view)
 
     def pool_of(self, question: dict) -> list:
         """The unjudged pool of a question, the current one from its view."""

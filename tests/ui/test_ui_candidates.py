@@ -111,6 +111,7 @@ def test_the_pool_queue_marks_the_candidate(planted, open_window, qtbot):
     window.show_question(QUESTION)
     qtbot.keyClick(window, Qt.Key.Key_P)
     pool = window.pool_panel
+    assert pool.settle()  # its excerpts are read on the queue's worker
     qtbot.waitUntil(lambda: not window.alternatives.worker.busy(), timeout=10000)
     model = pool.model
     rows = {r.passage_id: n for n, r in enumerate(model.rows)}
