@@ -149,9 +149,9 @@ class JudgementLog(Area):
     def judgements(self, question_id: str | None = None, reviewer: str | None = None) -> list[dict]:
         where, params = [], []
         if question_id is not None:
-            # with the reviewer-mark lines (about no question: ''), which decide who is a
-            # machine on every question (desktop/gold/effective.py as_counted)
-            where.append("question_id IN (?, '')")
+            # that question's lines only: who needs the reviewer-mark lines (about no question)
+            # to tell who is a machine adds mark_lines() (desktop/review/seen.py question_gold)
+            where.append("question_id = ?")
             params.append(question_id)
         if reviewer is not None:
             where.append("reviewer = ?")
@@ -192,5 +192,8 @@ class JudgementLog(Area):
         ]
 
     def mark_lines(self) -> list[dict]:
-        """The reviewer-mark lines (kind 'machine': reviewer is a machine, or a person again)."""
-        return self._query("SELECT * FROM judgement WHERE kind = 'machine' ORDER BY at, pk")
+        """The reviewer-mark lines (kind 'machine': reviewer is a machine, or a person again),
+        about no question: read through the question index, not the whole log."""
+        return self._query(
+            "SELECT * FROM judgement WHERE question_id = '' AND kind = 'machine' ORDER BY at, pk"
+        )

@@ -64,34 +64,6 @@ def _script(db: Database, script: str) -> None:
         raise ValueError(f"incomplete statement in a migration: {statement[:60]!r}")
 
 
-def _copy_judgement(unique: str = "") -> str:
-    """SQL that copies the judgement log into a new table of the same columns and pks (so the
-    journal still matches), with `unique` as its last constraint: SQLite cannot widen a CHECK
-    or drop a UNIQUE in place. Migrations 0004 and 0007 both copy it; the kinds are those of
-    0004 on, as both need."""
-    last = f",\n            {unique}" if unique else ""
-    return f"""
-        CREATE TABLE judgement_new (
-            pk INTEGER PRIMARY KEY,
-            reviewer TEXT NOT NULL,
-            at TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN
-                ('role', 'alternative', 'not_evidence', 'answerable', 'evidence', 'drop',
-                 'note', 'adjudication')),
-            passage_id TEXT NOT NULL DEFAULT '',
-            value TEXT NOT NULL,
-            settles TEXT,
-            system TEXT{last}
-        );
-        INSERT INTO judgement_new SELECT pk, reviewer, at, question_id, kind, passage_id,
-            value, settles, system FROM judgement;
-        DROP TABLE judgement;
-        ALTER TABLE judgement_new RENAME TO judgement;
-        CREATE INDEX judgement_question ON judgement(question_id);
-        """
-
-
 @MIGRATIONS(name="0001_initial")
 def _initial(db: Database) -> None:
     _script(
@@ -272,7 +244,7 @@ def _judged_not_evidence(db: Database) -> None:
         -- place, so the table is copied (same columns, same pks, so the journal still
         -- matches).
         """
-        + _copy_judgement("UNIQUE (reviewer, at, question_id, kind, passage_id, value)"),
+        + judgement_kinds.copied("UNIQUE (reviewer, at, question_id, kind, passage_id, value)"),
     )
 
 
@@ -350,7 +322,7 @@ def _judgement_identity(db: Database) -> None:
         -- NULLs are never equal, hence coalesce. Lines an earlier import or merge already
         -- dropped as duplicates were never stored, so nothing here can bring them back.
         """
-        + _copy_judgement()
+        + judgement_kinds.copied()
         + """
         CREATE UNIQUE INDEX judgement_identity ON judgement(reviewer, at, question_id, kind,
             passage_id, value, coalesce(settles, ''), coalesce(system, ''));

@@ -47,19 +47,6 @@ FILE_PATTERNS = {
 }
 # What `import KIND` takes: a file of each kind above, or a BEIR folder (corpus, queries, qrels).
 IMPORT_KINDS = (*ACCEPTED, "beir")
-# What an import of each kind changes, in the design's words (the window refreshes only these,
-# desktop/ui/operations.Changes): when in doubt an area is named, and every kind that can move a
-# score names questions, systems, gold or texts. A kind not here (the sample) changes them all.
-CHANGED_AREAS = ("questions", "systems", "gold", "texts", "reviewers")
-IMPORT_CHANGES = {
-    "corpus": ("texts", "gold", "systems"),  # gold and runs may resolve to the new passages
-    "documents": ("texts", "gold"),  # spans' gold is placed in the documents' texts
-    "questions": ("questions",),
-    "gold": ("gold", "reviewers"),  # written as lines of the log, under the file's reviewer
-    "run": ("systems",),
-    "judgements": ("gold", "reviewers"),
-    "beir": ("texts", "questions", "gold", "reviewers"),
-}
 ROLES = ("core", "supporting")
 
 

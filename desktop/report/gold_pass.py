@@ -232,7 +232,8 @@ class QuestionPass:
 
     def _question(self, question: dict, top_passages: list[int], ranked: bool) -> None:
         everyone = self.reviewer_names
-        built, _, rows = review.question_gold(self.project, question, "", False, everyone)
+        marks = self.mark_lines  # read once for every question
+        built, _, rows = review.question_gold(self.project, question, "", False, everyone, marks)
         pk = question["pk"]
         machine_rows = [r for r in gold.as_counted(rows) if r.get("machine")]
         if machine_rows:

@@ -4,6 +4,7 @@ question, or for one question from its own rows alone (the keypress path)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 from desktop.gold import effective as gold
 from desktop.gold.effective import EffectiveGold
@@ -45,12 +46,21 @@ def build_gold(project, reviewer: str, blind: bool) -> EffectiveGold:
 
 
 def question_gold(
-    project, question: dict, reviewer: str, blind: bool, reviewers: Sequence[str]
+    project,
+    question: dict,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    marks: list[dict] | None = None,
 ) -> tuple[EffectiveGold, list[dict], list[dict]]:
     """The effective gold of one question, exactly as build_gold would give it, from that
-    question's rows alone: (gold, its imported evidence, the visible judgement lines)."""
+    question's rows alone: (gold, its imported evidence, the visible judgement lines, with the
+    reviewer-mark lines that decide who is a machine on every question: marks, when the
+    caller read them already, else project.reads.mark_lines())."""
     evidence = project.reads.question_evidence(question["pk"])
-    rows = visible(project.reads.judgements(question_id=question["id"]), reviewer, blind)
+    lines = project.reads.judgements(question_id=question["id"])
+    lines += project.reads.mark_lines() if marks is None else marks
+    rows = visible(sorted(lines, key=itemgetter("at", "pk")), reviewer, blind)  # as the log
     passage_ids = {e["passage_pk"]: e["passage_id"] for e in evidence}
     for e in evidence:
         passage_ids.update(dict(e["alternatives"]))

@@ -158,14 +158,16 @@ def question_view(
     pool_depth: int | None = None,
     names: dict[int, str] | None = None,
     pool_excerpts: bool = True,
+    marks: list[dict] | None = None,
 ) -> QuestionView:
     """Everything the middle and right of the window show for one question, for the chosen
     systems (one, or two in compare mode), with its unjudged pool at pool_depth when given.
     A handful of indexed queries: cheap enough for the GUI thread on every question switch.
     names: every system's key -> name, when the caller holds them (the pool's systems).
     pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
-    shown; behind the rankings it shows only the pool's size)."""
-    seen = question_gold(project, question, reviewer, blind, reviewers)
+    shown; behind the rankings it shows only the pool's size). marks: the reviewer-mark lines,
+    when the caller holds them (question_gold)."""
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks)
     view = view_of(project, question, seen, systems, k, reviewer)
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
@@ -195,10 +197,19 @@ def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionVie
 def with_pool_excerpts(project, view: QuestionView) -> QuestionView:
     """The view with the pool's excerpts it was built without (question_view's pool_excerpts
     False, while the pool queue was behind the rankings), read once and kept in it."""
-    missing = [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
-    if missing:
-        view.excerpts.update(project.reads.passage_excerpts(missing, TEXT_CHARS))
+    view.excerpts.update(pool_excerpts(project, unread_pool(view)))
     return view
+
+
+def unread_pool(view: QuestionView) -> list[int]:
+    """The pool's passages whose excerpts the view was built without."""
+    return [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]
+
+
+def pool_excerpts(project, passage_pks: list[int]) -> dict:
+    """Passage key -> (title, excerpt) as a view holds them, for the pool's passages (the pool
+    queue reads them on its worker: operations.pool_reads_op)."""
+    return project.reads.passage_excerpts(passage_pks, TEXT_CHARS) if passage_pks else {}
 
 
 def excerpt(text: str, length: int) -> str:

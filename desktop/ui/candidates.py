@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from desktop.gold import candidates as rule
@@ -56,7 +56,11 @@ class CandidatesPanel(QWidget):
         self.row_height = text_lines_height(self.font(), ROW_LINES) + 6
         self.table.verticalHeader().setDefaultSectionSize(self.row_height)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        self.table.clicked.connect(lambda index: self._row_changed(index))
+        # A click on the row already current picks it again (the reader may show another
+        # passage since); a click on another row is picked once, as it becomes current.
+        self._current_at_press = -1
+        self.table.viewport().installEventFilter(self)
+        self.table.clicked.connect(self._clicked)
         layout.addWidget(self.table)
         self.nothing_for(None)
 
@@ -102,6 +106,15 @@ class CandidatesPanel(QWidget):
 
     def current(self):
         return self.model.candidate(self.table.currentIndex().row())
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.MouseButtonPress:  # before the press moves the row
+            self._current_at_press = self.table.currentIndex().row()
+        return super().eventFilter(watched, event)
+
+    def _clicked(self, index) -> None:
+        if index.row() == self._current_at_press:
+            self._row_changed(index)
 
     def _row_changed(self, current, _previous=None) -> None:
         picked = self.model.candidate(current.row()) if current.isValid() else None

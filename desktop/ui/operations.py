@@ -26,7 +26,25 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from desktop import review
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.readers import Cancelled
-from desktop.readers.kinds import CHANGED_AREAS, IMPORT_CHANGES
+from desktop.readers.kinds import IMPORT_KINDS
+
+# The areas of the database an operation may change, each a flag of Changes, which the window
+# reads again (desktop/ui/files.py apply_changes).
+CHANGED_AREAS = ("questions", "systems", "gold", "texts", "reviewers")
+_AREAS_OF = {
+    "corpus": ("texts", "gold", "systems"),  # gold and runs may resolve to the new passages
+    "documents": ("texts", "gold"),  # spans' gold is placed in the documents' texts
+    "questions": ("questions",),
+    "gold": ("gold", "reviewers"),  # written as lines of the log, under the file's reviewer
+    "run": ("systems",),
+    "judgements": ("gold", "reviewers"),
+    "beir": ("texts", "questions", "gold", "reviewers"),
+}
+# What an import of each of the readers' kinds changes, in the design's words: when in doubt an
+# area is named, and every kind that can move a score names questions, systems, gold or texts.
+# A kind the readers add must be named here (KeyError at import); one not a file's kind (the
+# sample) changes them all.
+IMPORT_CHANGES = {kind: _AREAS_OF[kind] for kind in IMPORT_KINDS}
 
 
 @dataclass(frozen=True)
@@ -36,7 +54,7 @@ class Changes:
     kind: str  # "judgement", "import", "merge", "export", "metrics", "query", "mark"
     what: str = ""  # the import's kind ("corpus", "run", "sample", ...)
     question: int | None = None  # the question's pk, for a judgement
-    # The areas an import, a merge or a mark changed (kinds.CHANGED_AREAS), which the window
+    # The areas an import, a merge or a mark changed (CHANGED_AREAS), which the window
     # reads again: no more, and when in doubt one is set (never a stale number shown).
     questions: bool = False
     systems: bool = False  # the systems and their runs
@@ -46,7 +64,7 @@ class Changes:
 
     @classmethod
     def of_import(cls, what: str) -> Changes:
-        """An import of this kind: the areas kinds.IMPORT_CHANGES names for it, or all."""
+        """An import of this kind: the areas IMPORT_CHANGES names for it, or all."""
         areas = IMPORT_CHANGES.get(what, CHANGED_AREAS)
         return cls("import", what=what, **{area: True for area in areas})
 
@@ -346,11 +364,16 @@ def merge_op(path) -> Callable:
 
 def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
     """A reviewer-mark line (issue 22): who is a machine changes what counts on every
-    question (the gold) and the reviewers."""
-    return _changing(
-        Changes("mark", gold=True, reviewers=True),
-        lambda project, _: project.mark_reviewer(reviewer, machine, at),
-    )
+    question (the gold) and the reviewers. Its result: (the row written, the reviewer's mark
+    it replaces, None for none), read here so that undo knows what to put back and the GUI
+    thread reads nothing."""
+    from desktop.gold.effective import machine_marks
+
+    def mark(project, _) -> tuple[dict, bool | None]:
+        before = machine_marks(project.reads.mark_lines()).get(reviewer)
+        return project.mark_reviewer(reviewer, machine, at), before
+
+    return _changing(Changes("mark", gold=True, reviewers=True), mark)
 
 
 def export_report_op(path, ks: Sequence[int]) -> Callable:
@@ -509,7 +532,7 @@ def next_pools_op(
     questions, reviewers = [dict(q) for q in questions], list(reviewers)
 
     def work(project, progress) -> Done:
-        out, found = [], 0
+        out, found, marks = [], 0, None
         for n, question in enumerate(questions):
             progress(n, len(questions))
             entries = review.pool_of(project, question, reviewer, blind, reviewers, depth)
@@ -518,12 +541,28 @@ def next_pools_op(
                 found += 1
                 pks = [e.passage_pk for e in entries]
                 excerpts = project.reads.passage_excerpts(pks, excerpt_chars)
-                if not blind:
-                    suggested = suggestions(project.reads.judgements(question_id=question["id"]))
+                if not blind:  # the mark lines tell the machines (effective.is_machine)
+                    marks = project.reads.mark_lines() if marks is None else marks
+                    lines = project.reads.judgements(question_id=question["id"])
+                    suggested = suggestions(lines + marks)
             out.append(NextPool(question["pk"], question["id"], entries, excerpts, suggested))
             if found == wanted:
                 break
         return Done(out, Changes("query"))
+
+    return work
+
+
+def pool_reads_op(unread: Sequence[int], next_pools: Callable) -> Callable:
+    """The pool queue's reads on its worker: the excerpts of the current question's pool that
+    its view was built without (the queue was behind the rankings), then the next questions'
+    pools (next_pools_op, for none when the queue is not across questions). The result:
+    (excerpts, pools)."""
+    unread = list(unread)
+
+    def work(project, progress) -> Done:
+        excerpts = review.pool_excerpts(project, unread)
+        return Done((excerpts, next_pools(project, progress).result), Changes("query"))
 
     return work
 

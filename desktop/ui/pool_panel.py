@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop import review
 from desktop.review import QuestionView
 from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
@@ -144,8 +145,9 @@ class PoolPanel(QWidget):
             return
         self._pending = None
         missing, wanted = self._missing(view.pk) if self.across.isChecked() else ([], 0)
-        if missing:
-            self._ask(view, keep, missing, wanted)
+        unread = review.unread_pool(view)  # built while the queue was behind the rankings
+        if missing or unread:
+            self._ask(view, keep, missing, wanted, unread)
             return
         self._asked = None
         self._fill(view, keep)
@@ -193,7 +195,6 @@ class PoolPanel(QWidget):
 
     def _rows(self, view: QuestionView) -> list[PoolRow]:
         blind = self.session.blind
-        view = self.session.with_pool_excerpts(view)  # built while the queue was behind
         pools = [(view.pk, view.id, view.pool, view.excerpts, {} if blind else view.suggestions)]
         if self.across.isChecked():
             pools += [
@@ -247,37 +248,45 @@ class PoolPanel(QWidget):
                 break
         return [], 0
 
-    def _ask(self, view: QuestionView, keep: bool, missing: list[int], wanted: int) -> None:
+    def _ask(
+        self, view: QuestionView, keep: bool, missing: list[int], wanted: int, unread: list[int]
+    ) -> None:
+        """Read on the worker, not the GUI thread, what the queue needs before it is shown:
+        the excerpts unread of the view's pool and the next questions' pools missing."""
         session = self.session
         asked, generation = (view, keep), self._generation
         self._asked = asked
         self.worker.cancel("pools")
+        next_pools = operations.next_pools_op(
+            [session.by_pk[pk] for pk in missing],
+            wanted + 1,  # one more: moving on to the next question needs no wait
+            session.reviewer,
+            session.blind,
+            session.reviewers,
+            session.pool_depth,
+            EXCERPT_CHARS,
+        )
         self.worker.start(
             "pools",
-            operations.next_pools_op(
-                [session.by_pk[pk] for pk in missing],
-                wanted + 1,  # one more: moving on to the next question needs no wait
-                session.reviewer,
-                session.blind,
-                session.reviewers,
-                session.pool_depth,
-                EXCERPT_CHARS,
-            ),
-            on_done=lambda done: self._arrived(asked, generation, done.result),
-            on_failed=lambda _error: self._arrived(asked, generation, []),
+            operations.pool_reads_op(unread, next_pools),
+            on_done=lambda done: self._arrived(asked, generation, *done.result),
+            on_failed=lambda _error: self._arrived(asked, generation, {}, []),
         )
 
-    def _arrived(self, asked: tuple, generation: int, pools: list[NextPool]) -> None:
+    def _arrived(self, asked: tuple, generation: int, excerpts: dict, pools: list) -> None:
+        view, keep = asked
+        view.excerpts.update(excerpts)  # kept in the view: not read again
         if generation == self._generation:
             self._next.update((p.pk, p) for p in pools)
         if asked is not self._asked:
             return  # another view was shown since
         self._asked = None
-        view, keep = asked
-        if generation == self._generation:
-            self._fill(view, keep)  # what could not be read is left out of the queue
-        else:
+        if generation != self._generation:
             self.show_view(view, keep)
+            return
+        self._fill(view, keep)  # what could not be read is left out of the queue
+        if self.active and not keep:
+            self.show_current()  # brought to the front or switched to: the reader follows
 
     def _judged(self, pk: int) -> None:
         if tuple(self.session.reviewers) != self._reviewers:
@@ -367,6 +376,8 @@ class PoolPanel(QWidget):
 
     def show_current(self) -> None:
         """Tell the reader which passage is picked (the panel was brought forward)."""
+        if self.pending:
+            return  # the rows shown are not the view's yet: picked when they arrive
         picked = self.current()
         if picked is not None and picked.question_pk == self.session.current_pk:
             self.passageChosen.emit(picked)

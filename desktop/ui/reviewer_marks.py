@@ -10,7 +10,6 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QSizePolicy
 
 from desktop import review
-from desktop.gold.effective import machine_marks
 from desktop.ui import operations
 
 
@@ -53,7 +52,8 @@ class ReviewerMarks(QListWidget):
 
 
 def mark_reviewer(window, name: str, machine: bool | None, said: str | None = None) -> None:
-    """Write the reviewer-mark line in the tasks worker; once it is committed the session's
+    """Write the reviewer-mark line in the tasks worker (which also reads the mark it
+    replaces: the GUI thread runs no query); once it is committed the session's
     undo history takes it and the window reads the gold and reviewers again (Changes). said: the
     status message (an undo or redo names itself)."""
     session = window.session
@@ -61,11 +61,11 @@ def mark_reviewer(window, name: str, machine: bool | None, said: str | None = No
         window.show_read_only()
         window.metrics_dock.show_reviewers()  # the checkbox as the log has it
         return
-    marks = machine_marks(window.project.reads.mark_lines())
-    session.history.know_mark(name, marks.get(name))
     at = review.next_at(session.history.last_at)
 
-    def done(row: dict) -> None:
+    def done(result: tuple[dict, bool | None]) -> None:
+        row, before = result
+        session.history.know_mark(name, before)  # the value an undo puts back
         session.history.record(row)
         window.commands.update_undo_actions()
         if said is not None:

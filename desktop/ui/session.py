@@ -46,6 +46,7 @@ class ReviewSession(QObject):
         self.reviewers: list[str] = []
         self.chunkings: list[str] = []
         self.machines: list[str] = []
+        self.marks: list[dict] = []  # the reviewer-mark lines, which every question's gold reads
         self.history = UndoHistory()
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
@@ -56,7 +57,7 @@ class ReviewSession(QObject):
         self._rescored: set[int] = set()  # since the pool was last counted
         self.board: review.Scoreboard | None = None
         # The pool queue's tab is in front: a switch then reads its excerpts with the view;
-        # behind the rankings the queue reads them when it is shown (PoolPanel._rows).
+        # behind the rankings the queue's worker reads them when it is shown (PoolPanel._ask).
         self.pool_in_front = False
 
     # -- data ------------------------------------------------------------------------------
@@ -78,6 +79,7 @@ class ReviewSession(QObject):
         self.chunkings = [c["name"] for c in project.reads.chunkings()]
         self.reviewers = review.reviewers(project)
         self.machines = project.machine_reviewers()  # the Agreement tab's checked reviewers
+        self.marks = project.reads.mark_lines()
         names = [s["name"] for s in self.systems]
         wanted = self.system_name or str(self.settings.value(f"system/{db_key}", "") or "")
         self.system_name = wanted if wanted in names else (names[0] if names else None)
@@ -97,6 +99,7 @@ class ReviewSession(QObject):
         stay as they are."""
         self.reviewers = review.reviewers(self.project)
         self.machines = self.project.machine_reviewers()
+        self.marks = self.project.reads.mark_lines()
         self.board, self.overview, self.unjudged = None, None, {}  # until the full pass
         self.refresh()
 
@@ -148,12 +151,8 @@ class ReviewSession(QObject):
             self.pool_depth,
             {s["pk"]: s["name"] for s in self.systems},
             self.pool_in_front,
+            self.marks,
         )
-
-    def with_pool_excerpts(self, view: QuestionView) -> QuestionView:
-        """The view with its pool's excerpts, read once here when it was built while the pool
-        queue was behind the rankings (review.with_pool_excerpts)."""
-        return review.with_pool_excerpts(self.project, view)
 
     def pool_of(self, question: dict) -> list:
         """The unjudged pool of a question, the current one from its view."""

@@ -134,6 +134,7 @@ def shoot(view: str) -> None:
                 window.question_panel.only_unjudged.setChecked(True)
                 window.show_question("q05")
                 window.middle_tabs.setCurrentWidget(window.pool_panel)
+                window.pool_panel.settle()  # its excerpts are read on the queue's worker
             elif view == "compare":
                 window.show_question("q05")
                 window.set_compare("BM25-Bigram")

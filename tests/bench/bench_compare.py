@@ -2,10 +2,11 @@
 database (3,000 questions x 10 systems x 100 by default), and that export against the export
 of the code before the comparison existed (commit 1d3b193 by default, unpacked with git
 archive into a temporary folder, importing the same files into a database of its own schema):
-whole processes, measured in one run. Prints one JSON object; asserts nothing about time.
+whole processes, measured in one run, their runs alternated (--repeat rounds; medians). Prints
+one JSON object; asserts nothing about time.
 
     python tests/bench/bench_compare.py [--questions 3000] [--systems 10] [--depth 100]
-        [--passages 100000] [--tie 3] [--baseline REV] [--keep DIR]
+        [--passages 100000] [--tie 3] [--baseline REV] [--keep DIR] [--repeat 1]
 
 ``--tie N`` writes TREC scores that tie in groups of N ranks (1..N, N+1..2N, ...), so that
 tie groups straddle K = 5 and 10 in every list: the worst case for the tie ranges. ``--tie 1``
@@ -25,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.bench_export import build  # noqa: E402
-from tests.bench.common import PY, ROOT, resource_run  # noqa: E402
+from tests.bench.common import PY, ROOT, alternated, resource_run  # noqa: E402
 
 BASELINE = "1d3b193"  # the last export without the Comparison sheet
 
@@ -51,6 +52,7 @@ def main() -> None:
         "--baseline", default=BASELINE, help="git revision of the export before compare existed"
     )
     parser.add_argument("--keep", help="build (or reuse) the database in this folder")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each, alternated")
     args = parser.parse_args()
     revision = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", args.baseline],
@@ -79,13 +81,20 @@ def main() -> None:
         db = database(base, ROOT)
         old_db = database(base / f"baseline-{revision[:12]}", old)
         cli = [PY, "-m", "desktop", "--db", str(db)]
-        compare_s, compare_rss, out = resource_run([*cli, "compare", "--k", "5,10", "--json"])
-        data = json.loads(out)
+        compare = [*cli, "compare", "--k", "5,10", "--json"]
         export = ["export", str(Path(tmp) / "new.xlsx"), "--k", "5,10"]
-        export_s, export_rss, _ = resource_run([*cli, *export])
-        before_s, before_rss, _ = resource_run(
-            [PY, "-m", "desktop", "--db", str(old_db), *export], cwd=old
+        timings = alternated(  # the shared machine's load falls on each alike
+            {
+                "compare": compare,
+                "export": [*cli, *export],
+                "baseline": ([PY, "-m", "desktop", "--db", str(old_db), *export], old),
+            },
+            args.repeat,
         )
+        data = json.loads(resource_run(compare)[2])  # what it found, untimed
+    names = ("compare", "export", "baseline")
+    compare_s, export_s, before_s = (timings[n]["median_s"] for n in names)
+    compare_rss, export_rss, before_rss = (timings[n]["peak_rss_mb"] for n in names)
     tied = [t for t in data["ties"] if t["questions"]]
     print(
         json.dumps(
@@ -108,6 +117,13 @@ def main() -> None:
                 "compare_peak_rss_mb": round(compare_rss, 1),
                 "export_peak_rss_mb": round(export_rss, 1),
                 "baseline_export_peak_rss_mb": round(before_rss, 1),
+                "runs": args.repeat,
+                "compare_over_export_cpu": round(
+                    timings["compare"]["median_cpu_s"] / timings["export"]["median_cpu_s"], 2
+                ),
+                "export_over_baseline_cpu": round(
+                    timings["export"]["median_cpu_s"] / timings["baseline"]["median_cpu_s"], 2
+                ),
             }
         )
     )

@@ -1,6 +1,7 @@
 """`recall-reviewer metrics --k 5,10 --json` on 3,000 questions x 3 systems x 100 results, as a
 whole process, against a Python script that parses the same TREC files and scores them with
-pytrec_eval (the reference, measured in the same run). Prints one JSON object.
+pytrec_eval (the reference, measured in the same run, its runs alternated with ours). Prints
+one JSON object.
 
     python tests/bench/bench_metrics.py [--questions 3000] [--systems 3] [--depth 100]
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, measure, resource_run, write_ranked  # noqa: E402
+from tests.bench.common import PY, alternated, ratios, resource_run, write_ranked  # noqa: E402
 
 REFERENCE = """
 import sys, pytrec_eval
@@ -94,22 +95,27 @@ def main() -> None:
         # backups of every import go to this data folder, removed with the rest
         os.environ["RECALL_REVIEWER_HOME"] = str(Path(tmp) / "home")
         db, qrels, runs = build(base, args.questions, args.systems, args.depth)
-        ours = measure(
-            [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"], args.repeat
-        )
         script = base / "reference.py"
         script.write_text(REFERENCE)
-        reference = measure([PY, str(script), str(qrels), *map(str, runs)], args.repeat)
+        timings = alternated(  # the shared machine's load falls on both alike
+            {
+                "ours": [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"],
+                "reference": [PY, str(script), str(qrels), *map(str, runs)],
+            },
+            args.repeat,
+        )
+        ours, reference = timings["ours"], timings["reference"]
     print(
         json.dumps(
             {
-                "bench": "metrics --k 5,10 --json, whole process",
+                "bench": "metrics --k 5,10 --json, whole process, alternated with the reference",
                 "questions": args.questions,
                 "systems": args.systems,
                 "depth": args.depth,
                 "recall_reviewer": ours,
                 "pytrec_eval_script": reference,
                 "ratio_median": round(ours["median_s"] / reference["median_s"], 3),
+                "ratios": ratios(ours, reference),  # wall, CPU and peak RSS
             }
         )
     )

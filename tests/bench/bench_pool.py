@@ -20,16 +20,20 @@ import json
 import os
 import random
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, ROOT, resource_run, write_ranked  # noqa: E402
+from tests.bench.common import (  # noqa: E402
+    PY,
+    ROOT,
+    alternated,
+    ratios,
+    resource_run,
+    write_ranked,
+)
 
 
 def build(base: Path, questions: int, systems: int, depth: int, passages: int) -> Path:
@@ -70,40 +74,6 @@ def build(base: Path, questions: int, systems: int, depth: int, passages: int) -
         resource_run([*cli, "import", "run", str(path), "--system", f"S{s}"])
         path.unlink()
     return db
-
-
-def timed(args: list[str], cwd: Path) -> tuple[float, float, float]:
-    """One child: (wall seconds, its CPU seconds, its peak RSS in MB); its output dropped."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status):
-        raise RuntimeError(f"{args} failed: {err.decode()[-2000:]}")
-    wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-
-
-def alternated(commands: dict[str, tuple[list[str], Path]], repeat: int) -> dict[str, dict]:
-    """Each round runs every command once, the first command of a round moving each time."""
-    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
-    names = list(commands)
-    for n in range(repeat):
-        for name in names[n % len(names) :] + names[: n % len(names)]:
-            runs[name].append(timed(*commands[name]))
-    return {
-        name: {
-            "median_s": round(statistics.median(r[0] for r in rows), 3),
-            "median_cpu_s": round(statistics.median(r[1] for r in rows), 3),
-            "peak_rss_mb": round(max(r[2] for r in rows), 1),
-            "runs": repeat,
-        }
-        for name, rows in runs.items()
-    }
-
-
-def ratios(a: dict, b: dict) -> dict:
-    return {key: round(a[key] / b[key], 3) for key in ("median_s", "median_cpu_s", "peak_rss_mb")}
 
 
 def main() -> None:

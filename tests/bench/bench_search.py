@@ -2,8 +2,8 @@
 terms and 100 random three-character terms drawn from the corpus (half at random positions of
 random passages, so as common as the text makes them; half uniformly from the distinct terms of
 a sample, so rarer ones too), and `search --json` as a whole process against `info --json` on
-the same database (the reference, measured in the same run). Also the database size with and
-without the bigram index. Prints one JSON object; asserts nothing about time.
+the same database (the reference, measured in the same run, the runs alternated). Also the
+database size with and without the bigram index. Prints one JSON object; asserts nothing about time.
 
     python tests/bench/bench_search.py [--passages 1000000] [--terms 100] [--repeat 5]
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, measure, resource_run, write_corpus  # noqa: E402
+from tests.bench.common import PY, alternated, ratios, resource_run, write_corpus  # noqa: E402
 
 
 def draw_terms(texts: list[str], length: int, n: int, rng: random.Random) -> list[str]:
@@ -110,13 +110,17 @@ def main() -> None:
             # not a target, for the record: a prefix query over every pair starting so
             out["one_character"] = timed_searches(project, draw_terms(sample, 1, 20, rng))
             middle = sorted(two, key=lambda t: project.search(t, 1).total)[len(two) // 2]
-        search = measure([*cli, "search", middle, "--json"], args.repeat)
-        info = measure([*cli, "info", "--json"], args.repeat)
+        timings = alternated(  # the shared machine's load falls on both alike
+            {"search": [*cli, "search", middle, "--json"], "info": [*cli, "info", "--json"]},
+            args.repeat,
+        )
+        search, info = timings["search"], timings["info"]
         out["process"] = {
             "term": middle,
             "search_json": search,
             "info_json": info,
             "ratio_median": round(search["median_s"] / info["median_s"], 3),
+            "ratios": ratios(search, info),  # wall, CPU and peak RSS
         }
     print(json.dumps(out, ensure_ascii=False))
 

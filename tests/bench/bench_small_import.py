@@ -1,6 +1,7 @@
 """A one-question run import into a million-passage database, as a whole process (the command
 line, from Python's start to its exit), against a bare sqlite3 script that writes the same rows
-into the same database (the reference, measured in the same run). Prints one JSON object.
+into the same database (the reference, measured in the same run, its runs alternated with the
+import's). Prints one JSON object.
 
     python tests/bench/bench_small_import.py [--passages 1000000] [--repeat 5] [--full-copy]
 
@@ -22,7 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, measure, resource_run, write_corpus, write_questions  # noqa: E402
+from tests.bench.common import (  # noqa: E402
+    PY,
+    alternated,
+    measure,
+    ratios,
+    resource_run,
+    write_corpus,
+    write_questions,
+)
 
 BARE = """
 import sqlite3, sys
@@ -78,14 +87,16 @@ def main() -> None:
         script.write_text(BARE)
 
         out["new_system"] = measure([*cli, "import", "run", str(run), "--system", "new"], 1)
-        out["replace_system"] = measure(
-            [*cli, "import", "run", str(run), "--system", "new"], args.repeat
-        )
-        out["bare_sqlite3"] = measure([PY, str(script), str(db), str(run)], args.repeat)
+        commands = {  # alternated: the shared machine's load falls on each alike
+            "replace_system": [*cli, "import", "run", str(run), "--system", "new"],
+            "bare_sqlite3": [PY, str(script), str(db), str(run)],
+            "python_startup": [PY, "-c", "pass"],
+        }
+        out.update(alternated(commands, args.repeat))
         out["ratio_replace_to_bare"] = round(
             out["replace_system"]["median_s"] / out["bare_sqlite3"]["median_s"], 2
         )
-        out["python_startup"] = measure([PY, "-c", "pass"], args.repeat)
+        out["ratios_replace_to_bare"] = ratios(out["replace_system"], out["bare_sqlite3"])
         if args.full_copy:
             from db.files import backup_file
 

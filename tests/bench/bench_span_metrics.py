@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.common import PY, ROOT, korean_text, write_ranked  # noqa: E402
+from tests.bench.common import PY, ROOT, alternated, korean_text, write_ranked  # noqa: E402
 
 DOCUMENT_CHARS = 2000
 CHUNKINGS = {"c200": (200, 200), "c500o100": (500, 400)}  # name: (size, step)
@@ -118,16 +117,6 @@ def build(
     return db
 
 
-def cpu_run(args: list[str]) -> float:
-    """The child's CPU seconds (user + system)."""
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status):
-        raise RuntimeError(err.decode()[-2000:])
-    return usage.ru_utime + usage.ru_stime
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--documents", type=int, default=2000)
@@ -154,11 +143,8 @@ def main() -> None:
             db = build(base, opts.documents, opts.questions, opts.depth, *shape)
         plain = [PY, "-m", "desktop", "--db", str(db), "metrics", "--k", "5,10", "--json"]
         budget = [*plain, "--budget", "1000,2000"]
-        times: dict[str, list[float]] = {"without_budget": [], "with_budget": []}
-        for _ in range(opts.repeat):
-            times["without_budget"].append(cpu_run(plain))
-            times["with_budget"].append(cpu_run(budget))
-        medians = {name: round(statistics.median(t), 3) for name, t in times.items()}
+        timings = alternated({"without_budget": plain, "with_budget": budget}, opts.repeat)
+        medians = {name: round(t["median_cpu_s"], 3) for name, t in timings.items()}
         print(
             json.dumps(
                 {

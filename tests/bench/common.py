@@ -66,29 +66,58 @@ def write_ranked(handle, qid: str, ranked: list[str], tag: str, score) -> None:
         handle.write(f"{qid} Q0 {pid} {rank} {score(rank)} {tag}\n")
 
 
-def resource_run(args: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
-    """Run a child: (wall seconds, the child's own peak RSS in MB, its stdout)."""
+def child_run(args: list[str], cwd: Path = ROOT, output: bool = True) -> tuple:
+    """Run a child: (wall seconds, its CPU seconds, user and system, its own peak RSS in MB,
+    its stdout, or "" when output is False and it is dropped unread)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
-    out, err = proc.stdout.read(), proc.stderr.read()
+    stdout = subprocess.PIPE if output else subprocess.DEVNULL
+    proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
+    out = proc.stdout.read() if output else b""
+    err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
         raise RuntimeError(f"{args} failed: {err.decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, out.decode()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.decode()
+
+
+def resource_run(args: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
+    """Run a child: (wall seconds, the child's own peak RSS in MB, its stdout)."""
+    wall, _, peak, out = child_run(args, cwd)
+    return wall, peak, out
+
+
+def alternated(commands: dict[str, list[str] | tuple[list[str], Path]], repeat: int) -> dict:
+    """Each command `repeat` times, their runs alternated: each round runs every command once,
+    the first of a round moving each time, so that the shared machine's load falls on all of
+    them alike. A command is its arguments, or (arguments, working folder); its output is
+    dropped. Per command: median and best wall seconds, median CPU seconds, the largest peak
+    RSS in MB, the runs."""
+    runs: dict[str, list[tuple]] = {name: [] for name in commands}
+    names = list(commands)
+    for n in range(repeat):
+        for name in names[n % len(names) :] + names[: n % len(names)]:
+            command = commands[name]
+            args, cwd = command if isinstance(command, tuple) else (command, ROOT)
+            runs[name].append(child_run(args, cwd, output=False))
+    return {
+        name: {
+            "median_s": round(statistics.median(r[0] for r in rows), 4),
+            "min_s": round(min(r[0] for r in rows), 4),
+            "median_cpu_s": round(statistics.median(r[1] for r in rows), 4),
+            "peak_rss_mb": round(max(r[2] for r in rows), 1),
+            "runs": repeat,
+        }
+        for name, rows in runs.items()
+    }
+
+
+def ratios(a: dict, b: dict) -> dict:
+    """a's median wall and CPU seconds and peak RSS over b's (alternated's figures)."""
+    return {key: round(a[key] / b[key], 3) for key in ("median_s", "median_cpu_s", "peak_rss_mb")}
 
 
 def measure(args: list[str], repeat: int = 5) -> dict:
-    """Median and best wall time over `repeat` runs, and the largest peak memory."""
-    walls, peaks = [], []
-    for _ in range(repeat):
-        wall, peak, _ = resource_run(args)
-        walls.append(wall)
-        peaks.append(peak)
-    return {
-        "median_s": round(statistics.median(walls), 4),
-        "min_s": round(min(walls), 4),
-        "peak_rss_mb": round(max(peaks), 1),
-        "runs": repeat,
-    }
+    """One command alone (no reference to alternate with): alternated's figures."""
+    return alternated({"alone": args}, repeat)["alone"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -222,6 +223,14 @@ def test_the_migration_keeps_every_line_and_then_takes_marks(dbs, tmp_path):
         migrated.mark_reviewer("gpt", False, at=LATER)
         assert migrated.reviewers() == ["gpt", "kim", "lee"]
     assert _export_gold(db, tmp_path / "gold.jsonl") == dbs["with"]
+    assert _judgement_table(db) == _judgement_table(dbs["people"])  # the copy is the table
+
+
+def _judgement_table(db) -> list:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'judgement' ORDER BY name"
+        ).fetchall()
 
 
 def test_a_marked_machines_lines_review_nothing_in_the_question_list(dbs):
@@ -235,3 +244,24 @@ def test_a_marked_machines_lines_review_nothing_in_the_question_list(dbs):
         project.mark_reviewer("gpt", True, at=LATER)
         after = review.overview(project, "gpt", False, [5]).summaries
         assert all(s.status == review.UNTOUCHED for s in after.values())
+
+
+def test_a_questions_read_holds_its_lines_and_its_gold_still_reads_the_marks(dbs):
+    """judgements(question_id=…) returns that question's lines only (no reviewer-mark line,
+    which is about no question); a question's gold, built from them, still leaves the marked
+    machine's lines out, as the gold of the whole log does."""
+    from desktop import review
+
+    db = _copy(dbs, "question-read.db")
+    with Project(db) as project:
+        project.mark_reviewer("gpt", True, at=LATER)
+        whole = project.effective_gold()
+        reviewers = project.reviewers()
+        for question in project.reads.each_question():
+            rows = project.store.judgements(question_id=question["id"])
+            assert {r["question_id"] for r in rows} <= {question["id"]}
+            built, _, seen = review.question_gold(project, question, "", False, reviewers)
+            pk = question["pk"]
+            assert built.items.get(pk) == whole.items.get(pk)
+            assert built.answerable.get(pk) == whole.answerable.get(pk)
+            assert [r["reviewer"] for r in seen if r["kind"] == "machine"] == ["gpt"]

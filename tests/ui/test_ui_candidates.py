@@ -111,6 +111,7 @@ def test_the_pool_queue_marks_the_candidate(planted, open_window, qtbot):
     window.show_question(QUESTION)
     qtbot.keyClick(window, Qt.Key.Key_P)
     pool = window.pool_panel
+    assert pool.settle()  # its excerpts are read on the queue's worker
     qtbot.waitUntil(lambda: not window.alternatives.worker.busy(), timeout=10000)
     model = pool.model
     rows = {r.passage_id: n for n, r in enumerate(model.rows)}
@@ -153,3 +154,21 @@ def test_blind_mode_counts_the_systems_without_naming_them(planted, open_window,
     assert candidates_of(window, qtbot, ITEM)[0] == COPY_ID
     note = window.evidence_panel.candidates.model.index(0, 0).data()
     assert "In the top 5 of 1 systems" in note and SYSTEM not in note
+
+
+def test_a_click_picks_a_new_candidate_once_and_the_current_one_again(planted, open_window, qtbot):
+    """A click on a new candidate picks it once (it became current: not again for the click);
+    a click on the candidate already current picks it again, for the reader to show it."""
+    window = open_window(planted)
+    window.show_question(QUESTION)
+    assert candidates_of(window, qtbot, ITEM)[0] == COPY_ID
+    panel = window.evidence_panel.candidates
+    picks = []
+    panel.candidateChosen.connect(lambda c: picks.append(c.passage_id))
+    table = panel.table
+    centre = table.visualRect(panel.model.index(0, CandidateModel.COL_CANDIDATE)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    assert picks == [COPY_ID]
+    assert read(window).passage_pk == panel.model.rows[0].passage_pk
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    assert picks == [COPY_ID, COPY_ID]

@@ -10,8 +10,8 @@ import sqlite3
 import resources
 from desktop.app.sample import manifest
 from desktop.project import Project
-from desktop.readers.kinds import IMPORT_CHANGES, IMPORT_KINDS
-from desktop.ui.operations import Changes
+from desktop.readers.kinds import IMPORT_KINDS
+from desktop.ui.operations import IMPORT_CHANGES, Changes
 from tests.ui.uihelpers import idle
 
 

@@ -4,6 +4,8 @@ the pool's "Machine says" suggestions and the reviewer list follow, and Ctrl+Z u
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt
 
 from desktop.project import Project
@@ -66,3 +68,34 @@ def test_a_reviewer_is_marked_as_a_machine_in_the_agreement_tab(
     assert _item(window, "gpt").checkState() == Qt.CheckState.Unchecked
     panel = to_pool(window, qtbot, "q05")
     assert _suggested(panel) == ["", ""]
+
+
+def test_checking_a_reviewer_runs_no_statement_on_the_gui_thread(
+    sample_db, tmp_path, open_window, qtbot
+):
+    """The mark it replaces (for undo) is read by the mark's operation on the tasks worker,
+    not on the GUI thread when the box is checked; undo still puts that value back."""
+    entries = pool_of(sample_db, "q05")
+    _machine_judges(sample_db, tmp_path, *(e.passage_id for e in entries[:2]))
+    with Project(sample_db) as project:
+        project.mark_reviewer("gpt", False, at="2026-12-01T09:30:00+09:00")
+    window = open_window(sample_db, reviewer="kim")
+    window.metrics_dock.show()
+    window.metrics_dock.tabs.setCurrentIndex(AGREEMENT_TAB)
+    idle(qtbot, window)
+    gui, seen = threading.main_thread(), []
+    window.project.store.trace(
+        lambda sql: seen.append(sql) if threading.current_thread() is gui else None
+    )
+    try:
+        _item(window, "gpt").setCheckState(Qt.CheckState.Checked)  # as a click on its box
+    finally:
+        window.project.store.trace(None)
+    assert seen == []
+    qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
+    idle(qtbot, window)
+    assert logged(sample_db, reviewer="gpt")[-1]["value"] is True
+    window.act_undo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
+    idle(qtbot, window)
+    assert logged(sample_db, reviewer="gpt")[-1]["value"] is False  # the mark it replaced

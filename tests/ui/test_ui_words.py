@@ -137,6 +137,7 @@ def test_ids_that_look_like_markup_are_shown_as_text(tmp_path, open_window, qtbo
     window = open_window(db)
     window.show_question("<b>q1</b>")
     qtbot.keyClick(window, Qt.Key.Key_P)
+    assert window.pool_panel.settle()  # its excerpts are read on the queue's worker
     assert "of &lt;b&gt;q1&lt;/b&gt;:" in window.pool_panel.title.text()
     window.commands.search_dialog()
     dialog = window.search

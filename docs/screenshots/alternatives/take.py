@@ -49,6 +49,7 @@ def pick_candidate(window) -> None:
 def pool_in_front(window) -> None:
     """The unjudged pool brought forward, the marked copy picked."""
     window.middle_tabs.setCurrentWidget(window.pool_panel)
+    window.pool_panel.settle()  # its excerpts are read on the queue's worker
     model = window.pool_panel.model
     rows = [r.passage_id for r in model.rows]
     if COPY_ID in rows:
