@@ -4,7 +4,6 @@ question, or for one question from its own rows alone (the keypress path)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import itemgetter
 
 from desktop.gold import effective as gold
 from desktop.gold.effective import EffectiveGold
@@ -60,7 +59,7 @@ def question_gold(
     evidence = project.reads.question_evidence(question["pk"])
     lines = project.reads.judgements(question_id=question["id"])
     lines += project.reads.mark_lines() if marks is None else marks
-    rows = visible(sorted(lines, key=itemgetter("at", "pk")), reviewer, blind)  # as the log
+    rows = visible(sorted(lines, key=gold.line_order), reviewer, blind)  # the log's order
     passage_ids = {e["passage_pk"]: e["passage_id"] for e in evidence}
     for e in evidence:
         passage_ids.update(dict(e["alternatives"]))
