@@ -20,9 +20,10 @@ which a million passages would need a new index of vectors for.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from operator import add
 
 from db.rows import Area, chunks
@@ -80,6 +81,18 @@ def _cosine(a: Counter, text: str) -> float:
     return dot / norm if norm else 0.0
 
 
+def _best_first(shares: dict[int, float]) -> Iterator[tuple[int, float]]:
+    """(passage, share) by share, best first, ties by key: the best few hundred taken
+    without sorting the rest, then twice as many each time more are asked for. A passage of
+    a corpus whose every passage shares its common pairs (hundreds of thousands) usually needs
+    only the first block, and a whole sort held about 60 MB at a million passages."""
+    taken, n = 0, 2 * RERANKED
+    while taken < len(shares):
+        best = heapq.nsmallest(n, shares.items(), key=lambda item: (-item[1], item[0]))
+        yield from best[taken:]
+        taken, n = len(best), 4 * n
+
+
 class Similar(Area):
     """Similar passages of a passage, best first."""
 
@@ -93,13 +106,12 @@ class Similar(Area):
         if not sum(weights.values()):
             return []
         excluded = self._excluded(pk)
-        ranked = sorted(
-            ((p, s) for p, s in self._shares(weights).items() if p not in excluded),
-            key=lambda s: (-s[1], s[0]),
-        )
+        shares = self._shares(weights)
+        for p in excluded:
+            shares.pop(p, None)
         out: list[dict] = []
         shape = _grams(text)
-        for part in chunks(iter(ranked), RERANKED):
+        for part in chunks(_best_first(shares), RERANKED):
             rows = self._similar_rows(pk, [p for p, _ in part])
             found = [
                 {**rows[p], "score": _score(share, _cosine(shape, rows[p]["text"]))}
@@ -179,7 +191,9 @@ class Similar(Area):
                 (phrase(term), *params),
             ):
                 scores[rowid] = scores.get(rowid, 0.0) + weight
-        return {p: s / total for p, s in scores.items()}
+        for p, s in scores.items():  # in place: at a million passages a copy is 20 MB more
+            scores[p] = s / total
+        return scores
 
     def _term_weights(self, terms: set[str]) -> dict[str, float]:
         """Inverse document frequency of the passage's distinctive terms (module docstring)."""
