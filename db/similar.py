@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import add
 
 from db.rows import Area, chunks
@@ -81,16 +82,19 @@ def _cosine(a: Counter, text: str) -> float:
     return dot / norm if norm else 0.0
 
 
-def _best_first(shares: dict[int, float]) -> Iterator[tuple[int, float]]:
-    """(passage, share) by share, best first, ties by key: the best few hundred taken
-    without sorting the rest, then twice as many each time more are asked for. A passage of
-    a corpus whose every passage shares its common pairs (hundreds of thousands) usually needs
-    only the first block, and a whole sort held about 60 MB at a million passages."""
+def _best_first(shares: Callable[[], Iterable[tuple[int, float]]]) -> Iterator[tuple[int, float]]:
+    """(passage, share) of shares() by share, best first, ties by key: the best few hundred
+    taken without sorting the rest, then four times as many each time more are asked for. A
+    passage of a corpus whose every passage shares its common pairs (hundreds of thousands)
+    usually needs only the first block, and a whole sort held about 60 MB at a million
+    passages."""
     taken, n = 0, 2 * RERANKED
-    while taken < len(shares):
-        best = heapq.nsmallest(n, shares.items(), key=lambda item: (-item[1], item[0]))
+    while True:
+        best = heapq.nsmallest(n, shares(), key=lambda item: (-item[1], item[0]))
         yield from best[taken:]
-        taken, n = len(best), 4 * n
+        if len(best) < n:
+            return
+        taken, n = n, 4 * n
 
 
 class Similar(Area):
@@ -105,10 +109,7 @@ class Similar(Area):
         weights = self._term_weights(pair_tokens(text or ""))
         if not sum(weights.values()):
             return []
-        excluded = self._excluded(pk)
-        shares = self._shares(weights)
-        for p in excluded:
-            shares.pop(p, None)
+        shares = self._every_share(weights, self._excluded(pk))
         out: list[dict] = []
         shape = _grams(text)
         for part in chunks(_best_first(shares), RERANKED):
@@ -191,9 +192,32 @@ class Similar(Area):
                 (phrase(term), *params),
             ):
                 scores[rowid] = scores.get(rowid, 0.0) + weight
-        for p, s in scores.items():  # in place: at a million passages a copy is 20 MB more
-            scores[p] = s / total
-        return scores
+        return {p: s / total for p, s in scores.items()}
+
+    def _every_share(
+        self, weights: dict[str, float], excluded: set[int]
+    ) -> Callable[[], Iterator[tuple[int, float]]]:
+        """_shares of every passage holding a term, but those excluded, as an iterator made
+        afresh on each call. Summed in an array indexed by key (8 bytes a passage: a dict of
+        the half million passages a common pair finds held about 45 MB), or in _shares' dict
+        where keys are sparse. The same floats: each passage's weights added in the
+        weights' order from 0.0, then divided by the total (every weight is above 0)."""
+        top = self._scalar("SELECT max(pk) FROM passage") or 0
+        if top > 2 * (self._scalar("SELECT count(*) FROM passage") or 0) + 1024:
+            shares = self._shares(weights)
+            return lambda: ((p, s) for p, s in shares.items() if p not in excluded)
+        total = sum(weights.values())
+        sums = array("d", bytes(8 * (top + 1)))
+        for term, weight in weights.items():
+            for (rowid,) in self.conn.execute(
+                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?", (phrase(term),)
+            ):
+                if rowid <= top:  # the index is emptied with the passages: never above
+                    sums[rowid] += weight
+        for p in excluded:
+            if p <= top:
+                sums[p] = 0.0
+        return lambda: ((p, s / total) for p, s in enumerate(sums) if s)
 
     def _term_weights(self, terms: set[str]) -> dict[str, float]:
         """Inverse document frequency of the passage's distinctive terms (module docstring)."""

@@ -251,4 +251,22 @@ def test_best_first_is_the_whole_sort_taken_a_block_at_a_time(size):
 
     rng = random.Random(size)
     shares = {rng.randrange(10**6): rng.choice([0.1, 0.25, 0.5, rng.random()]) for _ in range(size)}
-    assert list(_best_first(shares)) == sorted(shares.items(), key=lambda s: (-s[1], s[0]))
+    whole = sorted(shares.items(), key=lambda s: (-s[1], s[0]))
+    assert list(_best_first(shares.items)) == whole
+
+
+def test_every_share_summed_in_an_array_gives_the_dicts_floats(dbfile, tmp_path):
+    """The array that sums the shares at a million passages gives each passage the very float
+    the dict (_shares, which pair_scores' path uses) gives, and leaves out the excluded."""
+    from db.similar import pair_tokens
+    from desktop.project import Project
+
+    texts = _spread([ORIGINAL, *OTHERS, UNRELATED, NEAR_COPY, PARAPHRASE])
+    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    with Project(dbfile) as project:
+        store = project.store
+        weights = store._term_weights(pair_tokens(ORIGINAL))
+        excluded = store._excluded(store.passage_pks(["p0"])["p0"])
+        every = dict(store._every_share(weights, excluded)())
+        whole = {p: s for p, s in store._shares(weights).items() if p not in excluded}
+    assert len(every) > 3 and every == whole
