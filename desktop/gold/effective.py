@@ -237,7 +237,7 @@ def _decide(votes: dict, adjudications: dict, reviewers: set[str]) -> list[Decis
     return decisions
 
 
-@dataclass
+@dataclass(slots=True)  # one per evidence item, kept by every gold the window holds
 class GoldItem:
     """An evidence item in passage keys, with where its role came from."""
 

@@ -23,6 +23,11 @@ from desktop.review.views import QuestionView, view_of, with_excerpts
 
 Tick = Callable[[int, int], None]
 
+# Entries (or questions) between two progress calls, where the window's worker gives way to a
+# question switch: a slice is about a millisecond at the reference size, so a switch that
+# starts during the pass waits for no more than that.
+SLICE = 25
+
 
 @dataclass
 class Overview:
@@ -55,7 +60,9 @@ def overview(
     ``choice``: budgets and θ of the span rule for runs with spans (None: ids only)."""
     ks = sorted(set(ks))
     k = k or ks[0]
+    tick = progress or (lambda _done, _total: None)
     built = build_gold(project, reviewer, blind)
+    tick(0, 0)  # a total of 0 shows nothing: a place to give way between the reads
     questions = project.questions()
     systems = project.systems()
     names = {s["pk"]: s["name"] for s in systems}
@@ -63,6 +70,7 @@ def overview(
     span, runs = span_pass(project, items, ks, choice)
     extra = span.extra if span else ()
     board = Scoreboard([s["name"] for s in systems], ks, project.reads.max_rank() or max(ks), extra)
+    tick(0, 0)
     prepared = {q: Prepared(these, ks, built.judged(q)) for q, these in items.items() if these}
     # J(q) holds every evidence passage, so its ranks give the measures and P@K, Judged@K.
     pairs = sorted({(q, p) for q, prep in prepared.items() for p in prep.judged})
@@ -70,9 +78,9 @@ def overview(
     # denominator); a missing list scores 0 as a list of holes does.
     short = {(s, q): n for s, q, n in project.reads.short_lists(max(ks))}
     total = len(systems) * len(prepared) + len(questions)
-    if progress:
-        progress(0, total)
+    tick(0, total)
     hits = project.reads.evidence_hits(pairs)
+    tick(0, total)
     rescore = span.rescorer(items, runs, board.depth) if span else None
     done = _score_every_system(board, names, prepared, short, hits, rescore, progress, total)
     rows = visible(project.reads.judgements(), reviewer, blind)
@@ -109,7 +117,7 @@ def _score_every_system(board, names, prepared, short, hits, rescore, progress, 
             entry = score_entry(prep, found.get(q, ()), length)
             board.set(system, q, rescore(system, q, entry) if rescore else entry)
             done += 1
-            if progress and done % 250 == 0:
+            if progress and done % SLICE == 0:
                 progress(done, total)  # also where the worker gives way to the GUI
     return done
 
@@ -135,7 +143,7 @@ def _summaries(questions, built, board, rows, reviewer, blind, k, progress, done
             question, built, rows_of, reviewer, blind, decided.get(qid, []), missed, differ
         )
         done += 1
-        if progress and done % 250 == 0:
+        if progress and done % SLICE == 0:
             progress(done, total)
     return summaries
 

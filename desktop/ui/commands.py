@@ -57,7 +57,7 @@ class ReviewCommands:
         if not self.window.session.reviewer:
             self._ask_reviewer(lines, question)
             return []
-        self.window.metrics.worker.hold()  # a running pass waits while the judgement is shown
+        self.window.metrics.hold()  # a running pass waits while the judgement is shown
         try:
             rows, others_move = self.window.session.judge(question, lines)
         except (ValueError, StoreError, sqlite3.Error) as error:

@@ -108,6 +108,7 @@ class Operation:
         self.on_progress: Callable | None = None
         self.on_cancelled: Callable | None = None
         self.signals: _Signals | None = None
+        self.pauses = 0  # times it gave way to the GUI (progress calls and SQL statements)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -119,17 +120,26 @@ class Operation:
     def progress(self, done: int, total: int, phase: str | None = None) -> None:
         if self._cancel.is_set():
             raise Cancelled()
-        # Pause here while the GUI asks: Python code in this thread would slow every
-        # question switch down by competing for the GIL.
-        waited = 0.0
-        while self._give_way is not None and self._give_way.is_set() and waited < 5.0:
-            if self._cancel.wait(0.01):
-                raise Cancelled()
-            waited += 0.01
+        self.give_way()
+        if self._cancel.is_set():
+            raise Cancelled()
         now = time.monotonic()
         if now - self._last_tick >= 0.05 or done >= total or phase != self._phase:
             self._last_tick, self._phase = now, phase  # a new phase shows at once
             self.signals.progress.emit(self, int(done), int(total), phase or "")
+
+    def give_way(self) -> None:
+        """Pause while the GUI asks (at most 5 s, and not once cancelled): Python code or a
+        SQLite statement in this thread would slow every question switch down by competing
+        for the GIL and the CPU."""
+        waited = 0.0
+        if self._give_way is None or not self._give_way.is_set():
+            return
+        self.pauses += 1
+        while self._give_way.is_set() and waited < 5.0:
+            if self._cancel.wait(0.01):
+                return
+            waited += 0.01
 
 
 class _Signals(QObject):
@@ -142,6 +152,10 @@ class _Signals(QObject):
 # While a worker runs Python code, the GUI thread waits up to the interpreter's switch
 # interval (5 ms by default) each time it takes the GIL back. Shorter keeps a switch fast.
 SWITCH_INTERVAL = 0.0005
+# SQLite virtual-machine instructions between two looks at give_way inside one statement
+# (well under a millisecond): a read of a second pauses for a question switch, as Python code
+# does at its progress calls.
+SQL_GIVE_WAY_EVERY = 20_000
 
 
 class Worker(QObject):
@@ -165,6 +179,7 @@ class Worker(QObject):
         self.signals.progress.connect(self._progress)
         self.signals.cancelled.connect(self._cancelled)
         self.operations: list[Operation] = []
+        self._running: Operation | None = None  # on the worker thread
         self._queue: queue.Queue = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -233,6 +248,8 @@ class Worker(QObject):
                 if project is None or path != wanted:
                     project = _reopen(project, wanted)
                     path = wanted
+                    project.store.conn.set_progress_handler(self._in_statement, SQL_GIVE_WAY_EVERY)
+                self._running = op
                 result = op.work(project, op.progress)
             except Cancelled:
                 self.signals.cancelled.emit(op)
@@ -240,13 +257,27 @@ class Worker(QObject):
                 # The connection may be in any state after a failure: start afresh.
                 project = _reopen(project, None)
                 path = None
-                self.signals.failed.emit(op, error)
+                if op.is_cancelled and not isinstance(error, CommittedError):
+                    self.signals.cancelled.emit(op)  # a statement _in_statement stopped
+                else:
+                    self.signals.failed.emit(op, error)
             else:
                 self.signals.finished.emit(op, result)
+            self._running = None
             _end_read(project)
             if self._queue.empty():
                 self._idle.set()
         _reopen(project, None)
+
+    def _in_statement(self) -> int:
+        """sqlite3's progress handler on the worker's connection: a statement pauses where it
+        is while the GUI asks, and stops once its operation is cancelled (a superseded pass
+        does not read on for a second); 0 lets it go on."""
+        op = self._running
+        if op is None:
+            return 0
+        op.give_way()
+        return 1 if op.is_cancelled else 0
 
     # -- back on the GUI thread ------------------------------------------------------------
 

@@ -97,6 +97,13 @@ class MetricsRunner(QObject):
                 judged.view.pk, judged.summary, judged.entries, judged.agreement
             )
 
+    def hold(self) -> None:
+        """The reviewer moves or judges: every pass on all questions (scores, pool counts, the
+        comparison) pauses where it is until the window has been quiet for a moment. The
+        judged question's build goes on: the window is waiting for it."""
+        for worker in (self.worker, self.counter, self.comparison.worker):
+            worker.hold()
+
     def workers(self) -> tuple[Worker, ...]:
         return self.worker, self.counter, self.builder, self.comparison.worker
 

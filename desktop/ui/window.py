@@ -330,7 +330,7 @@ class MainWindow(QMainWindow):
         question = self.session.by_id.get(question_id)
         if question is None:
             return False
-        self.metrics.worker.hold()  # the metrics pass waits while the reviewer moves
+        self.metrics.hold()  # the passes on all questions wait while the reviewer moves
         self.session.show(question["pk"])
         return True
 

@@ -238,3 +238,35 @@ def test_chunking_names_which_chunkings_passage_the_id_is(dbfile, tmp_path):
     )
     error = refused_by_cli(dbfile, "similar", "p4", "--chunking", "again")
     assert error == "recall-reviewer: no passage 'p4' in chunking 'again'\n"
+
+
+@pytest.mark.parametrize("size", [0, 5, 400, 401, 2000, 7000])
+def test_best_first_is_the_whole_sort_taken_a_block_at_a_time(size):
+    """similar_passages takes the best shares without sorting every passage that shares a
+    pair (at a million passages that sort held about 60 MB): the order is the whole sort's,
+    ties by key, across the blocks it takes."""
+    import random
+
+    from db.similar import _best_first
+
+    rng = random.Random(size)
+    shares = {rng.randrange(10**6): rng.choice([0.1, 0.25, 0.5, rng.random()]) for _ in range(size)}
+    whole = sorted(shares.items(), key=lambda s: (-s[1], s[0]))
+    assert list(_best_first(shares.items)) == whole
+
+
+def test_every_share_summed_in_an_array_gives_the_dicts_floats(dbfile, tmp_path):
+    """The array that sums the shares at a million passages gives each passage the very float
+    the dict (_shares, which pair_scores' path uses) gives, and leaves out the excluded."""
+    from db.similar import pair_tokens
+    from desktop.project import Project
+
+    texts = _spread([ORIGINAL, *OTHERS, UNRELATED, NEAR_COPY, PARAPHRASE])
+    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    with Project(dbfile) as project:
+        store = project.store
+        weights = store._term_weights(pair_tokens(ORIGINAL))
+        excluded = store._excluded(store.passage_pks(["p0"])["p0"])
+        every = dict(store._every_share(weights, excluded)())
+        whole = {p: s for p, s in store._shares(weights).items() if p not in excluded}
+    assert len(every) > 3 and every == whole

@@ -109,3 +109,19 @@ def test_cli_window_and_report_give_identical_means_and_curves(
         }
         assert board.curve(system) == cli_curves[system]
         assert [r[system] for r in curve_rows] == [as_written(v) for v in cli_curves[system]]
+
+
+def test_entries_share_their_tuples_and_ranks_stay_ints():
+    """A board holds one tuple per distinct first ranks and per distinct values (50,000 entries
+    at the reference size held 12 MB): two questions scored alike share them, and first ranks
+    are never replaced by equal floats."""
+    from desktop.evaluation.metrics import Item, Prepared
+    from desktop.review.scores import score_entry
+
+    prepared = Prepared([Item("a", "core", frozenset({"a"}))], [5, 10], {"a"})
+    one = score_entry(prepared, [(1, "a")], 10)
+    two = score_entry(
+        Prepared([Item("b", "core", frozenset({"b"}))], [5, 10], {"b"}), [(1, "b")], 10
+    )
+    assert one == two and one.first is two.first and one.values is two.values
+    assert one.first == (1,) and type(one.first[0]) is int
