@@ -302,3 +302,45 @@ def test_the_readers_title_has_its_lines_from_the_first_passage(open_window, sam
         window.reader.settle()
         _settle()
         assert title.parentWidget().height() == title.heightForWidth(title.width()), qid
+
+
+def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
+    """Per view, the paints a question switch causes (a paint counter on each viewport): the
+    ranking and the question list once, and each of a ranking's text cells laid out once.
+    A second paint of a view is a second pass over all its cells' text, which is most of what
+    a switch costs at 100,000 passages."""
+    from desktop.ui import widgets
+
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    ranking = window.rankings.panels[0].table
+    views = {
+        "ranking": ranking.viewport(),
+        "questions": window.question_panel.table.viewport(),
+        "evidence": window.evidence_panel.table.viewport(),
+    }
+    counter = PaintCounter(window)
+    built: list[int] = []
+    cell = widgets.TextCell.__init__
+
+    def counted(self, *args):
+        built.append(1)
+        cell(self, *args)
+
+    monkeypatch.setattr(widgets.TextCell, "__init__", counted)
+    for qid in ids[1:11]:
+        counter.reset()
+        built.clear()
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        _candidates_arrived(window)
+        painted = {name: counter.counts.get(view, 0) for name, view in views.items()}
+        assert painted["ranking"] == painted["questions"] == 1, (qid, painted)
+        # the selection moves after the reader's passage arrives: its rows again
+        assert painted["evidence"] <= 2, (qid, painted)
+        shown = ranking.rowAt(ranking.viewport().height() - 1) + 1 or ranking.model().rowCount()
+        assert len(built) <= shown, (qid, len(built), shown)
