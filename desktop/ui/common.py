@@ -10,12 +10,14 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolic
 from desktop.ui.widgets import SoftSelectionDelegate
 
 
-def review_table(parent=None, coloured: tuple[int, ...] = ()) -> QTableView:
+def review_table(
+    parent=None, coloured: tuple[int, ...] = (), kind: type[QTableView] = QTableView
+) -> QTableView:
     """A table of rows to review. Cells are drawn by Qt's own delegate (no Python per cell:
     a question switch repaints a few hundred cells) under a light selection that keeps the
     text readable; the `coloured` columns, whose text colour means something (a hit's green, a
     miss's red), keep it when selected through the soft-selection delegate."""
-    view = QTableView(parent)
+    view = kind(parent)
     palette = view.palette()
     base = palette.color(QPalette.ColorRole.Base)
     light = QColor(palette.color(QPalette.ColorRole.Highlight))

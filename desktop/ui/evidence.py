@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -39,6 +40,20 @@ def _label(rich: bool = False) -> QLabel:
     if rich:
         label.setTextFormat(Qt.TextFormat.RichText)
     return label
+
+
+class EvidenceTable(QTableView):
+    """The evidence table, narrowed or widened by its column's scroll bar as the column's
+    height changes. A resize repaints the whole table already; the last column's stretch
+    to the new width would also have it repaint itself again on a timer, after that paint."""
+
+    def resizeEvent(self, event) -> None:
+        header = self.horizontalHeader()
+        blocked = header.blockSignals(True)
+        try:
+            super().resizeEvent(event)
+        finally:
+            header.blockSignals(blocked)
 
 
 class EvidencePanel(QWidget):
@@ -84,7 +99,7 @@ class EvidencePanel(QWidget):
     def _table(self):
         # The mark, the role's status and where each system finds the item keep their colours.
         coloured = (EvidenceModel.COL_MARK, EvidenceModel.COL_ROLE)
-        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS)
+        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS, kind=EvidenceTable)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
         # in the middle by the model
         table.setModel(self.model)

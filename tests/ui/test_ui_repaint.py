@@ -377,3 +377,28 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
         changed += hidden != [table.isColumnHidden(c) for c in range(table.model().columnCount())]
         assert counter.counts.get(table.viewport()) == 1, qid
     assert changed >= 2
+
+
+def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_window, sample_db):
+    """The evidence column scrolls when its items and candidates are taller than the window,
+    and its scroll bar narrows the table. That layout comes after the switch's paint (the
+    table is painted at its old width, then at the new one); the last column's stretch to the
+    new width asked for a third paint on the table's timer."""
+    window = open_window(sample_db, size=(1366, 640))
+    table = window.evidence_panel.table
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    counter = PaintCounter(window)
+    narrowed = 0
+    for qid in ids[1:] + ids[:1]:
+        counter.reset()
+        width = table.width()
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        _candidates_arrived(window)
+        narrowed += table.width() != width
+        assert counter.counts.get(table.viewport(), 0) <= 2, qid
+    assert narrowed >= 2
