@@ -3,7 +3,7 @@ label that may be cut rather than widen the window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTableView
 
@@ -46,6 +46,15 @@ def review_table(
     # Ignored width: no cell text, however long, can widen the window.
     view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
     return view
+
+
+def header_apart(view: QTableView) -> None:
+    """Give the view's column header a selection of its own, once the view has its model.
+    The header shares the view's selection by default, and a row's selection spans every
+    column: each new row selected (every question switch) repainted the whole header,
+    which highlights nothing (its sections' highlighting is off)."""
+    header = view.horizontalHeader()
+    header.setSelectionModel(QItemSelectionModel(view.model(), header))
 
 
 def size_columns(view: QTableView, stretch: int, widths: dict[int, int]) -> None:

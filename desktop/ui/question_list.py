@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from desktop.ui.common import review_table, shrinkable, size_columns
+from desktop.ui.common import header_apart, review_table, shrinkable, size_columns
 from desktop.ui.models import QuestionFilter, QuestionListModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import CommittedLineEdit, opaque
@@ -35,6 +35,7 @@ class QuestionListPanel(QWidget):
             coloured=(QuestionListModel.COL_FOUND,),  # found at K: green, amber, red
         )
         self.table.setModel(self.model)
+        header_apart(self.table)
         self.table.setSortingEnabled(True)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # question text reads on
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

@@ -323,6 +323,9 @@ def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
         "questions": window.question_panel.table.viewport(),
         "evidence": window.evidence_panel.table.viewport(),
     }
+    # The question list's column header: the selection moved to another row, nothing in it
+    # changed (it shared the list's selection, and a row's selection spans all its columns).
+    header = window.question_panel.table.horizontalHeader().viewport()
     counter = PaintCounter(window)
     built: list[int] = []
     cell = widgets.TextCell.__init__
@@ -341,6 +344,7 @@ def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
         _candidates_arrived(window)
         painted = {name: counter.counts.get(view, 0) for name, view in views.items()}
         assert painted == dict.fromkeys(views, 1), qid
+        assert counter.counts.get(header, 0) == 0, qid
         shown = ranking.rowAt(ranking.viewport().height() - 1) + 1 or ranking.model().rowCount()
         assert len(built) <= shown, (qid, len(built), shown)
 
