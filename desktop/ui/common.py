@@ -48,13 +48,14 @@ def review_table(
     return view
 
 
-def header_apart(view: QTableView) -> None:
-    """Give the view's column header a selection of its own, once the view has its model.
-    The header shares the view's selection by default, and a row's selection spans every
-    column: each new row selected (every question switch) repainted the whole header,
-    which highlights nothing (its sections' highlighting is off)."""
+def set_review_model(view: QTableView, model) -> None:
+    """Give a review table its model, and its column header a selection of its own. The
+    header shares the view's selection by default, and a row's selection spans every
+    column: each new row selected (every question switch) repainted the whole header, which
+    highlights nothing (its sections' highlighting is off)."""
+    view.setModel(model)
     header = view.horizontalHeader()
-    header.setSelectionModel(QItemSelectionModel(view.model(), header))
+    header.setSelectionModel(QItemSelectionModel(model, header))
 
 
 def size_columns(view: QTableView, stretch: int, widths: dict[int, int]) -> None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
-from desktop.ui.common import header_apart, review_table, shrinkable
+from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
 from desktop.ui.session import ReviewSession
@@ -102,8 +102,7 @@ class EvidencePanel(QWidget):
         table = review_table(self, coloured=coloured + SYSTEM_COLUMNS, kind=EvidenceTable)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
         # in the middle by the model
-        table.setModel(self.model)
-        header_apart(table)
+        set_review_model(table, self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
