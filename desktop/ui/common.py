@@ -3,19 +3,21 @@ label that may be cut rather than widen the window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTableView
 
 from desktop.ui.widgets import SoftSelectionDelegate
 
 
-def review_table(parent=None, coloured: tuple[int, ...] = ()) -> QTableView:
+def review_table(
+    parent=None, coloured: tuple[int, ...] = (), kind: type[QTableView] = QTableView
+) -> QTableView:
     """A table of rows to review. Cells are drawn by Qt's own delegate (no Python per cell:
     a question switch repaints a few hundred cells) under a light selection that keeps the
     text readable; the `coloured` columns, whose text colour means something (a hit's green, a
     miss's red), keep it when selected through the soft-selection delegate."""
-    view = QTableView(parent)
+    view = kind(parent)
     palette = view.palette()
     base = palette.color(QPalette.ColorRole.Base)
     light = QColor(palette.color(QPalette.ColorRole.Highlight))
@@ -44,6 +46,16 @@ def review_table(parent=None, coloured: tuple[int, ...] = ()) -> QTableView:
     # Ignored width: no cell text, however long, can widen the window.
     view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
     return view
+
+
+def set_review_model(view: QTableView, model) -> None:
+    """Give a review table its model, and its column header a selection of its own. The
+    header shares the view's selection by default, and a row's selection spans every
+    column: each new row selected (every question switch) repainted the whole header, which
+    highlights nothing (its sections' highlighting is off)."""
+    view.setModel(model)
+    header = view.horizontalHeader()
+    header.setSelectionModel(QItemSelectionModel(model, header))
 
 
 def size_columns(view: QTableView, stretch: int, widths: dict[int, int]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
-from desktop.ui.common import review_table, shrinkable
+from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
 from desktop.ui.session import ReviewSession
@@ -38,6 +40,20 @@ def _label(rich: bool = False) -> QLabel:
     if rich:
         label.setTextFormat(Qt.TextFormat.RichText)
     return label
+
+
+class EvidenceTable(QTableView):
+    """The evidence table, narrowed or widened by its column's scroll bar as the column's
+    height changes. A resize repaints the whole table already; the last column's stretch
+    to the new width would also have it repaint itself again on a timer, after that paint."""
+
+    def resizeEvent(self, event) -> None:
+        header = self.horizontalHeader()
+        blocked = header.blockSignals(True)
+        try:
+            super().resizeEvent(event)
+        finally:
+            header.blockSignals(blocked)
 
 
 class EvidencePanel(QWidget):
@@ -83,10 +99,10 @@ class EvidencePanel(QWidget):
     def _table(self):
         # The mark, the role's status and where each system finds the item keep their colours.
         coloured = (EvidenceModel.COL_MARK, EvidenceModel.COL_ROLE)
-        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS)
+        table = review_table(self, coloured=coloured + SYSTEM_COLUMNS, kind=EvidenceTable)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
         # in the middle by the model
-        table.setModel(self.model)
+        set_review_model(table, self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -152,19 +168,12 @@ class EvidencePanel(QWidget):
         row = self.table.currentIndex().row() if keep else -1
         names = [s["name"] for s in self.session.shown_systems()]
         texts = view.item_texts()
-        self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
-        self.model.set_only(self.session.only_found())
-        header = self.table.horizontalHeader()
-        fm = self.table.fontMetrics()
-        for i, name in enumerate(names):
-            width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
-            header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
-        # The room goes to the passage text unless some item has alternatives to show.
-        alternatives = any(i.alternatives or i.proposed for i in view.items)
-        for column in range(self.model.columnCount()):  # hidden sections outlive a reset
-            self.table.setColumnHidden(
-                column, column == self.model.col_alternatives and not alternatives
-            )
+        # The header's signals are held through the reset unless the columns' count changes
+        # (one system or two): the table then lays its columns out anew on that signal.
+        with self.columns_held(len(self.model.systems) == len(names)):
+            self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+            self.model.set_only(self.session.only_found())
+            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
         self.note.setText(self._summary(view, names))
         self._fit()
         self._show_notes(view)
@@ -175,6 +184,39 @@ class EvidencePanel(QWidget):
             row = missed[0] if missed else (0 if view.items else -1)
         if row >= 0:
             self.table.selectRow(row)
+        # Its rows laid out now, at the table's new height: left to the reset's timer, that
+        # layout ran inside the coming paint and asked for a second one.
+        self.table.doItemsLayout()
+
+    def _size_columns(self, names: list[str], alternatives: bool) -> None:
+        """The systems' columns as wide as their names; the room goes to the passage text
+        unless some item has alternatives to show."""
+        header = self.table.horizontalHeader()
+        fm = self.table.fontMetrics()
+        with self.columns_held():
+            for i, name in enumerate(names):
+                width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
+                header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
+            for column in range(self.model.columnCount()):  # hidden sections outlive a reset
+                self.table.setColumnHidden(
+                    column, column == self.model.col_alternatives and not alternatives
+                )
+            # The last column stretches into the room now, not on the header's timer.
+            header.resizeSections(QHeaderView.ResizeMode.Interactive)
+
+    @contextmanager
+    def columns_held(self, hold: bool = True):
+        """While a switch changes the table's columns (the reset gives every column its default
+        width, then the systems' widths, the alternatives shown or not, the last column
+        stretched to a new table width), the header's signals are held: each change would
+        have the table repaint itself once more on a timer, after the switch's paint, although
+        the model's reset (or the table's resize) repaints it whole in that paint already."""
+        header = self.table.horizontalHeader()
+        blocked = header.blockSignals(hold or header.signalsBlocked())
+        try:
+            yield
+        finally:
+            header.blockSignals(blocked)
 
     def _scores_changed(self, pk: int) -> None:
         if pk < 0 or pk == self.session.current_pk:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from desktop.ui.common import review_table, shrinkable, size_columns
+from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import QuestionFilter, QuestionListModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import CommittedLineEdit, opaque
@@ -34,7 +34,7 @@ class QuestionListPanel(QWidget):
             self,
             coloured=(QuestionListModel.COL_FOUND,),  # found at K: green, amber, red
         )
-        self.table.setModel(self.model)
+        set_review_model(self.table, self.model)
         self.table.setSortingEnabled(True)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # question text reads on
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from desktop.review import QuestionView
-from desktop.ui.common import review_table, shrinkable, size_columns
+from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate, LayoutSlot, system_colour, text_lines_height
@@ -33,7 +33,7 @@ class RankingPanel(QWidget):
         self.model = RankingModel(self)
         # The mark keeps its colour (a hit's green) when its row is selected.
         self.table = review_table(self, coloured=(RankingModel.COL_MARK,))
-        self.table.setModel(self.model)
+        set_review_model(self.table, self.model)
         self.delegate = HtmlDelegate(RankingModel.HtmlRole, TEXT_LINES, self.table)
         self.table.setItemDelegateForColumn(RankingModel.COL_TEXT, self.delegate)
         self.table.verticalHeader().setDefaultSectionSize(self.row_height(TEXT_LINES))

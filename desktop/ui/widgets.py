@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QTextDocument,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -264,34 +265,112 @@ def text_lines_height(font: QFont, lines: int) -> int:
     return int(doc.size().height()) + 2
 
 
+class TextCell:
+    """One cell's rich text, `width` wide, laid out only as far as whole lines fit in
+    `available` pixels, and drawn clipped below the last of them (no half line peeks). The
+    markup is parsed by a QTextDocument as before, but its paragraph is laid out line by line
+    here, where the document's own layout would lay out and keep every line of a long excerpt
+    to show two; where and how the lines are drawn is the document layout's own (its margin,
+    wrapping, line heights), so that a cell looks as it did. Markup of more than one
+    paragraph is left to the document whole."""
+
+    MARGIN = 1  # the document margin the cells have always had
+
+    def __init__(self, markup: str, font: QFont, width: int, available: int):
+        self.doc = QTextDocument()
+        self.doc.setDocumentMargin(self.MARGIN)
+        self.doc.setDefaultFont(font)
+        self.doc.setHtml(markup)
+        self.width = width
+        block = self.doc.firstBlock()
+        self.layout = None if block.next().isValid() else block.layout()
+        if self.layout is None:
+            self.doc.setTextWidth(width)
+            self.shown = self._fitting(self._document_lines(), available)
+        else:
+            self.shown = self._fitting(self._lines(block, available), available)
+
+    def _lines(self, block, available: int) -> list[float]:
+        """The paragraph's lines as the document lays them out, up to the first that does not
+        fit: the bottom of each."""
+        layout = self.layout
+        option = QTextOption(self.doc.defaultTextOption())
+        option.setTextDirection(block.textDirection())
+        layout.setTextOption(option)
+        origin = self.MARGIN + block.blockFormat().topMargin()
+        bottoms: list[float] = []
+        layout.beginLayout()
+        while not bottoms or bottoms[-1] <= available:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(self.width - 2 * self.MARGIN)
+            line.setPosition(QPointF(0, bottoms[-1] - origin if bottoms else 0))
+            bottoms.append(origin + line.y() + line.height())
+        layout.endLayout()
+        return bottoms
+
+    def _document_lines(self):
+        doc = self.doc
+        block = doc.begin()
+        while block.isValid():
+            layout = block.layout()
+            origin = doc.documentLayout().blockBoundingRect(block).top()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                yield origin + line.y() + line.height()
+            block = block.next()
+
+    @staticmethod
+    def _fitting(bottoms, available: int) -> int:
+        """The height of the whole lines that fit (all of them when none does)."""
+        bottom = 0.0
+        for end in bottoms:
+            if end > available:
+                return max(int(bottom), 1) if bottom else available
+            bottom = end
+        return int(bottom) + 1 if bottom else available
+
+    def draw(self, painter: QPainter, at: QPointF, text: QColor) -> None:
+        painter.save()
+        painter.translate(at)
+        clip = QRectF(0, 0, self.width, self.shown)
+        painter.setClipRect(clip)
+        if self.layout is None:
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.palette.setColor(QPalette.ColorRole.Text, text)
+            context.clip = clip
+            self.doc.documentLayout().draw(painter, context)
+        else:
+            painter.setPen(text)
+            self.layout.draw(painter, QPointF(self.MARGIN, self.MARGIN), [], clip)
+        painter.restore()
+
+
 class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
-    come from the style as for any other cell. Laid-out documents are kept by markup and width,
-    so that a repaint of an unchanged row does not lay its text out again."""
+    come from the style as for any other cell. A cell's text is laid out only as far as its
+    lines show (a long excerpt is not laid out whole to show two lines), once per markup and
+    width: a repaint of an unchanged row lays nothing out again."""
 
-    CACHE = 64  # documents kept: the rows on screen in two rankings, and the ones just left
+    CACHE = 64  # cells kept: the rows on screen in two rankings, and the ones just left
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
         self.role = role
         self.lines = lines
-        self._docs: OrderedDict[tuple, tuple[QTextDocument, int]] = OrderedDict()
+        self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
 
-    def _document(self, markup: str, font: QFont, width: int, height: int):
+    def _cell(self, markup: str, font: QFont, width: int, height: int) -> TextCell:
         key = (markup, font.key(), width, height)
-        found = self._docs.get(key)
+        found = self._cells.get(key)
         if found is not None:
-            self._docs.move_to_end(key)
+            self._cells.move_to_end(key)
             return found
-        doc = QTextDocument()
-        doc.setDocumentMargin(1)
-        doc.setDefaultFont(font)
-        doc.setHtml(markup)
-        doc.setTextWidth(width)
-        found = (doc, self._fitting_height(doc, height))
-        self._docs[key] = found
-        if len(self._docs) > self.CACHE:
-            self._docs.popitem(last=False)
+        found = TextCell(markup, font, width, height)
+        self._cells[key] = found
+        if len(self._cells) > self.CACHE:
+            self._cells.popitem(last=False)
         return found
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
@@ -310,36 +389,9 @@ class HtmlDelegate(QStyledItemDelegate):
             _tint(painter, option)
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
         rect = opt.rect.adjusted(margin, 0, -margin, 0)
-        # Show whole lines only: clip below the last line that fits, so no half line peeks.
-        doc, shown = self._document(markup, opt.font, rect.width(), rect.height())
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette.setColor(
-            QPalette.ColorRole.Text, opt.palette.color(QPalette.ColorRole.Text)
-        )
-        top = rect.top() + max(0, (rect.height() - shown) // 2)
-        painter.save()
-        painter.translate(rect.left(), top)
-        clip = QRectF(0, 0, rect.width(), shown)
-        painter.setClipRect(clip)
-        context.clip = clip
-        doc.documentLayout().draw(painter, context)
-        painter.restore()
-
-    @staticmethod
-    def _fitting_height(doc: QTextDocument, available: int) -> int:
-        bottom = 0.0
-        block = doc.begin()
-        while block.isValid():
-            layout = block.layout()
-            origin = doc.documentLayout().blockBoundingRect(block).top()
-            for i in range(layout.lineCount()):
-                line = layout.lineAt(i)
-                end = origin + line.y() + line.height()
-                if end > available:
-                    return max(int(bottom), 1) if bottom else available
-                bottom = end
-            block = block.next()
-        return int(bottom) + 1 if bottom else available
+        cell = self._cell(markup, opt.font, rect.width(), rect.height())
+        top = rect.top() + max(0, (rect.height() - cell.shown) // 2)
+        cell.draw(painter, QPointF(rect.left(), top), opt.palette.color(QPalette.ColorRole.Text))
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         metrics = QFontMetrics(option.font)

@@ -302,3 +302,107 @@ def test_the_readers_title_has_its_lines_from_the_first_passage(open_window, sam
         window.reader.settle()
         _settle()
         assert title.parentWidget().height() == title.heightForWidth(title.width()), qid
+
+
+def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
+    """Per view, the paints a question switch causes (a paint counter on each viewport): the
+    ranking, the question list and the evidence table once, and each of a ranking's text
+    cells laid out once.
+    A second paint of a view is a second pass over all its cells' text, which is most of what
+    a switch costs at 100,000 passages."""
+    from desktop.ui import widgets
+
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    ranking = window.rankings.panels[0].table
+    views = {
+        "ranking": ranking.viewport(),
+        "questions": window.question_panel.table.viewport(),
+        "evidence": window.evidence_panel.table.viewport(),
+    }
+    # The question list's column header: the selection moved to another row, nothing in it
+    # changed (it shared the list's selection, and a row's selection spans all its columns).
+    header = window.question_panel.table.horizontalHeader().viewport()
+    counter = PaintCounter(window)
+    built: list[int] = []
+    cell = widgets.TextCell.__init__
+
+    def counted(self, *args):
+        built.append(1)
+        cell(self, *args)
+
+    monkeypatch.setattr(widgets.TextCell, "__init__", counted)
+    for qid in ids[1:11]:
+        counter.reset()
+        built.clear()
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        _candidates_arrived(window)
+        painted = {name: counter.counts.get(view, 0) for name, view in views.items()}
+        assert painted == dict.fromkeys(views, 1), qid
+        assert counter.counts.get(header, 0) == 0, qid
+        shown = ranking.rowAt(ranking.viewport().height() - 1) + 1 or ranking.model().rowCount()
+        assert len(built) <= shown, (qid, len(built), shown)
+
+
+def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sample_db):
+    """A question whose items have alternatives shows one more column, and the last column
+    stretches into what the other leaves: the table still paints once a switch. The reset
+    gave every column its default width and each new width had the table repaint itself
+    again on a timer, after the switch's paint (on most switches at 100,000 passages)."""
+    window = open_window(sample_db)
+    table = window.evidence_panel.table
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    counter = PaintCounter(window)
+    changed = 0
+
+    def placed():
+        return (table.mapTo(window, QPoint(0, 0)), table.size())
+
+    for qid in ids[1:] + ids[:1]:
+        counter.reset()
+        hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
+        before = placed()
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        _candidates_arrived(window)
+        if placed() != before:
+            # Moved or resized (the column's scroll bar narrows it, more rows make it taller):
+            # that layout comes after the paint and repaints the table again.
+            continue
+        changed += hidden != [table.isColumnHidden(c) for c in range(table.model().columnCount())]
+        assert counter.counts.get(table.viewport()) == 1, qid
+    assert changed >= 2
+
+
+def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_window, sample_db):
+    """The evidence column scrolls when its items and candidates are taller than the window,
+    and its scroll bar narrows the table. That layout comes after the switch's paint (the
+    table is painted at its old width, then at the new one); the last column's stretch to the
+    new width asked for a third paint on the table's timer."""
+    window = open_window(sample_db, size=(1366, 640))
+    table = window.evidence_panel.table
+    ids = window.question_ids()
+    window.show_question(ids[0])
+    window.reader.settle()
+    _settle()
+    counter = PaintCounter(window)
+    narrowed = 0
+    for qid in ids[1:] + ids[:1]:
+        counter.reset()
+        width = table.width()
+        window.show_question(qid)
+        window.reader.settle()
+        _settle()
+        _candidates_arrived(window)
+        narrowed += table.width() != width
+        assert counter.counts.get(table.viewport(), 0) <= 2, qid
+    assert narrowed >= 2

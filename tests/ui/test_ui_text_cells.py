@@ -1,0 +1,105 @@
+"""A rich-text cell (a ranked passage's excerpt with the question's terms marked) is laid out
+only as far as its lines show, and looks exactly as the whole document laid out by Qt and
+clipped below its last whole line (issue 23: the look does not change)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QImage, QPainter, QTextDocument
+
+from desktop.ui.widgets import TextCell, highlighted_html, text_lines_height
+
+TERMS = ("사람", "감사", "B", "공백", "ab", "עב")
+TEXTS = (
+    "감사과 기도에 시대 부모이 시대에 역사는 감사을 구원는 사명은 조국의 사람 " * 6,
+    "  앞 공백과   여러   공백\t탭 뒤  ",
+    "A&B <tag> \"q\" 'a' 가나다 " * 10,
+    "줄\n바꿈\n셋째 줄\n넷째 줄",
+    "한",
+    "x" * 400,  # one word wider than the cell: broken anywhere
+    "ab\u00a0\u00a0cd\u3000\u3000ef " * 20,
+    "Ελληνικά עברית العربية mixed 가나 " * 6,
+)
+SIZES = ((600, 40), (333, 40), (600, 18), (200, 120), (50, 8))
+
+
+def _markups():
+    for text in TEXTS:
+        for limit in (320, None):
+            markup = highlighted_html(text, TERMS, limit)
+            yield markup
+            yield "<b style='color:#007a55'>[핵심 1: 82%]</b> " + markup
+    yield "<p>첫 문단 사람</p><p>둘째 문단</p><p>셋째</p>"  # more than one paragraph
+
+
+def _whole_document(markup: str, font, width: int, available: int) -> QImage:
+    """The cell as it was drawn before: the document laid out whole, clipped below the last
+    line that fits (all of the cell when not even the first does)."""
+    doc = QTextDocument()
+    doc.setDocumentMargin(1)
+    doc.setDefaultFont(font)
+    doc.setHtml(markup)
+    doc.setTextWidth(width)
+    bottom, shown = 0.0, None
+    block = doc.begin()
+    while block.isValid() and shown is None:
+        origin = doc.documentLayout().blockBoundingRect(block).top()
+        for i in range(block.layout().lineCount()):
+            line = block.layout().lineAt(i)
+            end = origin + line.y() + line.height()
+            if end > available:
+                shown = max(int(bottom), 1) if bottom else available
+                break
+            bottom = end
+        block = block.next()
+    if shown is None:
+        shown = int(bottom) + 1 if bottom else available
+    image = _blank(width, available)
+    painter = QPainter(image)
+    context = QAbstractTextDocumentLayout.PaintContext()
+    context.palette.setColor(context.palette.ColorRole.Text, QColor("#202020"))
+    clip = QRectF(0, 0, width, shown)
+    painter.setClipRect(clip)
+    context.clip = clip
+    doc.documentLayout().draw(painter, context)
+    painter.end()
+    return image
+
+
+def _blank(width: int, height: int) -> QImage:
+    image = QImage(width + 4, height + 4, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("white"))
+    return image
+
+
+def _cell(markup: str, font, width: int, available: int) -> QImage:
+    image = _blank(width, available)
+    painter = QPainter(image)
+    TextCell(markup, font, width, available).draw(painter, QPointF(0, 0), QColor("#202020"))
+    painter.end()
+    return image
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_cell_looks_as_its_whole_document_clipped(qapp, size):
+    font = qapp.font()
+    width, available = size
+    for markup in _markups():
+        assert _cell(markup, font, width, available) == _whole_document(
+            markup, font, width, available
+        ), markup[:60]
+
+
+def test_a_long_excerpt_is_laid_out_only_as_far_as_it_shows(qapp):
+    text = "감사과 기도에 시대 부모이 시대에 역사는 감사을 구원는 사명은 조국의 사람 " * 6
+    markup = highlighted_html(text, TERMS, 320)
+    two_lines = TextCell(markup, qapp.font(), 300, text_lines_height(qapp.font(), 2))
+    whole = QTextDocument()
+    whole.setDefaultFont(qapp.font())
+    whole.setHtml(markup)
+    whole.setTextWidth(300)
+    assert whole.documentLayout().documentSize().height() > 0
+    assert whole.firstBlock().layout().lineCount() >= 6
+    # the lines shown and the one found not to fit
+    assert two_lines.layout.lineCount() == 3
