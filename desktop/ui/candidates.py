@@ -21,8 +21,9 @@ from desktop.review import candidates as found_for
 from desktop.review.candidates import ItemCandidates
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models.candidates import CandidateModel
-from desktop.ui.operations import Changes, Done, Worker
+from desktop.ui.operations import Changes, Done
 from desktop.ui.widgets import HtmlDelegate, opaque, text_lines_height
+from desktop.ui.worker import Worker
 
 ROW_LINES = 5  # a row: score and where it comes from, the systems, the text's first lines
 ROWS_SHOWN = 2  # the table's height in rows at most; more scroll (the list is best first)

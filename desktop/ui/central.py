@@ -20,7 +20,6 @@ from desktop.ui import actions, terms
 from desktop.ui.candidates import CandidateRunner
 from desktop.ui.common import shrinkable
 from desktop.ui.evidence import EvidencePanel
-from desktop.ui.operations import Worker
 from desktop.ui.picking import PassageTabs
 from desktop.ui.pool_panel import PoolPanel
 from desktop.ui.question_list import QuestionListPanel
@@ -29,6 +28,7 @@ from desktop.ui.reader import PassageReader
 from desktop.ui.span_keys import SpanKeys
 from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque, text_lines_height
+from desktop.ui.worker import Worker
 
 
 def _tr(text: str) -> str:

@@ -25,8 +25,8 @@ from desktop.ui import operations, terms
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.models import PairsModel, SystemsModel, TiesModel
 from desktop.ui.models.comparison import cell, union_recall
-from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
+from desktop.ui.worker import Worker
 
 DEBOUNCE_MS = 1200  # judgements come in bursts: compare once the reviewer pauses
 

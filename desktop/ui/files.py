@@ -16,7 +16,7 @@ from desktop.readers import InputError
 from desktop.readers.kinds import FILE_PATTERNS as FILE_FILTERS
 from desktop.ui import operations, terms
 from desktop.ui.dialogs import ImportDialog, kind_name
-from desktop.ui.operations import CommittedError
+from desktop.ui.worker import CommittedError
 
 
 class FileCommands:

@@ -28,9 +28,10 @@ from desktop.review import QuestionView
 from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
-from desktop.ui.operations import NextPool, Worker
+from desktop.ui.operations import NextPool
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate
+from desktop.ui.worker import Worker, wait_shown
 
 EXCERPT_CHARS = 240  # of a passage's text in its row; the reader shows all of it
 ACROSS_QUESTIONS = 5  # further questions with unjudged passages shown across questions
@@ -307,7 +308,7 @@ class PoolPanel(QWidget):
 
     def settle(self, msecs: int = 5000) -> bool:
         """Wait until the queue asked for is shown (a key acts on it; tests); True when it is."""
-        return operations.wait_shown(self.worker, lambda: self.pending, msecs)
+        return wait_shown(self.worker, lambda: self.pending, msecs)
 
     def _columns(self) -> None:
         self.table.setColumnHidden(PoolModel.COL_QUESTION, not self.across.isChecked())

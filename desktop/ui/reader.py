@@ -14,9 +14,9 @@ from desktop import review
 from desktop.gold import span_snap
 from desktop.ui import document_text, operations, terms
 from desktop.ui.common import shrinkable
-from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque
+from desktop.ui.worker import Worker, wait_shown
 
 NEIGHBOUR_CHARS = 600
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
@@ -87,7 +87,7 @@ class PassageReader(QWidget):
 
     def settle(self, msecs: int = 5000) -> bool:
         """Wait until the passage asked for is shown (tests and the bench); True when it is."""
-        return operations.wait_shown(self.worker, lambda: self.pending, msecs)
+        return wait_shown(self.worker, lambda: self.pending, msecs)
 
     def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
         """The passage inside its document when it has a span (centre: the document offset

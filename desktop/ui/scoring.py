@@ -9,8 +9,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from desktop.ui import operations
 from desktop.ui.comparison import ComparisonRunner
 from desktop.ui.metrics_dock import MetricsDock
-from desktop.ui.operations import Worker
 from desktop.ui.session import ReviewSession
+from desktop.ui.worker import Worker
 
 
 class MetricsRunner(QObject):

@@ -39,11 +39,11 @@ from desktop.ui.journal_warning import JournalWarning
 from desktop.ui.layout_memory import LayoutMemory
 from desktop.ui.menus import Menus
 from desktop.ui.metrics_dock import MetricsDock
-from desktop.ui.operations import Worker
 from desktop.ui.reviewer_marks import mark_reviewer
 from desktop.ui.scoring import MetricsRunner
 from desktop.ui.session import ReviewSession
 from desktop.ui.toolbar import SystemsToolbar
+from desktop.ui.worker import Worker
 
 GUI_WAIT = 3.0  # seconds a judgement waits for another program's write lock
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from desktop import review
 from desktop.project import Project
 from desktop.review.overview import SLICE
-from desktop.ui.operations import Worker
+from desktop.ui.worker import Worker
 from tests.ui.uihelpers import idle
 
 # Counts to a billion in SQLite: far longer than any test waits, so it is still running when
