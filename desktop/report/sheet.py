@@ -272,6 +272,10 @@ class Sheet:
         picked = range(len(values)) if columns is None else columns
         return max((text_lines(values[i], self._width(i)) for i in picked if values[i]), default=1)
 
+    def text_lines(self, text, column: int) -> int:
+        """Lines one value takes wrapped in ``column`` (one when empty), as ``lines`` counts."""
+        return text_lines(text, self._width(column)) if text else 1
+
     def _width(self, column: int) -> float:
         return self.widths[column] if column < len(self.widths) else 8.43  # Excel's default
 
