@@ -271,6 +271,8 @@ def _passage_id(item: gold.GoldItem, passage_pk) -> str:
 def _notes_for(notes, item: gold.GoldItem, system: str) -> str | None:
     """The notes about an item's question that concern this item (or no passage) and this
     system (or no system)."""
+    if not notes:  # most questions: nothing to pick from
+        return None
     passages = {"", item.primary_id, *item.alternatives.values()}
     picked = [
         f"{reviewer}: {text}"
