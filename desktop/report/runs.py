@@ -250,7 +250,7 @@ def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, 
         ]
         if report.spans is not None:
             values += _span_cells(report, item, index, covered)
-        sheet.append(values, styles, max(shown, sheet.lines(values, (11 + n_ks,))))
+        sheet.append(values, styles, max(shown, sheet.text_lines(values[11 + n_ks], 11 + n_ks)))
 
 
 def _span_cells(report: Report, item: gold.GoldItem, index: int, covered) -> list:
