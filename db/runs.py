@@ -108,37 +108,53 @@ class Runs(Area):
             yield system_pk, question_pk, [row[2] for row in group]
 
     def scored_heads(
-        self, system_pk: int, depth: int
+        self, system_pk: int, depth: int, tied_only: bool = False
     ) -> Iterator[tuple[int, list[tuple[int, float | None]]]]:
         """(question key, [(passage key, score)]) of one system's lists up to rank ``depth``
-        and on to the end of a tie group straddling it, in question order, streamed."""
-        rows = self._scored_rows([system_pk], depth)
+        and on to the end of a tie group straddling it, in question order, streamed. With
+        ``tied_only``, only the lists where two of the first depth + 1 results have the same
+        score or one has none (the others have no tie group for an order to change)."""
+        rows = self._scored_rows([system_pk], depth, tied_only)
         for question_pk, group in groupby(rows, key=itemgetter(1)):
             yield question_pk, [(row[3], row[4]) for row in group]
 
-    def _scored_rows(self, system_pks: list[int], depth: int) -> Iterator[tuple]:
+    def _scored_rows(self, system_pks: list[int], depth: int, tied_only: bool) -> Iterator[tuple]:
         """(system_pk, question_pk, rank, passage_pk, score) of these systems' results up to
         rank `depth`, and beyond it the rest of a tie group that straddles it (the ranks after
         `depth` with its score), in system, question, rank order. For lists ordered by score
         (TREC runs), where a tie group is a run of consecutive ranks."""
         marks = ",".join("?" * len(system_pks))
-        # Seek each list by its key prefix, as result_rows does, and follow a tie group past
-        # `depth` one rank at a time rather than scan the rest of every list.
+        # The lists read: every one of these systems' (each sought by its key prefix, as
+        # result_rows does), or those of them whose first depth + 1 scores are not all
+        # distinct (count(DISTINCT) leaves out a missing score), found in SQLite.
+        lists = f"SELECT s.pk, q.pk FROM system s CROSS JOIN question q WHERE s.pk IN ({marks})"
+        params: tuple = tuple(system_pks)
+        if tied_only:
+            lists = (
+                "SELECT r.system_pk, r.question_pk FROM system s CROSS JOIN question q "
+                f"CROSS JOIN result r WHERE s.pk IN ({marks}) AND r.system_pk = s.pk "
+                "AND r.question_pk = q.pk AND r.rank <= ? + 1 GROUP BY 1, 2 "
+                "HAVING count(DISTINCT r.score) < count(*)"
+            )
+            params = (*system_pks, depth)
+        # Follow a tie group past `depth` one rank at a time rather than scan the rest of
+        # every list.
         return self.conn.execute(
-            "WITH RECURSIVE tail(system_pk, question_pk, rank, passage_pk, score) AS ("
-            "SELECT d.system_pk, d.question_pk, d.rank, d.passage_pk, d.score FROM system s "
-            "CROSS JOIN question q CROSS JOIN result c CROSS JOIN result d WHERE s.pk IN "
-            f"({marks}) AND c.system_pk = s.pk AND c.question_pk = q.pk AND c.rank = ? "
-            "AND d.system_pk = s.pk AND d.question_pk = q.pk AND d.rank = ? + 1 "
-            "AND d.score = c.score "
+            f"WITH RECURSIVE lists(system_pk, question_pk) AS MATERIALIZED ({lists}), "
+            "tail(system_pk, question_pk, rank, passage_pk, score) AS ("
+            "SELECT d.system_pk, d.question_pk, d.rank, d.passage_pk, d.score FROM lists l "
+            "CROSS JOIN result c CROSS JOIN result d WHERE c.system_pk = l.system_pk "
+            "AND c.question_pk = l.question_pk AND c.rank = ? "
+            "AND d.system_pk = l.system_pk AND d.question_pk = l.question_pk "
+            "AND d.rank = ? + 1 AND d.score = c.score "
             "UNION ALL SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score "
             "FROM tail t CROSS JOIN result r WHERE r.system_pk = t.system_pk "
             "AND r.question_pk = t.question_pk AND r.rank = t.rank + 1 AND r.score = t.score) "
-            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM system s "
-            "CROSS JOIN question q CROSS JOIN result r WHERE s.pk IN "
-            f"({marks}) AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
+            "SELECT r.system_pk, r.question_pk, r.rank, r.passage_pk, r.score FROM lists l "
+            "CROSS JOIN result r WHERE r.system_pk = l.system_pk "
+            "AND r.question_pk = l.question_pk AND r.rank <= ? "
             "UNION ALL SELECT * FROM tail ORDER BY 1, 2, 3",
-            (*system_pks, depth, depth, *system_pks, depth),
+            (*params, depth, depth, depth),
         )
 
     def short_lists(self, depth: int) -> list[tuple[int, int, int]]:

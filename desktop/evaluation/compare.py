@@ -315,8 +315,8 @@ def compare_scores(
     progress: Callable[..., None] | None = None,
 ) -> Comparison:
     """Everything above from the per-question values of one pass (scored.Scores: the report's
-    or the command line's); ties and top scores are read from the store here, a system at a
-    time."""
+    or the command line's); ties (the lists that have one) and top scores are read from the
+    store here, a system at a time."""
     ks = scores.ks
 
     def step(done: int, phase: str) -> None:
@@ -343,7 +343,8 @@ def compare_scores(
     unique, missed, union, only_found = coverage(gold, scores.found, ks)
     step(7, "checking ties")
     trec = {s["name"]: s["pk"] for s in systems if s["format"] == "trec"}
-    heads = {name: project.reads.scored_heads(pk, max(ks)) for name, pk in trec.items()}
+    # Only the lists with a tie near the top: the others have no order to change.
+    heads = {name: project.reads.scored_heads(pk, max(ks), True) for name, pk in trec.items()}
     ties = tie_ranges(gold, heads, ks, scores.means, scores.values)
     found = _abstentions(project, systems, gold, scores.answerable)
     abstain = [found[name] for name in names if name in found]

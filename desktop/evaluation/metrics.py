@@ -217,15 +217,17 @@ class Prepared:
                     credited[best] = True
                     dcg += gain[best] / math.log2(rank + 1)
             while k_index < len(ks) and rank == ks[k_index]:
-                out[f"Recall@{rank}"] = n_found / self.n_items
-                out[f"CoreRecall@{rank}"] = n_core_found / self.n_core if self.n_core else None
-                out[f"Hit@{rank}"] = 1.0 if n_found else 0.0
-                out[f"MRR@{rank}"] = 1.0 / first_hit if first_hit else 0.0
-                out[f"nDCG@{rank}"] = dcg / self.idcg[rank]
+                # the labels made once per K (ALL_MEASURES' order), not formatted per question
+                recall, core, hit, mrr, ndcg, p, judged_at = _labels((rank,), ALL_MEASURES)
+                out[recall] = n_found / self.n_items
+                out[core] = n_core_found / self.n_core if self.n_core else None
+                out[hit] = 1.0 if n_found else 0.0
+                out[mrr] = 1.0 / first_hit if first_hit else 0.0
+                out[ndcg] = dcg / self.idcg[rank]
                 if judged is not None:
                     top = min(rank, len(ranked))
-                    out[f"P@{rank}"] = n_relevant / rank
-                    out[f"Judged@{rank}"] = n_judged / top if top else 0.0
+                    out[p] = n_relevant / rank
+                    out[judged_at] = n_judged / top if top else 0.0
                 k_index += 1
         return out
 

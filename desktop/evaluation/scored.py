@@ -35,8 +35,8 @@ class PerQuestion:
         self.position = position
         self.columns = {label: store.column("d") for label in self.labels}
 
-    def set(self, question: Hashable, scores: Mapping[str, float | None]) -> None:
-        i = self.position[question]
+    def set(self, i: int, scores: Mapping[str, float | None]) -> None:
+        """The values of the question at row ``i`` (its position)."""
         for label, column in self.columns.items():
             value = scores[label]
             column.put(i, math.nan if value is None else value)
@@ -70,9 +70,9 @@ class Found:
         self.words = words
         self.columns = [[store.column("Q") for _ in range(words)] for _ in range(n_ks)]
 
-    def set(self, question: Hashable, first: Sequence[int | None], ks: Sequence[int]) -> None:
-        """From the first rank of every item (None: not found)."""
-        i = self.position[question]
+    def set(self, i: int, first: Sequence[int | None], ks: Sequence[int]) -> None:
+        """The masks of the question at row ``i`` (its position), from the first rank of
+        every item (None: not found)."""
         for words, k in zip(self.columns, ks, strict=True):
             mask = metrics.found_mask(first, k)
             for w, column in enumerate(words):
@@ -159,8 +159,9 @@ class Scores:
     ) -> None:
         """One evaluated question: its scores (metrics.Prepared.score) and the first rank of
         each of its evidence items (Prepared.first_ranks)."""
-        self.values[name].set(question, scores)
-        self.found[name].set(question, first, self.ks)
+        i = self.position[question]  # looked up once for both
+        self.values[name].set(i, scores)
+        self.found[name].set(i, first, self.ks)
 
     def finish(self, name: str, means: Mapping[str, float | None]) -> None:
         """The system's means (metrics.Means.means(): at least this object's labels); its

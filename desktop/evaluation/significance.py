@@ -24,9 +24,9 @@ SEED = 42
 # are tested in units of 2**-24: far finer than any difference a report shows, and the
 # narrower the units, the faster the packed sums of desktop.evaluation.stats.
 FIXED_POINT = 1 << 24
-# The values of one measure (every system and K) kept after their first read when there are
-# at most this many (8 bytes each in a scored.PerQuestion's arrays: 16 MB); past it each
-# column is read from its file when asked, so that memory does not grow with the questions.
+# Values of one measure (of some systems and K) kept after their first read, up to this many
+# (8 bytes each in a scored.PerQuestion's arrays: 16 MB): columns past it are read from their
+# file each time they are asked for, so that memory does not grow with the questions.
 KEPT_VALUES = 1 << 21
 
 
@@ -195,17 +195,17 @@ class _Values:
         self.per_question, self.names, self.labels = per_question, names, labels
         self.questions = questions
         # Win/tie/loss reads system b's column once per a before it, and the test once more:
-        # the measure's columns are kept after their first read while they are few.
-        self.kept: dict[tuple[int, int], Sequence[float | None]] | None = None
-        if len(questions) * len(names) * len(labels) <= KEPT_VALUES:
-            self.kept = {}
+        # the measure's columns are kept after their first read, up to KEPT_VALUES values.
+        self.kept: dict[tuple[int, int], Sequence[float | None]] = {}
+        self.room = KEPT_VALUES
 
     def __call__(self, s: int, k_index: int) -> Sequence[float | None]:
-        column = self.kept.get((s, k_index)) if self.kept is not None else None
+        column = self.kept.get((s, k_index))
         if column is None:
             column = _column(self.per_question[self.names[s]], self.labels[k_index], self.questions)
-            if self.kept is not None:
+            if len(column) <= self.room:
                 self.kept[(s, k_index)] = column
+                self.room -= len(column)
         return column
 
     def counts(self, denominators: Sequence[int], c: int) -> Sequence[int]:

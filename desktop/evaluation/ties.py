@@ -31,16 +31,24 @@ class TieRange:
 
 
 def tie_extremes(
-    prep: metrics.Prepared, ranked: Sequence[tuple[Hashable, float | None]]
+    items: Sequence[metrics.Item],
+    ks: Sequence[int],
+    ranked: Sequence[tuple[Hashable, float | None]],
 ) -> tuple[dict[str, float | None], dict[str, float | None], bool] | None:
-    """(low, high, exact) of every measure at the K values ``prep`` was made for, over every
-    order of the passages that share a score in one stored ranked list of (passage, score);
-    None when no order can change any of them. Computed without trying every order: passages
+    """(low, high, exact) of every measure at the K values ``ks`` for these evidence items,
+    over every order of the passages that share a score in one stored ranked list of (passage,
+    score); None when no order can change any of them. Most lists share no score at all
+    (nothing to reorder): they are told apart before the items are prepared for scoring.
+    Computed without trying every order: passages
     no evidence item owns are interchangeable, and for a given relative order of the evidence
     passages, packing them to the front of their tie groups gives every measure its highest
     value and packing them to the back its lowest (an earlier rank only raises the discount of
     the gain a passage credits, and never changes which item it credits). So only the orders
     of the evidence passages within each tie group that starts within the top K are tried."""
+    scores = [score for _, score in ranked]
+    if len(set(scores)) == len(scores):  # no two passages with the same score (or none)
+        return None
+    prep = metrics.Prepared(items, ks)
     owners = prep.owners
     groups, variable = _tie_groups(ranked, owners, prep.ks[-1])
     if not variable:
@@ -85,13 +93,6 @@ def _tie_groups(
             variable.append(len(groups))
         groups.append(passages)
     return groups, variable
-
-
-def _shares_a_score(ranked: Sequence[tuple[Hashable, float | None]]) -> bool:
-    """Whether two passages of the list have the same score (or both none): without, every
-    tie group is a single passage and tie_extremes would find nothing to reorder."""
-    scores = [score for _, score in ranked]
-    return len(set(scores)) < len(scores)
 
 
 def _extremes(prep, groups, variable, choices) -> tuple[dict, dict]:
@@ -145,10 +146,7 @@ def tie_ranges(
         inexact: dict[str, int] = {}
         for q, ranked in lists.items() if isinstance(lists, Mapping) else lists:
             items = gold.get(q)
-            # Most lists share no score at all: no order to try, and no Prepared to make.
-            found = None
-            if items and ranked and _shares_a_score(ranked):
-                found = tie_extremes(metrics.Prepared(items, ks), ranked)
+            found = tie_extremes(items, ks, ranked) if items and ranked else None
             if found is None:
                 continue
             low, high, exact = found

@@ -24,12 +24,10 @@ from typing import TYPE_CHECKING
 from desktop.gold import candidates as rule
 from desktop.report.cells import EXCERPT, excerpt, h
 from desktop.report.gold_pass import ROLE_WORDS
-from desktop.report.sheet import Sheet
 
 if TYPE_CHECKING:
-    from openpyxl import Workbook
-
     from desktop.report.gold_pass import Record
+    from desktop.report.sheet import Sheet
     from desktop.report.workbook import Report
 
 CANDIDATES = "Candidates"
@@ -62,9 +60,9 @@ class CandidateList:
     """The misses of every system with the top-K passages that could turn them into hits,
     gathered during the pass over the runs, scored and written after it."""
 
-    def __init__(self, report: Report, wb: Workbook, name: str, max_rows: int):
+    def __init__(self, report: Report, sheet: Sheet):
         self.report = report
-        self.sheet = Sheet(wb, name, WIDTHS, "C2", print_rows="1:1", max_rows=max_rows)
+        self.sheet = sheet  # made with the others (desktop.report.workbook.make_sheets)
         # (system index, question id, item passage, its id, role, top-K passages as
         # rank, passage, rank, passage, …) per miss, in the Misses sheet's order
         self.misses: list[tuple] = []

@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from desktop.report.workbook import Report
 
 POOL_DEPTH = 10  # the pool's depth for the unjudged count on Per question
-KEPT_QUESTIONS = 10_000  # questions whose items and Prepared the pass keeps for every system
-# (about 4 KB each with their judged passages: 18 MB more peak RSS at 5,000 questions)
+# Questions whose items and Prepared the pass keeps for every system, the first ones met;
+# those past it are made again for each row (about 4 KB each with their judged passages: 18 MB
+# more peak RSS at 5,000 questions), so that what the pass holds stays bounded.
+KEPT_QUESTIONS = 10_000
 
 
 @dataclass
@@ -82,23 +84,21 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
     per_q.header(per_question_head(report.labels))
     misses.header(misses_head(report.ks, report.spans is not None))
     ran = Ran(scores)
-    # Every evidence item's excerpt, read once for all systems rather than once per system
-    # and question (a few MB at 5,000 questions).
-    report.excerpts = {
-        pk: (title, excerpt(text))
-        for pk, (title, text) in report.project.reads.passage_excerpts(
-            report.gold.primaries, EXCERPT + 1
-        ).items()
-    }
+    # Every evidence item's excerpt and the lines it wraps to in the Misses sheet, made once
+    # for all systems rather than once per system and question (a few MB at 5,000 questions).
+    column = 10 + len(report.ks)  # Misses' passage text
+    report.excerpts = {}
+    read = report.project.reads.passage_excerpts(report.gold.primaries, EXCERPT + 1)
+    for pk, (title, text) in read.items():
+        shown = excerpt(text)
+        report.excerpts[pk] = (title, shown, misses.text_lines(shown, column))
     # One ranked list at a time, as the store streams them, for every system and
     # question in the order of the rows below; the questions' records likewise.
     lists = scored.each_list(
         report.systems, report.gold, report.project.reads.ranked_lists(), key=attrgetter("pk")
     )
     done = 0
-    # Up to KEPT_QUESTIONS questions, each one's items and Prepared (a few KB) are made once for
-    # all systems; past it once per row, so that what the pass holds stays bounded.
-    kept: dict | None = {} if report.gold.questions <= KEPT_QUESTIONS else None
+    kept: dict = {}  # question -> its items and Prepared, for every system (KEPT_QUESTIONS)
     for system in report.systems:
         done = _system(report, system["name"], lists, per_q, misses, ran, done, kept)
     report.tick(report.rows_total)
@@ -107,10 +107,11 @@ def write_runs(report: Report, per_q: Sheet, misses: Sheet, scores: scored.Score
     return ran
 
 
-def _prepared(question: Record, ks, kept: dict | None) -> tuple[list, int, metrics.Prepared]:
+def _prepared(question: Record, ks, kept: dict) -> tuple[list, int, metrics.Prepared]:
     """The question's evidence items, core count and metrics.Prepared (None without items):
-    made once for every system while ``kept`` (a dict) holds them, else for each row."""
-    made = kept.get(question.pk) if kept is not None else None
+    made once for every system for the first KEPT_QUESTIONS questions ``kept`` holds, and
+    for each row past them."""
+    made = kept.get(question.pk)
     if made is None:
         items = question.gold_items()
         n_core = sum(1 for i in items if i.role == "core")
@@ -118,7 +119,7 @@ def _prepared(question: Record, ks, kept: dict | None) -> tuple[list, int, metri
         if items:
             prep = metrics.Prepared(question.metric_items(), ks, set(question.judged))
         made = (items, n_core, prep)
-        if kept is not None:
+        if len(kept) < KEPT_QUESTIONS:
             kept[question.pk] = made
     return made
 
@@ -126,8 +127,8 @@ def _prepared(question: Record, ks, kept: dict | None) -> tuple[list, int, metri
 def _system(
     report: Report, name: str, lists, per_q: Sheet, misses: Sheet, ran: Ran, done: int, kept
 ):
-    """One system's rows; returns the rows done so far. ``kept``: each question's items and
-    Prepared made for the first system, or None (made per row)."""
+    """One system's rows; returns the rows done so far. ``kept``: questions' items and
+    Prepared made for an earlier system (_prepared)."""
     ks, labels = report.ks, report.labels
     per_q_styles = [None] * 8 + ["num"] * len(labels) + [None]
     tally = metrics.Means(ks, report.depth, metrics.ALL_MEASURES)
@@ -229,7 +230,8 @@ def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, 
         for k_index, missed_here in enumerate(at):
             if missed_here:
                 missed[k_index][item.role] += 1
-        title, text = passages.get(item.primary_pk, (None, ""))  # cut to EXCERPT already
+        # cut to EXCERPT already, with the lines it wraps to
+        title, text, shown = passages.get(item.primary_pk, (None, "", 1))
         role_en, role_ko = ROLE_WORDS[item.role]
         values = [
             name,
@@ -248,11 +250,7 @@ def _misses(report: Report, sheet: Sheet, name, question: Record, items, found, 
         ]
         if report.spans is not None:
             values += _span_cells(report, item, index, covered)
-        # The excerpt's lines once per passage, not once per system that misses it.
-        shown = report.excerpt_lines.get(item.primary_pk)
-        if shown is None:
-            shown = report.excerpt_lines[item.primary_pk] = sheet.lines(values, (10 + n_ks,))
-        sheet.append(values, styles, max(shown, sheet.lines(values, (11 + n_ks,))))
+        sheet.append(values, styles, max(shown, sheet.text_lines(values[11 + n_ks], 11 + n_ks)))
 
 
 def _span_cells(report: Report, item: gold.GoldItem, index: int, covered) -> list:
@@ -273,6 +271,8 @@ def _passage_id(item: gold.GoldItem, passage_pk) -> str:
 def _notes_for(notes, item: gold.GoldItem, system: str) -> str | None:
     """The notes about an item's question that concern this item (or no passage) and this
     system (or no system)."""
+    if not notes:  # most questions: nothing to pick from
+        return None
     passages = {"", item.primary_id, *item.alternatives.values()}
     picked = [
         f"{reviewer}: {text}"

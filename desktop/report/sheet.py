@@ -164,6 +164,9 @@ class Sheet:
         # writes each row out while append() runs, so the same cell can carry the next
         # row's value (and openpyxl does not make a cell, and look its style up, per value).
         self._pool: dict[tuple[int, str | None], WriteOnlyCell] = {}
+        # Per row layout (one style for all, or a style per column): its styles and pooled
+        # cells column by column, so that a row looks its layout up once, not each value.
+        self._layouts: dict[tuple | str | None, tuple[tuple, list]] = {}
         self._heights: dict[float, RowDimension] = {}
 
     def _continue(self) -> None:
@@ -216,8 +219,7 @@ class Sheet:
     def _cells(self, values: Sequence, styles) -> list:
         """The row's cleaned values in this sheet's styled cells (None: no cell; a boolean
         without a style as it is). Numbers, the most of a report's cells, go straight in."""
-        one = isinstance(styles, str) or styles is None
-        pool = self._pool
+        styled, cells = self._layout(styles, len(values))
         row: list = []
         append = row.append
         for column, value in enumerate(values):
@@ -230,21 +232,36 @@ class Sheet:
                     continue
                 value = cleaned(value)
                 kind = type(value)
-            style = styles if one else styles[column]
-            if kind is bool and style is None:
+            if kind is bool and styled[column] is None:
                 # Plain: LibreOffice shows a styled boolean as 1 or 0, not TRUE or FALSE.
                 append(value)
                 continue
-            cell = pool.get((column, style))
-            if cell is None:
-                cell = self._styled(column, style)
+            cell = cells[column]
+            if cell is None:  # made when first used, as openpyxl registers its style then
+                cell = cells[column] = self._pooled(column, styled[column])
             cell.value = value
             if kind is str:
                 cell.data_type = "s"  # text, never a formula or an error code
             append(cell)
         return row
 
-    def _styled(self, column: int, style: str | None) -> WriteOnlyCell:
+    def _layout(self, styles, columns: int) -> tuple[tuple, list]:
+        """The styles of a row's ``columns`` columns and their pooled cells (None until a
+        value of that column is written)."""
+        one = isinstance(styles, str) or styles is None
+        key = styles if one else tuple(styles)
+        made = self._layouts.get(key)
+        if made is None or len(made[0]) < columns:
+            styled = (styles,) * columns if one else key
+            cells = [None] * len(styled)
+            made = self._layouts[key] = (styled, cells)
+        return made
+
+    def _pooled(self, column: int, style: str | None) -> WriteOnlyCell:
+        """The column's one cell of this style on this part of the sheet."""
+        cell = self._pool.get((column, style))
+        if cell is not None:
+            return cell
         cell = self._pool[(column, style)] = WriteOnlyCell(self.ws)
         for attribute, made in STYLES[style].items():
             setattr(cell, attribute, made)
@@ -271,6 +288,10 @@ class Sheet:
         """Lines the tallest of these cells (all, or those in ``columns``) takes wrapped."""
         picked = range(len(values)) if columns is None else columns
         return max((text_lines(values[i], self._width(i)) for i in picked if values[i]), default=1)
+
+    def text_lines(self, text, column: int) -> int:
+        """Lines one value takes wrapped in ``column`` (one when empty), as ``lines`` counts."""
+        return text_lines(text, self._width(column)) if text else 1
 
     def _width(self, column: int) -> float:
         return self.widths[column] if column < len(self.widths) else 8.43  # Excel's default

@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from desktop.app import scratch
 from desktop.evaluation import compare, metrics, scored, spans, stats
 from desktop.report.candidates import CANDIDATES, CandidateList, candidates_name
+from desktop.report.candidates import WIDTHS as CANDIDATE_WIDTHS
 from desktop.report.charts import charts_sheet
 from desktop.report.chunkings import FROZEN, HEAD_ROWS, chunkings_sheet, chunkings_widths
 from desktop.report.comparison import comparison_sheet
@@ -67,7 +68,8 @@ def make_sheets(
     """The workbook's sheets in its order, still empty: each is filled when what it shows is
     known. Only the sheets whose rows grow with the data (runs × questions × items, the
     judgements) can reach ``max_rows``; the others hold a few rows per system. The widths of
-    later tables' columns hold their headers in two lines (tests/test_report_paper.py)."""
+    later tables' columns hold their headers in two lines (tests/test_report_paper.py). The
+    Candidates sheet, right after Misses, when ``names`` names it."""
 
     def sheet(name, widths, freeze, print_rows=None, grows=False) -> Sheet:
         rows = max_rows if grows else MAX_ROWS
@@ -83,11 +85,13 @@ def make_sheets(
     }
     if chunkings:  # right after the Summary: seed §5.1's question, which chunking
         made[CHUNKINGS] = sheet(CHUNKINGS, chunkings, FROZEN, HEAD_ROWS)
+    made[PER_QUESTION] = sheet(
+        PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True
+    )
+    made[MISSES] = sheet(MISSES, misses, "C2", "1:1", True)
+    if CANDIDATES in names:  # right after Misses, whose rows it could turn into hits
+        made[CANDIDATES] = sheet(CANDIDATES, CANDIDATE_WIDTHS, "C2", "1:1", True)
     return made | {
-        PER_QUESTION: sheet(
-            PER_QUESTION, [22, 12, 40, 10, 9, 9, 12, 8] + [9.5] * n_labels, "C2", "1:1", True
-        ),
-        MISSES: sheet(MISSES, misses, "C2", "1:1", True),
         COMPARISON: sheet(COMPARISON, [24, 24, 23, 11, 12] + [11] * 8, None),
         REVIEWERS: sheet(
             REVIEWERS, [18, 18, 22, 14, 17, 14, 14, 17, 10, 28, 28, 11, 11], "A2", None, True
@@ -178,9 +182,9 @@ class Report:
         # randomization tests and everything else.
         self.total = self.rows_total + 3 * self.step
         self.done = 0
-        self.excerpts: dict[int, tuple[str | None, str]] = {}  # passage -> title, excerpt
+        # passage -> title, excerpt, lines it wraps to on Misses (desktop.report.runs)
+        self.excerpts: dict[int, tuple[str | None, str, int]] = {}
         self.candidates: CandidateList | None = None  # with the Candidates sheet (write)
-        self.excerpt_lines: dict[int, int] = {}  # passage -> lines its excerpt wraps to
 
     def score_spans(self, budgets, theta: float) -> None:
         """With documents in the store, the span rule's figures of every run with spans, as
@@ -199,11 +203,8 @@ class Report:
         ks, self.names = self.ks, names
         widths = chunkings_widths(ks, self.spans.budgets) if self.spans else None
         sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems), widths)
-        if CANDIDATES in names:
-            self.candidates = CandidateList(self, wb, names[CANDIDATES], max_rows)
-            made = self.candidates.sheet.ws  # right after Misses
-            wb.move_sheet(made.title, wb.index(sheets[MISSES].ws) + 1 - wb.index(made))
-            sheets[CANDIDATES] = self.candidates.sheet
+        if CANDIDATES in sheets:
+            self.candidates = CandidateList(self, sheets[CANDIDATES])
         with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
             ran = write_runs(self, sheets[PER_QUESTION], sheets[MISSES], scores)
             intervals = self._intervals(scores)
@@ -219,7 +220,9 @@ class Report:
         if self.spans is not None:
             chunkings_sheet(self, sheets[CHUNKINGS])
         # Last, so that it can say which sheets went on to more.
-        others = [sheet for name, sheet in sheets.items() if name != SUMMARY]
+        # (Candidates named last, as the Summary has always listed it.)
+        others = [sheet for name, sheet in sheets.items() if name not in (SUMMARY, CANDIDATES)]
+        others += [sheets[CANDIDATES]] if CANDIDATES in sheets else []
         summary_sheet(self, sheets[SUMMARY], ran, intervals, comparison, without, others)
 
     def _intervals(self, scores: scored.Scores) -> list[tuple[float, float]]:

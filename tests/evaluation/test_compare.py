@@ -334,7 +334,7 @@ def test_tie_extremes_against_every_order(case, ks):
     items, ranked = case
     ks = sorted(ks)
     values = [metrics.score_question(items, order, ks) for order in every_tie_order(ranked)]
-    found = ties.tie_extremes(metrics.Prepared(items, ks), ranked)
+    found = ties.tie_extremes(items, ks, ranked)
     labels = list(values[0])
     if found is None:
         for label in labels:

@@ -55,11 +55,22 @@ def test_randomization_p_values_of_many_questions_equal_a_plain_compress_sum():
     assert got == [(1 + e) / 61 for e in extreme]
 
 
-def test_a_list_shares_a_score_when_two_passages_have_it_or_both_have_none():
-    assert not ties._shares_a_score([(1, 3.0), (2, 2.0), (3, 1.0)])
-    assert ties._shares_a_score([(1, 3.0), (2, 1.0), (3, 1.0)])
-    assert ties._shares_a_score([(1, None), (2, None)])
-    assert not ties._shares_a_score([])
+def test_tie_extremes_prepare_the_items_only_for_a_list_that_shares_a_score(monkeypatch):
+    made = []
+    real = metrics.Prepared.__init__
+
+    def counted(self, *args, **kwargs):  # the real constructor, counted
+        made.append(1)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+    items = [Item(1, "core", frozenset({1}))]
+    assert ties.tie_extremes(items, [1], [(2, 3.0), (1, 2.0), (3, 1.0)]) is None
+    assert not made
+    # two passages with the same score, or both without one: the items are prepared
+    assert ties.tie_extremes(items, [1], [(2, 3.0), (1, 3.0)]) is not None
+    assert ties.tie_extremes(items, [1], [(2, None), (1, None)]) is None  # the file's order
+    assert len(made) == 2
 
 
 def test_tie_ranges_of_lists_without_a_shared_score_are_their_values():
@@ -89,4 +100,6 @@ def test_pair_results_are_the_same_with_columns_kept_or_read_each_time(monkeypat
 
     kept = results()
     monkeypatch.setattr(significance, "KEPT_VALUES", 0)
+    assert results() == kept
+    monkeypatch.setattr(significance, "KEPT_VALUES", 150)  # two columns of 60 kept, then none
     assert results() == kept
