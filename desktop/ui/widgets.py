@@ -417,10 +417,14 @@ class RecallCurve(QWidget):
     def set_curves(
         self, curves: dict[str, list[float]], colours: dict[str, QColor], marks: Sequence[int]
     ) -> None:
+        shown = (self.curves, self.colours, self.marks)
         self.curves = dict(curves)
         self.colours = dict(colours)
         self.marks = sorted(set(marks))
-        self.update()
+        # Most judgements (a passage struck from the pool) leave every mean as it was: no
+        # repaint then (the curve's paths cost milliseconds a paint at a hundred points).
+        if (self.curves, self.colours, self.marks) != shown:
+            self.update()
 
     def depth(self) -> int:
         return max((len(c) for c in self.curves.values()), default=0)

@@ -94,7 +94,12 @@ class MainWindow(QMainWindow):
         self.metrics.busyChanged.connect(self._metrics_state)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.metrics_dock)
         self.view_menu.insertAction(self.act_compare, self.metrics_dock.toggleViewAction())
-        self._progress_label = QLabel()
+        # The label keeps its size whether it says something or not: a status bar whose
+        # label grew and shrank as the metrics started and stopped laid the whole window out
+        # and repainted it twice a judgement (it also changed height by a pixel).
+        self._progress_label = QLabel(self.tr("Updating metrics…"))
+        self._progress_label.setMinimumSize(self._progress_label.sizeHint())
+        self._progress_label.setText("")
         self.statusBar().addPermanentWidget(self._progress_label)
         self.journal_warning = JournalWarning(self)
         self.statusBar().addPermanentWidget(self.journal_warning)

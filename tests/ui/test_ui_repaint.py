@@ -9,6 +9,8 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect
 from PySide6.QtGui import QRegion
 from PySide6.QtWidgets import QApplication, QWidget
 
+from tests.ui.uihelpers import idle
+
 
 class PaintCounter(QObject):
     """Paint events per widget, with the region each asked for."""
@@ -406,3 +408,28 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
         narrowed += table.width() != width
         assert counter.counts.get(table.viewport(), 0) <= 2, qid
     assert narrowed >= 2
+
+
+def test_the_metrics_coming_and_going_leave_the_window_laid_out_as_it_was(
+    open_window, sample_db, qtbot
+):
+    """The status bar's "Updating metrics…" label said something while a judgement's scores
+    were coming and nothing after: the status bar grew and shrank by a pixel, the central
+    widget with it, and every panel was laid out and repainted again twice a key (a third of
+    a pool key's time at 200,000 passages). The label keeps its size. The busy state is
+    stepped by hand, as a key at a million passages sees it (on the sample the scores often
+    come before the label is painted)."""
+    window = open_window(sample_db)
+    window.show_question("q03")
+    idle(qtbot, window)
+    _settle()
+    central = window.centralWidget().geometry()
+    wanted = window.statusBar().sizeHint()  # with the bundled fonts its height moved too
+    counter = PaintCounter(window)
+    for busy in (True, False, True, False):
+        counter.reset()
+        window.metrics.busyChanged.emit(busy)
+        _settle()
+        assert window.statusBar().sizeHint() == wanted, busy
+        assert window.centralWidget().geometry() == central, busy
+        assert window.evidence_panel.table.viewport() not in counter.counts, busy

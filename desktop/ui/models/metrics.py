@@ -22,6 +22,7 @@ class MetricsModel(QAbstractTableModel):
         self.labels: list[str] = []
         self._means: dict[str, dict[str, float | None]] = {}
         self._best: dict[str, float] = {}
+        self._evaluated: dict[str, int] = {}  # questions each system is averaged over
         self.span_scoring: SpanScoring | None = (
             None  # the span rule's pass: which figures are greyed
         )
@@ -35,15 +36,18 @@ class MetricsModel(QAbstractTableModel):
         self.endResetModel()
 
     def refresh(self) -> None:
-        """The board's sums moved (one question was rescored): new values, same shape."""
+        """The board's sums moved (one question was rescored): new values, same shape. The
+        views repaint only when a mean moved (most judgements move none)."""
+        shown = (self._means, self._evaluated)
         self._recompute()
-        if self.board and self.board.systems:
+        if self.board and self.board.systems and (self._means, self._evaluated) != shown:
             self.dataChanged.emit(
                 self.index(0, 0), self.index(len(self.board.systems) - 1, self.columnCount() - 1)
             )
 
     def _recompute(self) -> None:
         self._means = {s: self.board.means(s) for s in self.board.systems} if self.board else {}
+        self._evaluated = {s: self.board.evaluated(s) for s in self._means}
         self._best = {}
         for label in self.labels:
             values = [m[label] for m in self._means.values() if m[label] is not None]
