@@ -18,7 +18,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
@@ -29,6 +28,7 @@ from desktop.app.terminal import printable
 from desktop.project import Project
 from desktop.ui import actions, settings_store
 from desktop.ui.actions import ADJUDICATE, ALWAYS, JUDGE, REVIEW
+from desktop.ui.busy_label import MetricsBusyLabel
 from desktop.ui.central import build_central, show_header
 from desktop.ui.commands import ReviewCommands
 from desktop.ui.files import FileCommands
@@ -91,16 +91,11 @@ class MainWindow(QMainWindow):
         self.metrics_dock = MetricsDock(self.session, self)
         self.metrics_dock.reviewer_marks.markWanted.connect(partial(mark_reviewer, self))
         self.metrics = MetricsRunner(self.session, self.metrics_dock, self.db_path, self)
-        self.metrics.busyChanged.connect(self._metrics_state)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.metrics_dock)
         self.view_menu.insertAction(self.act_compare, self.metrics_dock.toggleViewAction())
-        # The label keeps its size whether it says something or not: a status bar whose
-        # label grew and shrank as the metrics started and stopped laid the whole window out
-        # and repainted it twice a judgement (it also changed height by a pixel).
-        self._progress_label = QLabel(self.tr("Updating metrics…"))
-        self._progress_label.setMinimumSize(self._progress_label.sizeHint())
-        self._progress_label.setText("")
-        self.statusBar().addPermanentWidget(self._progress_label)
+        busy = MetricsBusyLabel()
+        self.metrics.busyChanged.connect(busy.show_busy)
+        self.statusBar().addPermanentWidget(busy)
         self.journal_warning = JournalWarning(self)
         self.statusBar().addPermanentWidget(self.journal_warning)
         self._connect_session()
@@ -414,9 +409,6 @@ class MainWindow(QMainWindow):
 
     def start_full_pass(self) -> None:
         self.metrics.full_pass()
-
-    def _metrics_state(self, busy: bool) -> None:
-        self._progress_label.setText(self.tr("Updating metrics…") if busy else "")
 
     def metrics_busy(self) -> bool:
         return self.metrics.busy() or self.metrics.counting()
