@@ -5,7 +5,7 @@ or of a panel whose content did not change, fails here instead of silently costi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QRegion
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -433,3 +433,39 @@ def test_the_metrics_coming_and_going_leave_the_window_laid_out_as_it_was(
         assert window.statusBar().sizeHint() == wanted, busy
         assert window.centralWidget().geometry() == central, busy
         assert window.evidence_panel.table.viewport() not in counter.counts, busy
+
+
+def test_a_judgement_that_changes_nothing_a_ranking_shows_leaves_it_as_it_is(
+    open_window, sample_db, qtbot
+):
+    """A pool passage outside the shown top K struck with X changes nothing the ranking
+    shows: its model is not reset (a reset lays out and repaints every cell and the header).
+    A judgement on a passage the ranking shows still resets it."""
+    window = open_window(sample_db)
+    window.show_question("q05")
+    idle(qtbot, window)
+    model = window.rankings.panels[0].model
+    ranked = {r.passage_id for r in model.rows}
+    window.middle_tabs.setCurrentWidget(window.pool_panel)
+    window.pool_panel.settle()
+    outside = [e for e in window.view.pool if e.passage_id not in ranked]
+    assert outside
+    window.pool_panel.choose(
+        [r.passage_id for r in window.pool_panel.model.rows].index(outside[0].passage_id)
+    )
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    qtbot.keyClick(window, Qt.Key.Key_X)
+    idle(qtbot, window)
+    assert window.view.pool and outside[0].passage_id not in {
+        e.passage_id for e in window.view.pool
+    }
+    assert resets == []
+    # X on a ranked passage marks its row: the ranking is shown anew.
+    window.middle_tabs.setCurrentWidget(window.rankings)
+    window.rankings.panels[0].table.selectRow(1)
+    idle(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_X)
+    idle(qtbot, window)
+    assert resets == [1]
+    assert model.rows[1].not_evidence

@@ -49,10 +49,13 @@ class RankingModel(QAbstractTableModel):
     def set_rows(
         self, rows: Sequence[RankedRow], items: Sequence[ItemState], terms_: Sequence[str]
     ) -> None:
+        rows, items, terms_ = list(rows), list(items), list(terms_)
+        if (rows, items, terms_) == (self.rows, self.items, self._terms):
+            return  # a judgement that changes nothing this ranking shows: no reset, no repaint
         self.beginResetModel()
-        self.rows = list(rows)
-        self.items = list(items)
-        self._terms = list(terms_)
+        self.rows = rows
+        self.items = items
+        self._terms = terms_
         self._html = [""] * len(self.rows)
         self._only_rows = self._flags(self.only)
         self.endResetModel()
