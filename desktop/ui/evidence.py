@@ -48,10 +48,20 @@ class EvidenceTable(QTableView):
     to the new width would also have it repaint itself again on a timer, after that paint."""
 
     def resizeEvent(self, event) -> None:
-        header = self.horizontalHeader()
-        blocked = header.blockSignals(True)
-        try:
+        with self.columns_held():
             super().resizeEvent(event)
+
+    @contextmanager
+    def columns_held(self, hold: bool = True):
+        """While the columns change (a switch's reset gives every column its default width,
+        then the systems' widths, the alternatives shown or not, the last column stretched to
+        a new table width), the header's signals are held: each change would have the table
+        repaint itself once more on a timer, after the switch's paint, although the model's
+        reset (or the table's resize) repaints it whole in that paint already."""
+        header = self.horizontalHeader()
+        blocked = header.blockSignals(hold or header.signalsBlocked())
+        try:
+            yield
         finally:
             header.blockSignals(blocked)
 
@@ -170,7 +180,7 @@ class EvidencePanel(QWidget):
         texts = view.item_texts()
         # The header's signals are held through the reset unless the columns' count changes
         # (one system or two): the table then lays its columns out anew on that signal.
-        with self.columns_held(len(self.model.systems) == len(names)):
+        with self.table.columns_held(len(self.model.systems) == len(names)):
             self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
             self.model.set_only(self.session.only_found())
             self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
@@ -193,7 +203,7 @@ class EvidencePanel(QWidget):
         unless some item has alternatives to show."""
         header = self.table.horizontalHeader()
         fm = self.table.fontMetrics()
-        with self.columns_held():
+        with self.table.columns_held():
             for i, name in enumerate(names):
                 width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
                 header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
@@ -203,20 +213,6 @@ class EvidencePanel(QWidget):
                 )
             # The last column stretches into the room now, not on the header's timer.
             header.resizeSections(QHeaderView.ResizeMode.Interactive)
-
-    @contextmanager
-    def columns_held(self, hold: bool = True):
-        """While a switch changes the table's columns (the reset gives every column its default
-        width, then the systems' widths, the alternatives shown or not, the last column
-        stretched to a new table width), the header's signals are held: each change would
-        have the table repaint itself once more on a timer, after the switch's paint, although
-        the model's reset (or the table's resize) repaints it whole in that paint already."""
-        header = self.table.horizontalHeader()
-        blocked = header.blockSignals(hold or header.signalsBlocked())
-        try:
-            yield
-        finally:
-            header.blockSignals(blocked)
 
     def _scores_changed(self, pk: int) -> None:
         if pk < 0 or pk == self.session.current_pk:
