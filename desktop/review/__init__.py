@@ -61,7 +61,6 @@ from desktop.review.views import (
     question_view,
     unread_pool,
     view_of,
-    with_pool_excerpts,
 )
 
 __all__ = [
@@ -128,5 +127,4 @@ __all__ = [
     "unread_pool",
     "view_of",
     "visible",
-    "with_pool_excerpts",
 ]

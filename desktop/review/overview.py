@@ -223,11 +223,13 @@ def judged_question(
     pool_depth: int = DEFAULT_DEPTH,
     every_system: Sequence[dict] = (),
     choice: SpanChoice | None = DEFAULT_CHOICE,
+    marks: list[dict] | None = None,
 ) -> Judged:
     """question_view and refresh_question in one, from one build of the question's gold and
     one read of its log: the keypress path, on a worker. ``systems`` are the ones shown; the
-    entries cover every system (``every_system``, read when not given)."""
-    seen = question_gold(project, question, reviewer, blind, reviewers)
+    entries cover every system (``every_system``, read when not given); ``marks``: the
+    reviewer-mark lines the window holds (read when not given)."""
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks)
     view = view_of(project, question, seen, systems, k, reviewer)
     view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
     with_excerpts(project, view)

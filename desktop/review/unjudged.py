@@ -65,9 +65,11 @@ def pool_of(
     blind: bool,
     reviewers: Sequence[str],
     depth: int = DEFAULT_DEPTH,
+    marks: list[dict] | None = None,
 ) -> list[PoolEntry]:
-    """question_pool of a question not on screen (the pool queue across questions)."""
-    seen = question_gold(project, question, reviewer, blind, reviewers)
+    """question_pool of a question not on screen (marks: the reviewer-mark lines, when the
+    caller holds them, as for question_gold)."""
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks)
     return question_pool(project, question, seen, depth, blind, reviewer)
 
 

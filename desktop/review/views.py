@@ -194,13 +194,6 @@ def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionVie
     return view
 
 
-def with_pool_excerpts(project, view: QuestionView) -> QuestionView:
-    """The view with the pool's excerpts it was built without (question_view's pool_excerpts
-    False, while the pool queue was behind the rankings), read once and kept in it."""
-    view.excerpts.update(pool_excerpts(project, unread_pool(view)))
-    return view
-
-
 def unread_pool(view: QuestionView) -> list[int]:
     """The pool's passages whose excerpts the view was built without."""
     return [e.passage_pk for e in view.pool if e.passage_pk not in view.excerpts]

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from desktop import review
+from desktop.gold.effective import machine_marks
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.readers import Cancelled
 from desktop.readers.kinds import IMPORT_KINDS
@@ -135,7 +136,6 @@ def mark_op(reviewer: str, machine: bool | None, at: str) -> Callable:
     question (the gold) and the reviewers. Its result: (the row written, the reviewer's mark
     it replaces, None for none), read here so that undo knows what to put back and the GUI
     thread reads nothing."""
-    from desktop.gold.effective import machine_marks
 
     def mark(project, _) -> tuple[dict, bool | None]:
         before = machine_marks(project.reads.mark_lines()).get(reviewer)
@@ -244,11 +244,14 @@ def judged_op(
     agreement: bool = False,
     systems: Sequence[dict] = (),
     choice: review.SpanChoice | None = review.DEFAULT_CHOICE,
+    marks: Sequence[dict] | None = None,
 ) -> Callable:
     """A question after a judgement on it, built once (review.judged_question): the view the
     window shows (its pool too), its question-list line and every system's scores; the
-    agreement (which reads the whole log) only when it is shown."""
+    agreement (which reads the whole log) only when it is shown. marks: the reviewer-mark
+    lines the session holds (not read again for every judgement)."""
     shown, ks, reviewers, systems = list(shown), list(ks), list(reviewers), list(systems)
+    marks = None if marks is None else list(marks)  # None: read on the worker
 
     def work(project, _progress) -> Done:
         judged = review.judged_question(
@@ -263,6 +266,7 @@ def judged_op(
             pool_depth,
             systems,
             choice,
+            marks,
         )
         if agreement and not blind:
             judged.agreement = project.agreement()
@@ -290,29 +294,32 @@ def next_pools_op(
     reviewers: Sequence[str],
     depth: int,
     excerpt_chars: int,
+    marks: Sequence[dict] | None = None,
 ) -> Callable:
     """The pools of the questions given, in their order, until `wanted` have passages left
-    (review.pool_of), each with its excerpts and machine suggestions: the pool queue's
+    (review.question_pool), each with its excerpts and machine suggestions: the pool queue's
     "across questions" option, read here and not on the GUI thread. Every question looked at
-    is in the result (an empty pool too), so the panel knows not to look again."""
+    is in the result (an empty pool too), so the panel knows not to look again. Each
+    question's log is read once, with the reviewer-mark lines the session holds (marks): the
+    gold, the pool and the suggestions come from that one read, as a question's view does."""
     from desktop.review.suggestions import suggestions
 
     questions, reviewers = [dict(q) for q in questions], list(reviewers)
+    marks = None if marks is None else list(marks)  # None: read with each question
 
     def work(project, progress) -> Done:
-        out, found, marks = [], 0, None
+        out, found = [], 0
         for n, question in enumerate(questions):
             progress(n, len(questions))
-            entries = review.pool_of(project, question, reviewer, blind, reviewers, depth)
+            seen = review.question_gold(project, question, reviewer, blind, reviewers, marks)
+            entries = review.question_pool(project, question, seen, depth, blind, reviewer)
             excerpts, suggested = {}, {}
             if entries:
                 found += 1
                 pks = [e.passage_pk for e in entries]
                 excerpts = project.reads.passage_excerpts(pks, excerpt_chars)
-                if not blind:  # the mark lines tell the machines (effective.is_machine)
-                    marks = project.reads.mark_lines() if marks is None else marks
-                    lines = project.reads.judgements(question_id=question["id"])
-                    suggested = suggestions(lines + marks)
+                if not blind:  # the lines the gold was built from, the mark lines with them
+                    suggested = suggestions(seen[2])
             out.append(NextPool(question["pk"], question["id"], entries, excerpts, suggested))
             if found == wanted:
                 break

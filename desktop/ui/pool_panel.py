@@ -266,6 +266,7 @@ class PoolPanel(QWidget):
             session.reviewers,
             session.pool_depth,
             EXCERPT_CHARS,
+            session.marks,
         )
         self.worker.start(
             "pools",

@@ -147,6 +147,7 @@ class MetricsRunner(QObject):
                 self.dock.agreement_shown(),
                 session.systems,
                 session.span_choice(),
+                session.marks,
             ),
             on_done=lambda done: self._judged_ready(generation, serial, done.result, others_move),
             on_failed=lambda error: self._failed(generation, error),

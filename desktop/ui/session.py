@@ -159,7 +159,13 @@ class ReviewSession(QObject):
         if question["pk"] == self.current_pk and self.view is not None:
             return self.view.pool
         return review.pool_of(
-            self.project, question, self.reviewer, self.blind, self.reviewers, self.pool_depth
+            self.project,
+            question,
+            self.reviewer,
+            self.blind,
+            self.reviewers,
+            self.pool_depth,
+            self.marks,
         )
 
     def pool_order(self, question_id: str, entries: list) -> list:

@@ -17,7 +17,7 @@ import pytest
 from desktop import review
 from desktop.project import Project
 from desktop.review.unjudged import judged_by
-from desktop.review.views import TEXT_CHARS, excerpt, view_of, with_pool_excerpts
+from desktop.review.views import TEXT_CHARS, excerpt, pool_excerpts, unread_pool, view_of
 from tests.helpers import cli
 from tests.review.test_review_domain import JUDGEMENTS
 
@@ -47,7 +47,10 @@ def assert_same_views(project, k: int, depth: int) -> int:
             for question in project.questions():
                 args = (project, question, shown, k, "kim", blind, reviewers, depth)
                 old = old_view(*args)
-                later = with_pool_excerpts(project, review.question_view(*args, names, False))
+                # Built with the pool queue behind the rankings, then given the excerpts
+                # the queue's worker reads when it is shown (operations.pool_reads_op).
+                later = review.question_view(*args, names, False)
+                later.excerpts.update(pool_excerpts(project, unread_pool(later)))
                 for new in (review.question_view(*args), review.question_view(*args, names), later):
                     for f in dataclasses.fields(old):
                         name = f.name
