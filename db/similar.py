@@ -180,19 +180,23 @@ class Similar(Area):
         """Each passage's share of the weights of the terms it holds (of those in `only`
         when given, of every passage holding one otherwise)."""
         total = sum(weights.values())
-        within = ""
-        params: list = []
+        scores: dict[int, float] = {}
+        for term, weight in weights.items():
+            for rowid in self._holders(term, only):
+                scores[rowid] = scores.get(rowid, 0.0) + weight
+        return {p: s / total for p, s in scores.items()}
+
+    def _holders(self, term: str, only: list[int] | None = None) -> Iterator[int]:
+        """The passages (rowids) holding a term, of those in `only` when given."""
+        within, params = "", []
         if only is not None:
             within = f" AND rowid IN ({','.join('?' * len(only))})"
             params = only
-        scores: dict[int, float] = {}
-        for term, weight in weights.items():
-            for (rowid,) in self.conn.execute(
-                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?" + within,
-                (phrase(term), *params),
-            ):
-                scores[rowid] = scores.get(rowid, 0.0) + weight
-        return {p: s / total for p, s in scores.items()}
+        for (rowid,) in self.conn.execute(
+            "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?" + within,
+            (phrase(term), *params),
+        ):
+            yield rowid
 
     def _every_share(
         self, weights: dict[str, float], excluded: set[int]
@@ -209,9 +213,7 @@ class Similar(Area):
         total = sum(weights.values())
         sums = array("d", bytes(8 * (top + 1)))
         for term, weight in weights.items():
-            for (rowid,) in self.conn.execute(
-                "SELECT rowid FROM passage_bigram WHERE passage_bigram MATCH ?", (phrase(term),)
-            ):
+            for rowid in self._holders(term):
                 if rowid <= top:  # the index is emptied with the passages: never above
                     sums[rowid] += weight
         for p in excluded:
