@@ -84,3 +84,20 @@ def sample_study(tmp_path_factory) -> Path:
     done = cli(db, "demo", "--study")
     assert done.returncode == 0, done.stderr
     return db
+
+
+@pytest.fixture
+def prepared_made(monkeypatch) -> list:
+    """A list that grows by one each time a metrics.Prepared is made (the real constructor,
+    counted): how many times the items of a question were prepared for scoring."""
+    from desktop.evaluation import metrics
+
+    made: list[int] = []
+    real = metrics.Prepared.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+    return made

@@ -55,15 +55,8 @@ def test_randomization_p_values_of_many_questions_equal_a_plain_compress_sum():
     assert got == [(1 + e) / 61 for e in extreme]
 
 
-def test_tie_extremes_prepare_the_items_only_for_a_list_that_shares_a_score(monkeypatch):
-    made = []
-    real = metrics.Prepared.__init__
-
-    def counted(self, *args, **kwargs):  # the real constructor, counted
-        made.append(1)
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+def test_tie_extremes_prepare_the_items_only_for_a_list_that_shares_a_score(prepared_made):
+    made = prepared_made  # one for each metrics.Prepared made
     items = [Item(1, "core", frozenset({1}))]
     assert ties.tie_extremes(items, [1], [(2, 3.0), (1, 2.0), (3, 1.0)]) is None
     assert not made

@@ -6,21 +6,15 @@ from __future__ import annotations
 
 import json
 
-from desktop.evaluation import metrics
 from desktop.report import runs
 from tests.report.test_report_cells import GOLDEN, judged_sample, report_cells
 
 
-def test_items_kept_or_made_per_row_give_the_golden_cells(project, tmp_path, monkeypatch):
+def test_items_kept_or_made_per_row_give_the_golden_cells(
+    project, tmp_path, monkeypatch, prepared_made
+):
     judged_sample(project)
-    made = []
-    real = metrics.Prepared.__init__
-
-    def counted(self, *args, **kwargs):  # the real constructor, counted
-        made.append(1)
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+    made = prepared_made  # one for each metrics.Prepared made
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     kept = json.loads(json.dumps(report_cells(project, tmp_path), ensure_ascii=False))
     once = len(made)
@@ -37,17 +31,10 @@ def test_items_kept_or_made_per_row_give_the_golden_cells(project, tmp_path, mon
 
 
 def test_the_first_kept_questions_are_prepared_once_and_the_rest_per_row(
-    project, tmp_path, monkeypatch
+    project, tmp_path, monkeypatch, prepared_made
 ):
     judged_sample(project)
-    made = []
-    real = metrics.Prepared.__init__
-
-    def counted(self, *args, **kwargs):  # the real constructor, counted
-        made.append(1)
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(metrics.Prepared, "__init__", counted)
+    made = prepared_made  # one for each metrics.Prepared made
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     report_cells(project, tmp_path)
     once = len(made)  # every question kept
