@@ -43,6 +43,14 @@ def _settle() -> None:
         QApplication.processEvents()
 
 
+def _shown(window, question_id: str) -> None:
+    """A switch, settled as the bench settles it: the reader's passage arrived, the events
+    that paint delivered."""
+    window.show_question(question_id)
+    window.reader.settle()
+    _settle()
+
+
 def _on_window(window: QWidget, widget: QWidget, region: QRegion) -> QRegion:
     return region.translated(widget.mapTo(window, QPoint(0, 0)))
 
@@ -247,9 +255,7 @@ def test_a_switch_paints_in_one_pass_over_the_changed_panels_alone(open_window, 
     whole middle column)."""
     window = open_window(sample_db)
     ids = window.question_ids()
-    window.show_question(ids[0])
-    window.reader.settle()
-    _settle()
+    _shown(window, ids[0])
     passes = PassCounter(window)
     counter = PaintCounter(window)
     switches = ids[1:11]
@@ -282,14 +288,10 @@ def test_a_question_seen_again_reuses_its_highlighted_text(open_window, sample_d
     window = open_window(sample_db)
     ids = window.question_ids()
     for qid in ids[:2]:  # each seen once
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
     built = widgets.highlighted_html_built()
     for qid in ids[:2] * 3:
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
     assert widgets.highlighted_html_built() == built
 
 
@@ -300,9 +302,7 @@ def test_the_readers_title_has_its_lines_from_the_first_passage(open_window, sam
     window = open_window(sample_db)
     title = window.reader.title
     for qid in window.question_ids()[:3]:
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
         assert title.parentWidget().height() == title.heightForWidth(title.width()), qid
 
 
@@ -316,9 +316,7 @@ def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
 
     window = open_window(sample_db)
     ids = window.question_ids()
-    window.show_question(ids[0])
-    window.reader.settle()
-    _settle()
+    _shown(window, ids[0])
     ranking = window.rankings.panels[0].table
     views = {
         "ranking": ranking.viewport(),
@@ -340,9 +338,7 @@ def test_a_switch_paints_each_view_once(open_window, sample_db, monkeypatch):
     for qid in ids[1:11]:
         counter.reset()
         built.clear()
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
         _candidates_arrived(window)
         painted = {name: counter.counts.get(view, 0) for name, view in views.items()}
         assert painted == dict.fromkeys(views, 1), qid
@@ -359,9 +355,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
     window = open_window(sample_db)
     table = window.evidence_panel.table
     ids = window.question_ids()
-    window.show_question(ids[0])
-    window.reader.settle()
-    _settle()
+    _shown(window, ids[0])
     counter = PaintCounter(window)
     changed = 0
 
@@ -372,9 +366,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
         counter.reset()
         hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
         before = placed()
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
         _candidates_arrived(window)
         if placed() != before:
             # Moved or resized (the column's scroll bar narrows it, more rows make it taller):
@@ -393,17 +385,13 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
     window = open_window(sample_db, size=(1366, 640))
     table = window.evidence_panel.table
     ids = window.question_ids()
-    window.show_question(ids[0])
-    window.reader.settle()
-    _settle()
+    _shown(window, ids[0])
     counter = PaintCounter(window)
     narrowed = 0
     for qid in ids[1:] + ids[:1]:
         counter.reset()
         width = table.width()
-        window.show_question(qid)
-        window.reader.settle()
-        _settle()
+        _shown(window, qid)
         _candidates_arrived(window)
         narrowed += table.width() != width
         assert counter.counts.get(table.viewport(), 0) <= 2, qid
