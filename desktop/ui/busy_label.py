@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel
 
 
 def _busy_text() -> str:
+    # Translated under MainWindow, where the window said it before this label had a class.
     return QCoreApplication.translate("MainWindow", "Updating metrics…")
 
 
