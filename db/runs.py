@@ -4,6 +4,7 @@ pool, the report and the window."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
@@ -180,41 +181,36 @@ class Runs(Area):
         self, depth: int, with_systems: bool = True, question_pk: int | None = None
     ) -> list[tuple[int, int, str, int, int, str | None]]:
         """Per (question, passage) in some system's top `depth`: (question_pk, passage_pk,
-        passage id, how many systems, best rank, comma-separated system keys or None), in
-        passage order. Each (system, question) prefix of the result key is sought, not
-        scanned, and the counting is done in SQLite (issue 13: no slower than the metrics).
-        With question_pk, that question's alone (the window, after a judgement on it)."""
-        # Grouped by passage first, so that the id is looked up once per group in key order:
-        # at a million passages, lookups in question order jump about the index (0.3 s more).
+        passage id, how many systems, best rank, comma-separated system keys or None), in the
+        pool's order (pool_in_order). With question_pk, that question's alone (the window,
+        after a judgement on it)."""
+        return self.pool_in_order(depth, with_systems, question_pk).fetchall()
+
+    def pool_in_order(
+        self, depth: int, with_systems: bool = False, question_pk: int | None = None
+    ) -> sqlite3.Cursor:
+        """pool_candidates' rows streamed, in the pool's order: by question, then most
+        systems, best rank, passage id (and key: ids are unique, so that never decides).
+        This ORDER BY is the one place the design's pool order is written
+        (desktop/gold/pool.py only shuffles it for a reviewer). Each (system, question) prefix
+        of the result key is sought, not scanned, and the counting is done in SQLite (issue
+        13: no slower than the metrics)."""
+        # Grouped by passage first, so that ids are sought in key order: at a million
+        # passages, lookups in question order jump about the index (0.3 s more). Then put in
+        # order by SQLite: one sort here costs less than half what a sort per question in
+        # Python does.
         one = "AND q.pk = ? " if question_pk is not None else ""
         # Not in a CASE: an aggregate is accumulated even where its value is never used.
         systems = "group_concat(r.system_pk)" if with_systems else "NULL"
         return self.conn.execute(
-            "SELECT r.question_pk, r.passage_pk, "
-            "(SELECT p.id FROM passage p INDEXED BY passage_key_id WHERE p.pk = r.passage_pk), "
-            f"count(*), min(r.rank), {systems} FROM system s "
-            f"CROSS JOIN question q CROSS JOIN result r WHERE {POOLED} AND r.system_pk = s.pk "
-            f"AND r.question_pk = q.pk {one}AND r.rank <= ? "
-            "GROUP BY r.passage_pk, r.question_pk",
-            (*([] if question_pk is None else [question_pk]), depth),
-        ).fetchall()
-
-    def pool_in_order(self, depth: int) -> Iterator[tuple[int, int, str, int, int]]:
-        """pool_candidates' rows without the systems' keys, for every question, streamed in the
-        pool's order (desktop/gold/pool.py `ordered`): by question, then most systems, best
-        rank, passage id (and key, as a stable sort of pool_candidates' order leaves ties)."""
-        # Grouped by passage first, so that ids are sought in key order (as pool_candidates
-        # does), then put in order by SQLite: at a million passages, one sort here costs less
-        # than half what a sort per question in Python does.
-        return self.conn.execute(
-            "SELECT g.question_pk, g.passage_pk, p.id, g.systems, g.best FROM "
-            "(SELECT r.question_pk, r.passage_pk, count(*) AS systems, min(r.rank) AS best "
-            f"FROM system s CROSS JOIN question q CROSS JOIN result r WHERE {POOLED} "
-            "AND r.system_pk = s.pk AND r.question_pk = q.pk AND r.rank <= ? "
-            "GROUP BY r.passage_pk, r.question_pk) g "
+            "SELECT g.question_pk, g.passage_pk, p.id, g.systems, g.best, g.keys FROM "
+            "(SELECT r.question_pk, r.passage_pk, count(*) AS systems, min(r.rank) AS best, "
+            f"{systems} AS keys FROM system s CROSS JOIN question q CROSS JOIN result r "
+            f"WHERE {POOLED} AND r.system_pk = s.pk AND r.question_pk = q.pk {one}"
+            "AND r.rank <= ? GROUP BY r.passage_pk, r.question_pk) g "
             "JOIN passage p INDEXED BY passage_key_id ON p.pk = g.passage_pk "
             "ORDER BY g.question_pk, g.systems DESC, g.best, p.id, g.passage_pk",
-            (depth,),
+            (*([] if question_pk is None else [question_pk]), depth),
         )
 
     def pool_passages(self, depth: int) -> Iterator[tuple[int, int]]:

@@ -47,9 +47,9 @@ def collect(
     system_names: dict[int, str] | None = None,
 ) -> dict[int, list[PoolEntry]]:
     """candidates: (question_pk, passage_pk, passage_id, systems, best rank, system keys
-    comma-separated or None) per passage in some system's top D, in any order (the store
-    counts); judged(question_pk) gives J(q). The unjudged passages per question, unordered;
-    without system_names the systems are not named."""
+    comma-separated or None) per passage in some system's top D, in the pool's order (the
+    store counts and orders); judged(question_pk) gives J(q). The unjudged passages per
+    question, in that order; without system_names the systems are not named."""
     out: dict[int, list[PoolEntry]] = {}
     known: dict[int, set[int]] = {}
     for row in candidates:
@@ -96,9 +96,10 @@ def listed(unjudged: int, has_evidence: bool, ranked: bool) -> bool:
 
 
 def ordered(entries: list[PoolEntry], shuffle_for: str | None = None, question: str = ""):
-    """The design's order; with shuffle_for (a reviewer's name) a shuffle fixed by that name
-    and the question, so that a reviewer meets each question's pool the same way each time."""
-    entries = sorted(entries, key=lambda e: (-e[2], e[3], e[1]))
+    """Entries in the design's order as the store gives them (Runs.pool_in_order writes that
+    order, once); with shuffle_for (a reviewer's name) a shuffle fixed by that name and the
+    question, so that a reviewer meets each question's pool the same way each time."""
+    entries = list(entries)
     if shuffle_for is not None:
         shuffle(entries, shuffle_for, question)
     return entries

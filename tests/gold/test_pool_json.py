@@ -88,6 +88,38 @@ def test_pool_json_is_what_json_dumps_writes_for_the_pool(study, depth, shuffle_
         assert text == dumped(project, depth, shuffle_for)
 
 
+def oracle_pool(study, depth: int) -> dict[str, list[tuple[str, int, int]]]:
+    """The design's pool worked out from the study alone: per question, each passage in some
+    system's top D, not in the gold and not judged, as (id, systems, best rank), ordered by
+    most systems, best rank, then passage id."""
+    _, questions, runs, gold, judged = study
+    out = {}
+    for q in questions:
+        seen = set(gold[q]) | {p for jq, p in judged if jq == q}
+        ranks: dict[str, list[int]] = {}
+        for run in runs:
+            for rank, p in enumerate(run[q][:depth], start=1):
+                ranks.setdefault(p, []).append(rank)
+        entries = [(p, len(r), min(r)) for p, r in ranks.items() if p not in seen]
+        if entries:
+            out[q] = sorted(entries, key=lambda e: (-e[1], e[2], e[0]))
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(studies(), st.integers(1, 5))
+def test_the_pool_is_in_the_designs_order(study, depth):
+    """The store's ORDER BY is the one place the order is written; this is its oracle."""
+    with tempfile.TemporaryDirectory() as tmp, Project(Path(tmp) / "study.db") as project:
+        build(project, Path(tmp), study)
+        found = {
+            qid: [(e.passage_id, e.systems, e.best_rank) for e in entries]
+            for qid, entries in project.pool(depth, blind=True)
+            if entries
+        }
+        assert found == oracle_pool(study, depth)
+
+
 def test_pool_command_json_is_the_pool_dumped(db_path, tmp_path):
     passages = ['p"1x', "pa\\x", "p가x", "pBx"]
     runs = [
