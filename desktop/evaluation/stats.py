@@ -35,9 +35,9 @@ _HEX = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 # pairs (randomization) are packed in turns, each drawing the same resamples or signs from
 # the same seed, so that the results are those of packing them all at once. Each turn pays
 # Python's cost per integer added once more: the report's ninety pairs of a measure (ten
-# systems, two K) at 5,000 questions fit in one or two turns of 2 MB (the randomization's
-# subset tables take four times that), where four to seven turns of 512 kB took 1.5 times as
-# long.
+# systems, two K) at 5,000 questions fit in one or two turns of 2 MB, where four to seven
+# turns of 512 kB took a third longer; the randomization's peak is then about 25 MB (its
+# subset tables take four times the packed integers), against 3 MB.
 PACKED_BYTES = 1 << 21
 _INT_OVERHEAD = 40  # bytes of a Python int's header and of the list's pointer to it
 
