@@ -159,6 +159,18 @@ class JudgementLog(Area):
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         return self._query(f"SELECT * FROM judgement {clause} ORDER BY at, pk", params)
 
+    def each_question_judgements(self) -> Iterator[tuple[int, dict]]:
+        """(question_pk, line) of every line about a question the database has, in question
+        order and, within a question, in judgements(question_id)'s order (at, pk), streamed:
+        one statement for the report's whole pass instead of one per question."""
+        cursor = self.conn.execute(
+            "SELECT q.pk, j.* FROM judgement j JOIN question q ON q.id = j.question_id "
+            "ORDER BY q.pk, j.at, j.pk"
+        )
+        names = [d[0] for d in cursor.description][1:]
+        for row in cursor:
+            yield row[0], dict(zip(names, row[1:], strict=True))
+
     def orphan_judgements(self) -> Iterator[dict]:
         """Judgement lines about question ids the database no longer has, by question id
         and in log order, streamed."""

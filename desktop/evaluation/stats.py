@@ -33,8 +33,12 @@ MAX_SCALE_BITS = 60
 _HEX = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 # What the packed integers of one turn may take together: past it, the columns (bootstrap) or
 # pairs (randomization) are packed in turns, each drawing the same resamples or signs from
-# the same seed, so that the results are those of packing them all at once.
-PACKED_BYTES = 1 << 19
+# the same seed, so that the results are those of packing them all at once. Each turn pays
+# Python's cost per integer added once more: the report's ninety pairs of a measure (ten
+# systems, two K) at 5,000 questions fit in one or two turns of 2 MB, where four to seven
+# turns of 512 kB took a third longer; the randomization's peak is then about 25 MB (its
+# subset tables take four times the packed integers), against 3 MB.
+PACKED_BYTES = 1 << 21
 _INT_OVERHEAD = 40  # bytes of a Python int's header and of the list's pointer to it
 
 Tick = Callable[[int, int], None]
@@ -289,12 +293,22 @@ def _nibble_sums(packed: list[int]) -> list[list[int]]:
 def _packed(units, pairs, keep, width: int, scale: int) -> list[int]:
     """Per kept question, the differences (+ scale, so never negative) of these pairs side by
     side in one integer, a field of ``width`` bits each, so one sum adds up every pair."""
-    packed = [0] * len(keep)
-    offset = 0  # every field's + scale, added once at the end
-    for j, (a, b) in enumerate(pairs):
+    # Each pair's column of fields, then neighbours joined two by two until one is left: each
+    # level handles every bit once, where adding the pairs one after the other would copy
+    # the growing integers once per pair (quadratic in the pairs: at ninety pairs in one turn,
+    # half as long as all the permutations' sums). The integers are the same, whatever the
+    # order they are put together in.
+    columns = []
+    for a, b in pairs:
         ua, ub = map(units[a].__getitem__, keep), map(units[b].__getitem__, keep)
-        shift = j * width
-        # Whole columns at C speed; the fields' sums are exact whatever the order of adding.
-        packed = list(map(add, packed, map(lshift, map(sub, ua, ub), repeat(shift))))
-        offset += scale << shift
-    return list(map(add, packed, repeat(offset)))
+        columns.append(list(map(add, map(sub, ua, ub), repeat(scale))))
+    fields = 1  # fields in each column of the level
+    while len(columns) > 1:
+        shift = fields * width
+        joined = [
+            list(map(add, low, map(lshift, high, repeat(shift))))
+            for low, high in zip(columns[::2], columns[1::2], strict=False)  # odd: one over
+        ]
+        columns = joined + columns[len(joined) * 2 :]
+        fields *= 2
+    return columns[0]

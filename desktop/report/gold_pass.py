@@ -1,12 +1,13 @@
 """The report's pass over the questions' gold, one question at a time (issue 12).
 
 Each question's effective gold is built from its own rows (desktop.review.question_gold, the
-window's keypress path, which gives what the whole build gives); its review status, notes,
-pool count and evidence items go into a record, and the rows of the Reviewers and Gold
-changes sheets into tables, all spilled to temporary files (desktop.app.scratch.Spill) and read
-back as the sheets are written. What stays in memory per question is small: the compact
-evidence items compare needs (``CompactGold``), the answerable flag in force and the item
-count the bootstrap needs. The Per question rows are written system by system, so each record
+window's keypress path, which gives what the whole build gives), read for all questions in a
+few statements (desktop.review.each_question_rows) rather than five per question; its review
+status, notes, pool count and evidence items go into a record, and the rows of the Reviewers
+and Gold changes sheets into tables, all spilled to temporary files (desktop.app.scratch.Spill)
+and read back as the sheets are written. What stays in memory per question is small: the
+compact evidence items compare needs (``CompactGold``), the answerable flag in force and the
+item count the bootstrap needs. The Per question rows are written system by system, so each record
 is read once per system. No Qt here.
 """
 
@@ -208,14 +209,14 @@ class QuestionPass:
     def run(self) -> None:
         pool = groupby(self.project.reads.pool_passages(self.pool_depth), key=itemgetter(0))
         pending = next(pool, None)
-        for question in self.project.reads.each_question():
+        for question, read in review.each_question_rows(self.project):
             while pending is not None and pending[0] < question["pk"]:
                 pending = next(pool, None)
             passages: list[int] = []
             if pending is not None and pending[0] == question["pk"]:
                 passages = [row[1] for row in pending[1]]
                 pending = next(pool, None)
-            self._question(question, passages, ranked=bool(passages))
+            self._question(question, read, passages, ranked=bool(passages))
         for _, rows in groupby(
             self.project.reads.orphan_judgements(), key=itemgetter("question_id")
         ):
@@ -230,10 +231,14 @@ class QuestionPass:
             self.by_reviewer.setdefault(name, ReviewerLines()).add(these, question=False)
             self.lines += len(these)
 
-    def _question(self, question: dict, top_passages: list[int], ranked: bool) -> None:
+    def _question(
+        self, question: dict, read: review.QuestionRows, top_passages: list[int], ranked: bool
+    ) -> None:
         everyone = self.reviewer_names
         marks = self.mark_lines  # read once for every question
-        built, _, rows = review.question_gold(self.project, question, "", False, everyone, marks)
+        built, _, rows = review.question_gold(
+            self.project, question, "", False, everyone, marks, read
+        )
         pk = question["pk"]
         machine_rows = [r for r in gold.as_counted(rows) if r.get("machine")]
         if machine_rows:

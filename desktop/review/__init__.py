@@ -28,7 +28,15 @@ from desktop.review.overview import (
 from desktop.review.reading import Reading, reading
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
-from desktop.review.seen import build_gold, question_gold, reviewer_marks, reviewers, visible
+from desktop.review.seen import (
+    QuestionRows,
+    build_gold,
+    each_question_rows,
+    question_gold,
+    reviewer_marks,
+    reviewers,
+    visible,
+)
 from desktop.review.spanned import (
     ACROSS,
     DEFAULT_BUDGET,
@@ -109,6 +117,8 @@ __all__ = [
     "reading",
     "Reading",
     "question_gold",
+    "QuestionRows",
+    "each_question_rows",
     "question_pool",
     "question_terms",
     "question_view",

@@ -26,6 +26,24 @@ def test_nibble_tables_hold_every_subsets_sum_as_the_sign_vector_picks_it():
             assert total == sum(compress(packed, chosen))
 
 
+def test_pairs_packed_two_by_two_are_the_pairs_side_by_side():
+    """Any number of pairs (odd ones leave a column over at some level) gives the integers
+    of the differences + scale in fields of ``width`` bits, the first pair lowest."""
+    rng = random.Random(5)
+    scale, width = 6, 8
+    units = [[rng.randint(0, scale) for _ in range(7)] for _ in range(14)]
+    keep = [0, 2, 3, 6]
+    for count in (1, 2, 3, 5, 6, 7, 13, 90):
+        pairs = [(rng.randrange(14), rng.randrange(14)) for _ in range(count)]
+        expected = [
+            sum(
+                (units[a][i] - units[b][i] + scale) << (j * width) for j, (a, b) in enumerate(pairs)
+            )
+            for i in keep
+        ]
+        assert stats._packed(units, pairs, keep, width, scale) == expected
+
+
 def test_randomization_p_values_of_many_questions_equal_a_plain_compress_sum():
     """Hundreds of questions (the hypothesis test has at most 30), ones where no pair
     differs left out, against the packed sum the test used before its tables."""

@@ -13,6 +13,7 @@ from desktop.app import scratch
 from desktop.gold import effective as gold
 from desktop.project import Project
 from desktop.report.gold_pass import QuestionPass
+from desktop.review.seen import each_question_rows, question_rows
 from tests.helpers import write_jsonl
 
 PASSAGES = [f"p{i}" for i in range(1, 13)]
@@ -224,3 +225,64 @@ def test_reading_is_one_snapshot(project, tmp_path):
         assert len(project.reads.judgements()) == before + 1
     finally:
         other.close()
+
+
+def _not_evidence_too(project, tmp_path) -> None:
+    """Imported gold that judges passages not evidence (a second gold file, one question)."""
+    line = {"question_id": "q2", "evidence": [{"passage_id": "p3"}], "not_evidence": ["p4", "p5"]}
+    project.import_gold(write_jsonl(tmp_path / "gold2.jsonl", [line]))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_rows_read_for_all_questions_are_each_questions_own(project, tmp_path, seed):
+    """each_question_rows (the report's few statements) gives every question the rows
+    question_rows (the window's, a statement each) gives it, in the same order."""
+    judged_project(project, tmp_path, seed)
+    machine_judges(project, seed)
+    _not_evidence_too(project, tmp_path)
+    together = list(each_question_rows(project))
+    questions = project.questions()
+    assert [q for q, _ in together] == questions
+    for question, read in together:
+        own = question_rows(project, question)
+        assert read == own
+    assert any(read.not_evidence for _, read in together)
+    assert any(e["alternatives"] for _, read in together for e in read.evidence)
+
+
+def test_the_rows_of_items_given_as_spans_are_each_questions_own(tmp_path):
+    """Items and alternatives given as spans (issue 19) read for all questions as alone."""
+    from tests.evaluation.test_span_items import build_db
+
+    project = Project(build_db(tmp_path))
+    try:
+        together = list(each_question_rows(project))
+        assert [q for q, _ in together] == project.questions()
+        for question, read in together:
+            assert read == question_rows(project, question)
+        assert any(read.span_items for _, read in together)
+        assert any(read.span_alternatives for _, read in together)
+    finally:
+        project.close()
+
+
+def test_the_pass_reads_the_gold_in_statements_that_do_not_grow_with_the_questions(
+    sample_study,
+):
+    """The report's gold pass reads every question's gold in a few statements, not five per
+    question (33 questions here: the old pass ran 201 statements, this one 9)."""
+    project = Project(sample_study)
+    statements: list[str] = []
+    try:
+        with project.reads.reading():
+            passed = QuestionPass(project, 10)
+            project.store.trace(statements.append)
+            try:
+                passed.run()
+            finally:
+                project.store.trace(None)
+            passed.close()
+        assert passed.questions == len(project.questions()) > 30
+        assert len(statements) < 15, statements
+    finally:
+        project.close()
