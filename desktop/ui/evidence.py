@@ -91,6 +91,7 @@ class EvidencePanel(QWidget):
         layout.addWidget(self._buttons(buttons))
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
+        self._dispute_names: list[str] = []  # whose values the buttons under them take
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
@@ -268,24 +269,34 @@ class EvidencePanel(QWidget):
 
     def _show_disputes(self, view: QuestionView) -> None:
         disputes = [] if self.session.blind else view.disputes
+        if disputes == self.dispute_model.disputes:
+            return  # a judgement on another item: the table, its buttons and height stay
         self.dispute_model.set_disputes(disputes)
+        names = self.dispute_model.reviewers[:4]
+        if names != self._dispute_names:
+            self._dispute_names = names
+            self._dispute_buttons(names)
+        self.dispute_box.setVisible(bool(disputes))
+        self.stretch.setVisible(not disputes)
+        if disputes:
+            self._fit_disputes()
+            self.dispute_table.selectRow(0)
+
+    def _dispute_buttons(self, names: list[str]) -> None:
+        """One button per reviewer in the disagreements, made anew only when they change:
+        buttons deleted and made again laid the evidence column out and repainted it whole."""
         while self.dispute_buttons.count():
             widget = self.dispute_buttons.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
         buttons = []
-        for n, who in enumerate(self.dispute_model.reviewers[:4], 1):
+        for n, who in enumerate(names, 1):
             button = QPushButton(self.tr("Take {name}'s value (Ctrl+{n})").format(name=who, n=n))
             button.setObjectName(f"adjudicate-{n}")
             button.clicked.connect(partial(self._adjudicate, n - 1))
             buttons.append(button)
         if buttons:
             self.dispute_buttons.addWidget(ReflowGrid(buttons))  # a long name wraps, uncut
-        self.dispute_box.setVisible(bool(disputes))
-        self.stretch.setVisible(not disputes)
-        if disputes:
-            self._fit_disputes()
-            self.dispute_table.selectRow(0)
 
     def _fit_disputes(self) -> None:
         """The disagreement table as tall as its rows (up to four), so that the buttons to

@@ -477,3 +477,142 @@ def test_a_judgement_that_changes_nothing_a_ranking_shows_leaves_it_as_it_is(
     idle(qtbot, window)
     assert resets == [1]
     assert model.rows[1].not_evidence
+
+
+def _disputed(db_path, tmp_path, qid: str) -> str:
+    """Two other reviewers disagree on the role of one of qid's items: the question has an
+    open disagreement and its adjudication buttons. Returns that item's passage id."""
+    from desktop.project import Project
+    from tests.helpers import write_jsonl
+
+    with Project(db_path) as project:
+        question = project.reads.question(qid)
+        item = project.effective_gold().items[question["pk"]][0].primary_id
+        lines = [
+            {
+                "reviewer": who,
+                "at": f"2026-01-01T10:00:0{n}+09:00",
+                "question_id": qid,
+                "kind": "role",
+                "passage_id": item,
+                "value": role,
+            }
+            for n, (who, role) in enumerate((("lee", "core"), ("park", "supporting")))
+        ]
+        project.import_judgements(write_jsonl(tmp_path / "roles.jsonl", lines))
+    return item
+
+
+def _judged(window, qtbot, key) -> None:
+    """A judgement key on the evidence table, settled: its question's new view shown, the
+    scores and the selected item's candidates arrived."""
+    view = window.session.view
+    qtbot.keyClick(window.evidence_panel.table, key)
+    qtbot.waitUntil(lambda: window.session.view is not view)
+    idle(qtbot, window)
+    _candidates_arrived(window)
+    _settle()
+
+
+def test_a_judgement_repaints_what_it_changed_once_and_no_button(
+    open_window, sample_db, tmp_path, qtbot
+):
+    """A role judged on an item of a question with an open disagreement on another item: the
+    evidence table, the ranking and the reader show the new view once each; the triage and
+    adjudication buttons, the disagreement table and the candidate alternatives (the same
+    item, the same list) are not repainted, and the status bar once (its message; the
+    "Updating metrics…" word is not shown for scores that come within a moment). The
+    adjudication buttons were made anew on every view, the candidates said "looking…" in
+    between, and the busy word came and went: each laid the evidence column or the window
+    out again and painted it whole, the nine role buttons with it."""
+    disputed = _disputed(sample_db, tmp_path, "q04")
+    window = open_window(sample_db)
+    window.show_question("q04")
+    idle(qtbot, window)
+    panel = window.evidence_panel
+    assert [d.passage_id for d in window.view.disputes] == [disputed]
+    row = next(r for r, i in enumerate(window.view.items) if i.primary_id != disputed)
+    panel.select(row)
+    panel.table.setFocus()
+    idle(qtbot, window)
+    _candidates_arrived(window)
+    _settle()
+    buttons = panel.triage.findChildren(QWidget) + panel.dispute_box.findChildren(QWidget)
+    adjudicate = [b for b in buttons if b.objectName().startswith("adjudicate-")]
+    assert len(adjudicate) == 2
+    unchanged = {
+        "buttons": buttons,
+        "disagreements": [panel.dispute_table.viewport()],
+        "candidates": [panel.candidates, *panel.candidates.findChildren(QWidget)],
+    }
+    counter = PaintCounter(window)
+    for key in (Qt.Key.Key_2, Qt.Key.Key_1):  # supporting, then core again
+        counter.reset()
+        _judged(window, qtbot, key)
+        assert window.view.disputes and window.selected_item().primary_id != disputed
+        painted = {
+            name: [type(w).__name__ for w in widgets if w in counter.counts]
+            for name, widgets in unchanged.items()
+        }
+        assert painted == dict.fromkeys(unchanged, []), key
+        again = {
+            f"{type(w).__name__}:{w.objectName()}": n for w, n in counter.counts.items() if n > 1
+        }
+        assert not again, key
+        views = (panel.table.viewport(), window.rankings.panels[0].table.viewport())
+        assert [counter.counts.get(v) for v in views] == [1, 1], key
+        assert counter.counts.get(window.statusBar()) == 1, key
+
+
+def test_the_pool_count_in_its_tab_repaints_the_tab_alone(open_window, sample_db, qtbot):
+    """A pool key takes a passage from the queue: its tab's count changes. The tab bar is
+    repainted once, with the queue's rows, title and scroll bar that changed; its check
+    boxes, depth and button are not. The tab widget used to repaint itself whole for the new
+    text, and again once laid out for it (with the same geometry): three paints of the tab
+    bar, two of everything in the queue."""
+    window = open_window(sample_db)
+    window.show_question("q05")
+    idle(qtbot, window)
+    tabs, pool = window.middle_tabs, window.pool_panel
+    tabs.setCurrentWidget(pool)
+    idle(qtbot, window)
+    _settle()
+    still = [pool.across, pool.shuffled, pool.depth, pool.depth.lineEdit(), pool.next_button]
+    counter = PaintCounter(window)
+    for _ in range(3):
+        counter.reset()
+        left, text = pool.left(), tabs.tabText(1)
+        view = window.session.view
+        qtbot.keyClick(window, Qt.Key.Key_X)
+        qtbot.waitUntil(lambda v=view: window.session.view is not v)
+        idle(qtbot, window)
+        _settle()
+        assert pool.left() == left - 1 and tabs.tabText(1) != text
+        assert counter.counts.get(tabs.tabBar()) == 1
+        assert [type(w).__name__ for w in still if w in counter.counts] == []
+
+
+def test_the_busy_word_keeps_the_window_still_and_waits_a_moment(open_window, sample_db, qtbot):
+    """ "Updating metrics…" is drawn only once the metrics have been busy a moment, and its
+    coming and going repaints the label alone: no layout of the status bar or the window
+    (a new text asked for one each time, and the window repainted its status bar and dock
+    edges with it)."""
+    from desktop.ui.busy_label import MetricsBusyLabel
+
+    window = open_window(sample_db)
+    idle(qtbot, window)
+    _settle()
+    (busy,) = window.statusBar().findChildren(MetricsBusyLabel)
+    laid_out = LayoutCounter([window, window.statusBar()])
+    counter = PaintCounter(window)
+    window.metrics.busyChanged.emit(True)
+    _settle()
+    assert counter.counts == {}  # scores within a moment show no word at all
+    qtbot.wait(1000)  # longer than that moment
+    _settle()
+    assert set(counter.counts) - {window, window.statusBar()} == {busy}
+    counter.reset()
+    window.metrics.busyChanged.emit(False)
+    _settle()
+    assert set(counter.counts) - {window, window.statusBar()} == {busy}
+    assert laid_out.count == 0
