@@ -270,7 +270,11 @@ class EvidencePanel(QWidget):
     def _show_disputes(self, view: QuestionView) -> None:
         disputes = [] if self.session.blind else view.disputes
         if disputes == self.dispute_model.disputes:
-            return  # a judgement on another item: the table, its buttons and height stay
+            # A judgement on another item: the table and its buttons stay. Its rows are
+            # measured again (the column may have another width than at their first view).
+            if disputes:
+                self._fit_disputes()
+            return
         self.dispute_model.set_disputes(disputes)
         names = self.dispute_model.reviewers[:4]
         if names != self._dispute_names:

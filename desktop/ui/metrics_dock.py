@@ -70,6 +70,7 @@ class MetricsDock(QDockWidget):
         # In a slot: a pool key changes the note's figures, and a new text of as many lines
         # laid out and repainted the whole dock and the window's dock edges.
         self.unsettled_slot = LayoutSlot(self.unsettled)
+        self.unsettled_slot.setAutoFillBackground(False)  # the tab page's lighter colour shows
         self.unsettled_slot.hide()
         top.addWidget(self.unsettled_slot, 3)
         layout.addLayout(top)
