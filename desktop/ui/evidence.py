@@ -92,6 +92,7 @@ class EvidencePanel(QWidget):
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
         self._dispute_names: list[str] = []  # whose values the buttons under them take
+        self._reselecting = False  # the judged item selected again: the reader has it
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
@@ -177,6 +178,7 @@ class EvidencePanel(QWidget):
 
     def show_view(self, view: QuestionView, keep: bool) -> None:
         row = self.table.currentIndex().row() if keep else -1
+        before = self.selected() if keep else None
         names = [s["name"] for s in self.session.shown_systems()]
         texts = view.item_texts()
         # The header's signals are held through the reset unless the columns' count changes
@@ -194,7 +196,14 @@ class EvidencePanel(QWidget):
             missed = view.missed(names[0]) if names else []
             row = missed[0] if missed else (0 if view.items else -1)
         if row >= 0:
-            self.table.selectRow(row)
+            # The item judged, selected again in its question's new view, is in the reader
+            # already: read and laid out again, it was repainted whole with each key.
+            again = before is not None and before.primary_pk == view.items[row].primary_pk
+            self._reselecting = again
+            try:
+                self.table.selectRow(row)
+            finally:
+                self._reselecting = False
         # Its rows laid out now, at the table's new height: left to the reset's timer, that
         # layout ran inside the coming paint and asked for a second one.
         self.table.doItemsLayout()
@@ -314,7 +323,7 @@ class EvidencePanel(QWidget):
     # -- selections ------------------------------------------------------------------------
 
     def _clicked(self, current, _previous=None) -> None:
-        if current.isValid() and self.table.hasFocus():
+        if current.isValid() and self.table.hasFocus() and not self._reselecting:
             self.focus_item()
 
     def focus_item(self, _index=None) -> None:

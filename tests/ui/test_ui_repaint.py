@@ -518,13 +518,15 @@ def test_a_judgement_repaints_what_it_changed_once_and_no_button(
     open_window, sample_db, tmp_path, qtbot
 ):
     """A role judged on an item of a question with an open disagreement on another item: the
-    evidence table, the ranking and the reader show the new view once each; the triage and
-    adjudication buttons, the disagreement table and the candidate alternatives (the same
-    item, the same list) are not repainted, and the status bar once (its message; the
+    evidence table and the ranking show the new view once each; the triage and adjudication
+    buttons, the disagreement table, the candidate alternatives (the same item, the same
+    list) and the reader (the same passage) are not repainted, and the status bar once (its
+    message; the
     "Updating metrics…" word is not shown for scores that come within a moment). The
     adjudication buttons were made anew on every view, the candidates said "looking…" in
     between, and the busy word came and went: each laid the evidence column or the window
-    out again and painted it whole, the nine role buttons with it."""
+    out again and painted it whole, the nine role buttons with it. The item selected again
+    in the new view had the reader read and lay out its passage again."""
     disputed = _disputed(sample_db, tmp_path, "q04")
     window = open_window(sample_db)
     window.show_question("q04")
@@ -544,6 +546,7 @@ def test_a_judgement_repaints_what_it_changed_once_and_no_button(
         "buttons": buttons,
         "disagreements": [panel.dispute_table.viewport()],
         "candidates": [panel.candidates, *panel.candidates.findChildren(QWidget)],
+        "reader": [window.reader.viewer.viewport()],  # it shows the judged item already
     }
     counter = PaintCounter(window)
     for key in (Qt.Key.Key_2, Qt.Key.Key_1):  # supporting, then core again
