@@ -93,6 +93,7 @@ class EvidencePanel(QWidget):
         layout.addWidget(self.notes_view)
         self._dispute_names: list[str] = []  # whose values the buttons under them take
         self._reselecting = False  # the judged item selected again: the reader has it
+        self._shown: tuple | None = None  # what the table's rows were made from
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
@@ -181,12 +182,14 @@ class EvidencePanel(QWidget):
         before = self.selected() if keep else None
         names = [s["name"] for s in self.session.shown_systems()]
         texts = view.item_texts()
-        # The header's signals are held through the reset unless the columns' count changes
-        # (one system or two): the table then lays its columns out anew on that signal.
-        with self.table.columns_held(len(self.model.systems) == len(names)):
-            self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
-            self.model.set_only(self.session.only_found())
-            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
+        shown = (view.items, names, self.session.k, self.session.reviewer, texts)
+        # A view whose items show as they did (a pool passage struck, a note) keeps the
+        # table: a reset repainted it and its header whole.
+        changed = shown != self._shown
+        self._shown = shown
+        if changed:
+            self._show_items(view, names, texts)
+        self.model.set_only(self.session.only_found())
         self.note.setText(self._summary(view, names))
         self._fit()
         self._show_notes(view)
@@ -204,9 +207,18 @@ class EvidencePanel(QWidget):
                 self.table.selectRow(row)
             finally:
                 self._reselecting = False
-        # Its rows laid out now, at the table's new height: left to the reset's timer, that
-        # layout ran inside the coming paint and asked for a second one.
-        self.table.doItemsLayout()
+        if changed:
+            # Its rows laid out now, at the table's new height: left to the reset's timer,
+            # that layout ran inside the coming paint and asked for a second one.
+            self.table.doItemsLayout()
+
+    def _show_items(self, view: QuestionView, names: list[str], texts: dict) -> None:
+        # The header's signals are held through the reset unless the columns' count changes
+        # (one system or two): the table then lays its columns out anew on that signal.
+        with self.table.columns_held(len(self.model.systems) == len(names)):
+            self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+            self.model.set_only(self.session.only_found())
+            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
 
     def _size_columns(self, names: list[str], alternatives: bool) -> None:
         """The systems' columns as wide as their names; the room goes to the passage text

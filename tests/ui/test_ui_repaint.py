@@ -366,6 +366,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
         counter.reset()
         hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
         before = placed()
+        empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
         if placed() != before:
@@ -373,7 +374,9 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
             # that layout comes after the paint and repaints the table again.
             continue
         changed += hidden != [table.isColumnHidden(c) for c in range(table.model().columnCount())]
-        assert counter.counts.get(table.viewport()) == 1, qid
+        # An empty table after an empty one shows what it showed: it is not painted at all.
+        same = empty and not window.view.items
+        assert counter.counts.get(table.viewport(), 0) == (0 if same else 1), qid
     assert changed >= 2
 
 
@@ -394,11 +397,13 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
     for qid in ids[1:] + ids[:1]:
         painted.widths.clear()
         width = table.width()
+        empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
         narrowed += table.width() != width
         widths = painted.widths
-        assert widths, qid
+        # An empty table after an empty one at its width shows what it showed: no paint.
+        assert widths or (empty and not window.view.items and table.width() == width), qid
         again = [a for a, b in zip(widths, widths[1:], strict=False) if a == b]
         assert not again, (qid, widths)
     assert narrowed >= 2
@@ -570,9 +575,10 @@ def test_a_judgement_repaints_what_it_changed_once_and_no_button(
 def test_the_pool_count_in_its_tab_repaints_the_tab_alone(open_window, sample_db, qtbot):
     """A pool key takes a passage from the queue: its tab's count changes. The tab bar is
     repainted once, with the queue's rows, title and scroll bar that changed; its check
-    boxes, depth and button are not. The tab widget used to repaint itself whole for the new
-    text, and again once laid out for it (with the same geometry): three paints of the tab
-    bar, two of everything in the queue."""
+    boxes, depth and button are not, nor the evidence table (X changes no item). The tab
+    widget used to repaint itself whole for the new text, and again once laid out for it
+    (with the same geometry): three paints of the tab bar, two of everything in the queue;
+    and the evidence table was reset and repainted with its header for each new view."""
     window = open_window(sample_db)
     window.show_question("q05")
     idle(qtbot, window)
@@ -581,6 +587,8 @@ def test_the_pool_count_in_its_tab_repaints_the_tab_alone(open_window, sample_db
     idle(qtbot, window)
     _settle()
     still = [pool.across, pool.shuffled, pool.depth, pool.depth.lineEdit(), pool.next_button]
+    evidence = window.evidence_panel.table  # X changes none of the question's items
+    still += [evidence.viewport(), evidence.horizontalHeader().viewport()]
     counter = PaintCounter(window)
     for _ in range(3):
         counter.reset()
