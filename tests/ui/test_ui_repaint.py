@@ -627,3 +627,25 @@ def test_the_busy_word_keeps_the_window_still_and_waits_a_moment(open_window, sa
     _settle()
     assert set(counter.counts) - {window, window.statusBar()} == {busy}
     assert laid_out.count == 0
+
+
+def test_the_disagreements_keep_their_buttons_in_view_when_shown_again(
+    open_window, sample_db, tmp_path, qtbot
+):
+    """The disagreement table is as tall as its rows at the column's width now, with the
+    buttons to settle them right under it, also when the question's view is shown again with
+    the same disagreements (the table is then not reset): its rows were measured when the
+    window opened, before it had its size, and the buttons sat below the column's fold."""
+    _disputed(sample_db, tmp_path, "q01")
+    window = open_window(sample_db)
+    window.show_question("q01")
+    idle(qtbot, window)
+    _settle()
+    panel = window.evidence_panel
+    table = panel.dispute_table
+    assert window.view.disputes
+    heights = [table.rowHeight(r) for r in range(table.model().rowCount())]
+    table.resizeRowsToContents()
+    assert [table.rowHeight(r) for r in range(table.model().rowCount())] == heights
+    header = table.horizontalHeader().sizeHint().height()
+    assert table.height() == header + sum(heights) + 2 * table.frameWidth()
