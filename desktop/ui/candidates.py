@@ -68,7 +68,8 @@ class CandidatesPanel(QWidget):
     def say(self, text: str, found: ItemCandidates | None = None, blind: bool = False) -> None:
         name = html.escape(self.tr("Candidate alternatives"))
         self.title.setText(f"<b>{name}</b> · {text}")
-        self.model.set_candidates(found, blind)
+        if found != self.model.found or blind != self.model.blind:
+            self.model.set_candidates(found, blind)  # a reset repaints the list: only if new
         shown = min(len(found.candidates), ROWS_SHOWN) if found else 0
         self.table.setVisible(bool(shown))
         if shown:  # as tall as its rows, up to ROWS_SHOWN: no empty room under one candidate
@@ -159,6 +160,7 @@ class CandidateRunner(QObject):
         self.panel: CandidatesPanel = window.evidence_panel.candidates
         self.worker = Worker(window.db_path, self, "candidates")
         self._asked: tuple[object, int | None] = (None, None)  # (view, item) last asked about
+        self._shown_pk: int | None = None  # the question whose item's candidates are listed
         self._kept: dict[int, list[dict]] = {}
         self._scored: dict[int, dict[int, float | None]] = {}
         self.session.viewChanged.connect(self._view_changed)
@@ -185,12 +187,18 @@ class CandidateRunner(QObject):
         asked = (view, item.primary_pk if item is not None else None)
         if view is None or self._is_current(asked):
             return
+        again = self._asked[0] is not None and self._asked[0].pk == view.pk == self._shown_pk
+        again = again and asked[1] == self._asked[1]
         self._asked = asked
         self.worker.cancel("item")
         if item is None or item.given_as_span:
             self.panel.nothing_for(item)
             return
-        self.panel.looking(item.primary_id)
+        if not again:
+            # The same item of a question judged again keeps its list until the new one
+            # comes (most often the same): "looking…" in between laid out and repainted
+            # the whole evidence column twice a judgement.
+            self.panel.looking(item.primary_id)
         known = {i.primary_pk for i in view.items} | {pk for pk, _ in item.alternatives}
         question = self.session.question(view.pk)
         self.worker.start(
@@ -210,6 +218,7 @@ class CandidateRunner(QObject):
 
     def _item_ready(self, asked, found: ItemCandidates) -> None:
         if self._is_current(asked):
+            self._shown_pk = asked[0].pk
             self.panel.show_found(found, self.session.blind)
 
     def _is_current(self, asked: tuple) -> bool:

@@ -91,6 +91,9 @@ class EvidencePanel(QWidget):
         layout.addWidget(self._buttons(buttons))
         self.notes_view = _label(rich=True)
         layout.addWidget(self.notes_view)
+        self._dispute_names: list[str] = []  # whose values the buttons under them take
+        self._reselecting = False  # the judged item selected again: the reader has it
+        self._shown: tuple | None = None  # what the table's rows were made from
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
@@ -176,14 +179,17 @@ class EvidencePanel(QWidget):
 
     def show_view(self, view: QuestionView, keep: bool) -> None:
         row = self.table.currentIndex().row() if keep else -1
+        before = self.selected() if keep else None
         names = [s["name"] for s in self.session.shown_systems()]
         texts = view.item_texts()
-        # The header's signals are held through the reset unless the columns' count changes
-        # (one system or two): the table then lays its columns out anew on that signal.
-        with self.table.columns_held(len(self.model.systems) == len(names)):
-            self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
-            self.model.set_only(self.session.only_found())
-            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
+        shown = (view.items, names, self.session.k, self.session.reviewer, texts)
+        # A view whose items show as they did (a pool passage struck, a note) keeps the
+        # table: a reset repainted it and its header whole.
+        changed = shown != self._shown
+        self._shown = shown
+        if changed:
+            self._show_items(view, names, texts)
+        self.model.set_only(self.session.only_found())
         self.note.setText(self._summary(view, names))
         self._fit()
         self._show_notes(view)
@@ -193,10 +199,26 @@ class EvidencePanel(QWidget):
             missed = view.missed(names[0]) if names else []
             row = missed[0] if missed else (0 if view.items else -1)
         if row >= 0:
-            self.table.selectRow(row)
-        # Its rows laid out now, at the table's new height: left to the reset's timer, that
-        # layout ran inside the coming paint and asked for a second one.
-        self.table.doItemsLayout()
+            # The item judged, selected again in its question's new view, is in the reader
+            # already: read and laid out again, it was repainted whole with each key.
+            again = before is not None and before.primary_pk == view.items[row].primary_pk
+            self._reselecting = again
+            try:
+                self.table.selectRow(row)
+            finally:
+                self._reselecting = False
+        if changed:
+            # Its rows laid out now, at the table's new height: left to the reset's timer,
+            # that layout ran inside the coming paint and asked for a second one.
+            self.table.doItemsLayout()
+
+    def _show_items(self, view: QuestionView, names: list[str], texts: dict) -> None:
+        # The header's signals are held through the reset unless the columns' count changes
+        # (one system or two): the table then lays its columns out anew on that signal.
+        with self.table.columns_held(len(self.model.systems) == len(names)):
+            self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+            self.model.set_only(self.session.only_found())
+            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
 
     def _size_columns(self, names: list[str], alternatives: bool) -> None:
         """The systems' columns as wide as their names; the room goes to the passage text
@@ -268,24 +290,38 @@ class EvidencePanel(QWidget):
 
     def _show_disputes(self, view: QuestionView) -> None:
         disputes = [] if self.session.blind else view.disputes
+        if disputes == self.dispute_model.disputes:
+            # A judgement on another item: the table and its buttons stay. Its rows are
+            # measured again (the column may have another width than at their first view).
+            if disputes:
+                self._fit_disputes()
+            return
         self.dispute_model.set_disputes(disputes)
+        names = self.dispute_model.reviewers[:4]
+        if names != self._dispute_names:
+            self._dispute_names = names
+            self._dispute_buttons(names)
+        self.dispute_box.setVisible(bool(disputes))
+        self.stretch.setVisible(not disputes)
+        if disputes:
+            self._fit_disputes()
+            self.dispute_table.selectRow(0)
+
+    def _dispute_buttons(self, names: list[str]) -> None:
+        """One button per reviewer in the disagreements, made anew only when they change:
+        buttons deleted and made again laid the evidence column out and repainted it whole."""
         while self.dispute_buttons.count():
             widget = self.dispute_buttons.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
         buttons = []
-        for n, who in enumerate(self.dispute_model.reviewers[:4], 1):
+        for n, who in enumerate(names, 1):
             button = QPushButton(self.tr("Take {name}'s value (Ctrl+{n})").format(name=who, n=n))
             button.setObjectName(f"adjudicate-{n}")
             button.clicked.connect(partial(self._adjudicate, n - 1))
             buttons.append(button)
         if buttons:
             self.dispute_buttons.addWidget(ReflowGrid(buttons))  # a long name wraps, uncut
-        self.dispute_box.setVisible(bool(disputes))
-        self.stretch.setVisible(not disputes)
-        if disputes:
-            self._fit_disputes()
-            self.dispute_table.selectRow(0)
 
     def _fit_disputes(self) -> None:
         """The disagreement table as tall as its rows (up to four), so that the buttons to
@@ -299,7 +335,7 @@ class EvidencePanel(QWidget):
     # -- selections ------------------------------------------------------------------------
 
     def _clicked(self, current, _previous=None) -> None:
-        if current.isValid() and self.table.hasFocus():
+        if current.isValid() and self.table.hasFocus() and not self._reselecting:
             self.focus_item()
 
     def focus_item(self, _index=None) -> None:

@@ -23,7 +23,7 @@ from desktop.ui.models.base import AMBER
 from desktop.ui.reviewer_marks import ReviewerMarks
 from desktop.ui.session import ReviewSession
 from desktop.ui.team_words import team_text
-from desktop.ui.widgets import RecallCurve, system_colour
+from desktop.ui.widgets import LayoutSlot, RecallCurve, system_colour
 
 AGREEMENT_TAB, COMPARISON_TAB = 1, 2
 MAX_SYSTEM_ROWS = 10  # systems the dock's default height makes room for, screen allowing
@@ -67,8 +67,12 @@ class MetricsDock(QDockWidget):
         self.unsettled.setObjectName("unsettled-note")
         self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
         self.unsettled.setWordWrap(True)
-        self.unsettled.hide()
-        top.addWidget(self.unsettled, 3)
+        # In a slot: a pool key changes the note's figures, and a new text of as many lines
+        # laid out and repainted the whole dock and the window's dock edges.
+        self.unsettled_slot = LayoutSlot(self.unsettled)
+        self.unsettled_slot.setAutoFillBackground(False)  # the tab page's lighter colour shows
+        self.unsettled_slot.hide()
+        top.addWidget(self.unsettled_slot, 3)
         layout.addLayout(top)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("metrics-split")
@@ -270,7 +274,7 @@ class MetricsDock(QDockWidget):
     def show_unsettled(self) -> None:
         board = self.session.board
         shown = board.unsettled() if board is not None else []
-        self.unsettled.setVisible(bool(shown))
+        self.unsettled_slot.setVisible(bool(shown))
         if shown:
             by_system: dict[str, list[str]] = {}
             for system, k, value in shown:

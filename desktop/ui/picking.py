@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QTabWidget
 
 from desktop.ui.pool_panel import PoolPanel
@@ -28,6 +29,7 @@ class PassageTabs(QTabWidget):
         super().__init__(parent)
         self.rankings, self.pool, self.reader = rankings, pool, reader
         self.picked_from, self._picked = RANKING, None
+        self._laid_out: tuple | None = None  # the size hints the pages were last placed by
         self.setDocumentMode(True)
         self.addTab(rankings, self.tr("Rankings"))
         self.addTab(pool, self.tr("Unjudged pool"))
@@ -81,4 +83,27 @@ class PassageTabs(QTabWidget):
         self.reader.show_passage(passage_pk)
 
     def _pool_count(self, left: int) -> None:
-        self.setTabText(1, self.tr("Unjudged pool ({n})").format(n=left))
+        text = self.tr("Unjudged pool ({n})").format(n=left)
+        if text != self.tabText(1):
+            # On the tab bar alone: QTabWidget.setTabText repaints the whole widget, the
+            # ranking or the queue under the tab with it (twice a pool key).
+            self.tabBar().setTabText(1, text)
+
+    def _hints(self) -> tuple:
+        bar = self.tabBar()
+        return (bar.sizeHint(), bar.minimumSizeHint(), self.sizeHint(), self.minimumSizeHint())
+
+    def event(self, event) -> bool:
+        """A layout request whose size hints are those the pages were placed by is taken
+        here: QTabWidget would place the tab bar and the pages where they are and repaint
+        the whole widget (a tab's new count asks for one each time)."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            hints = self._hints()
+            if hints == self._laid_out:
+                return True
+            self._laid_out = hints
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:
+        self._laid_out = self._hints()
+        super().resizeEvent(event)

@@ -366,6 +366,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
         counter.reset()
         hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
         before = placed()
+        empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
         if placed() != before:
@@ -373,7 +374,9 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
             # that layout comes after the paint and repaints the table again.
             continue
         changed += hidden != [table.isColumnHidden(c) for c in range(table.model().columnCount())]
-        assert counter.counts.get(table.viewport()) == 1, qid
+        # An empty table after an empty one shows what it showed: it is not painted at all.
+        same = empty and not window.view.items
+        assert counter.counts.get(table.viewport(), 0) == (0 if same else 1), qid
     assert changed >= 2
 
 
@@ -394,11 +397,13 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
     for qid in ids[1:] + ids[:1]:
         painted.widths.clear()
         width = table.width()
+        empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
         narrowed += table.width() != width
         widths = painted.widths
-        assert widths, qid
+        # An empty table after an empty one at its width shows what it showed: no paint.
+        assert widths or (empty and not window.view.items and table.width() == width), qid
         again = [a for a, b in zip(widths, widths[1:], strict=False) if a == b]
         assert not again, (qid, widths)
     assert narrowed >= 2
@@ -477,3 +482,170 @@ def test_a_judgement_that_changes_nothing_a_ranking_shows_leaves_it_as_it_is(
     idle(qtbot, window)
     assert resets == [1]
     assert model.rows[1].not_evidence
+
+
+def _disputed(db_path, tmp_path, qid: str) -> str:
+    """Two other reviewers disagree on the role of one of qid's items: the question has an
+    open disagreement and its adjudication buttons. Returns that item's passage id."""
+    from desktop.project import Project
+    from tests.helpers import write_jsonl
+
+    with Project(db_path) as project:
+        question = project.reads.question(qid)
+        item = project.effective_gold().items[question["pk"]][0].primary_id
+        lines = [
+            {
+                "reviewer": who,
+                "at": f"2026-01-01T10:00:0{n}+09:00",
+                "question_id": qid,
+                "kind": "role",
+                "passage_id": item,
+                "value": role,
+            }
+            for n, (who, role) in enumerate((("lee", "core"), ("park", "supporting")))
+        ]
+        project.import_judgements(write_jsonl(tmp_path / "roles.jsonl", lines))
+    return item
+
+
+def _judged(window, qtbot, key) -> None:
+    """A judgement key on the evidence table, settled: its question's new view shown, the
+    scores and the selected item's candidates arrived."""
+    view = window.session.view
+    qtbot.keyClick(window.evidence_panel.table, key)
+    qtbot.waitUntil(lambda: window.session.view is not view)
+    idle(qtbot, window)
+    _candidates_arrived(window)
+    _settle()
+
+
+def test_a_judgement_repaints_what_it_changed_once_and_no_button(
+    open_window, sample_db, tmp_path, qtbot
+):
+    """A role judged on an item of a question with an open disagreement on another item: the
+    evidence table and the ranking show the new view once each; the triage and adjudication
+    buttons, the disagreement table, the candidate alternatives (the same item, the same
+    list) and the reader (the same passage) are not repainted, and the status bar once (its
+    message; the
+    "Updating metrics…" word is not shown for scores that come within a moment). The
+    adjudication buttons were made anew on every view, the candidates said "looking…" in
+    between, and the busy word came and went: each laid the evidence column or the window
+    out again and painted it whole, the nine role buttons with it. The item selected again
+    in the new view had the reader read and lay out its passage again."""
+    disputed = _disputed(sample_db, tmp_path, "q04")
+    window = open_window(sample_db)
+    window.show_question("q04")
+    idle(qtbot, window)
+    panel = window.evidence_panel
+    assert [d.passage_id for d in window.view.disputes] == [disputed]
+    row = next(r for r, i in enumerate(window.view.items) if i.primary_id != disputed)
+    panel.select(row)
+    panel.table.setFocus()
+    idle(qtbot, window)
+    _candidates_arrived(window)
+    _settle()
+    buttons = panel.triage.findChildren(QWidget) + panel.dispute_box.findChildren(QWidget)
+    adjudicate = [b for b in buttons if b.objectName().startswith("adjudicate-")]
+    assert len(adjudicate) == 2
+    unchanged = {
+        "buttons": buttons,
+        "disagreements": [panel.dispute_table.viewport()],
+        "candidates": [panel.candidates, *panel.candidates.findChildren(QWidget)],
+        "reader": [window.reader.viewer.viewport()],  # it shows the judged item already
+    }
+    counter = PaintCounter(window)
+    for key in (Qt.Key.Key_2, Qt.Key.Key_1):  # supporting, then core again
+        counter.reset()
+        _judged(window, qtbot, key)
+        assert window.view.disputes and window.selected_item().primary_id != disputed
+        painted = {
+            name: [type(w).__name__ for w in widgets if w in counter.counts]
+            for name, widgets in unchanged.items()
+        }
+        assert painted == dict.fromkeys(unchanged, []), key
+        again = {
+            f"{type(w).__name__}:{w.objectName()}": n for w, n in counter.counts.items() if n > 1
+        }
+        assert not again, key
+        views = (panel.table.viewport(), window.rankings.panels[0].table.viewport())
+        assert [counter.counts.get(v) for v in views] == [1, 1], key
+        assert counter.counts.get(window.statusBar()) == 1, key
+
+
+def test_the_pool_count_in_its_tab_repaints_the_tab_alone(open_window, sample_db, qtbot):
+    """A pool key takes a passage from the queue: its tab's count changes. The tab bar is
+    repainted once, with the queue's rows, title and scroll bar that changed; its check
+    boxes, depth and button are not, nor the evidence table (X changes no item). The tab
+    widget used to repaint itself whole for the new text, and again once laid out for it
+    (with the same geometry): three paints of the tab bar, two of everything in the queue;
+    and the evidence table was reset and repainted with its header for each new view."""
+    window = open_window(sample_db)
+    window.show_question("q05")
+    idle(qtbot, window)
+    tabs, pool = window.middle_tabs, window.pool_panel
+    tabs.setCurrentWidget(pool)
+    idle(qtbot, window)
+    _settle()
+    still = [pool.across, pool.shuffled, pool.depth, pool.depth.lineEdit(), pool.next_button]
+    evidence = window.evidence_panel.table  # X changes none of the question's items
+    still += [evidence.viewport(), evidence.horizontalHeader().viewport()]
+    counter = PaintCounter(window)
+    for _ in range(3):
+        counter.reset()
+        left, text = pool.left(), tabs.tabText(1)
+        view = window.session.view
+        qtbot.keyClick(window, Qt.Key.Key_X)
+        qtbot.waitUntil(lambda v=view: window.session.view is not v)
+        idle(qtbot, window)
+        _settle()
+        assert pool.left() == left - 1 and tabs.tabText(1) != text
+        assert counter.counts.get(tabs.tabBar()) == 1
+        assert [type(w).__name__ for w in still if w in counter.counts] == []
+
+
+def test_the_busy_word_keeps_the_window_still_and_waits_a_moment(open_window, sample_db, qtbot):
+    """ "Updating metrics…" is drawn only once the metrics have been busy a moment, and its
+    coming and going repaints the label alone: no layout of the status bar or the window
+    (a new text asked for one each time, and the window repainted its status bar and dock
+    edges with it)."""
+    from desktop.ui.busy_label import MetricsBusyLabel
+
+    window = open_window(sample_db)
+    idle(qtbot, window)
+    _settle()
+    (busy,) = window.statusBar().findChildren(MetricsBusyLabel)
+    laid_out = LayoutCounter([window, window.statusBar()])
+    counter = PaintCounter(window)
+    window.metrics.busyChanged.emit(True)
+    _settle()
+    assert counter.counts == {}  # scores within a moment show no word at all
+    qtbot.wait(1000)  # longer than that moment
+    _settle()
+    assert set(counter.counts) - {window, window.statusBar()} == {busy}
+    counter.reset()
+    window.metrics.busyChanged.emit(False)
+    _settle()
+    assert set(counter.counts) - {window, window.statusBar()} == {busy}
+    assert laid_out.count == 0
+
+
+def test_the_disagreements_keep_their_buttons_in_view_when_shown_again(
+    open_window, sample_db, tmp_path, qtbot
+):
+    """The disagreement table is as tall as its rows at the column's width now, with the
+    buttons to settle them right under it, also when the question's view is shown again with
+    the same disagreements (the table is then not reset): its rows were measured when the
+    window opened, before it had its size, and the buttons sat below the column's fold."""
+    _disputed(sample_db, tmp_path, "q01")
+    window = open_window(sample_db)
+    window.show_question("q01")
+    idle(qtbot, window)
+    _settle()
+    panel = window.evidence_panel
+    table = panel.dispute_table
+    assert window.view.disputes
+    heights = [table.rowHeight(r) for r in range(table.model().rowCount())]
+    table.resizeRowsToContents()
+    assert [table.rowHeight(r) for r in range(table.model().rowCount())] == heights
+    header = table.horizontalHeader().sizeHint().height()
+    assert table.height() == header + sum(heights) + 2 * table.frameWidth()
