@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
@@ -20,8 +20,10 @@ from PySide6.QtGui import (
     QPainterPath,
     QPalette,
     QPen,
+    QPixmap,
     QTextDocument,
     QTextOption,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -351,15 +353,30 @@ class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
     come from the style as for any other cell. A cell's text is laid out only as far as its
     lines show (a long excerpt is not laid out whole to show two lines), once per markup and
-    width: a repaint of an unchanged row lays nothing out again."""
+    width. A cell once drawn is kept as a pixmap, keyed by everything its pixels depend on
+    (markup, size, font, state, colours), and every later paint of it is one drawPixmap:
+    drawing a laid-out rich text costs far more than copying it. The next and previous
+    questions' cells can be drawn ahead while the window is idle (`prepare`)."""
 
-    CACHE = 64  # cells kept: the rows on screen in two rankings, and the ones just left
+    CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
+    DRAWN_BYTES = 8 << 20  # pixmaps kept, by size: three questions' cells at K = 100 or more
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
         self.role = role
         self.lines = lines
         self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
+        self._drawn: OrderedDict[tuple, QPixmap] = OrderedDict()
+        self._drawn_bytes = 0
+        self._shape: tuple = ()  # the cells' size and font: all kept is dropped when it changes
+        self.drawn = 0  # cells drawn (not copied from a kept pixmap): a test counts them
+
+    def kept(self) -> int:
+        """How many drawn cells are kept."""
+        return len(self._drawn)
+
+    def kept_bytes(self) -> int:
+        return self._drawn_bytes
 
     def _cell(self, markup: str, font: QFont, width: int, height: int) -> TextCell:
         key = (markup, font.key(), width, height)
@@ -378,6 +395,80 @@ class HtmlDelegate(QStyledItemDelegate):
         if not markup:
             super().paint(painter, option, index)
             return
+        ratio = painter.device().devicePixelRatio()
+        moved = painter.deviceTransform()
+        whole = (
+            ratio == int(ratio)
+            and moved.type() in _MOVED_ONLY
+            and moved.dx() == int(moved.dx())
+            and moved.dy() == int(moved.dy())
+        )
+        if not whole:
+            # A pixmap copied to a fractional pixel would be resampled: drawn as it is.
+            self.draw(painter, option, index, markup)
+            return
+        painter.drawPixmap(option.rect.topLeft(), self._pixmap(option, index, markup, ratio))
+
+    def prepare(self, option: QStyleOptionViewItem, index) -> None:
+        """Draw a cell ahead into the kept pixmaps, as the view would paint it with `option`
+        (a row of the question the reviewer may go to next)."""
+        markup = index.data(self.role)
+        if markup:
+            self._pixmap(option, index, markup, option.widget.devicePixelRatio())
+
+    def _pixmap(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> QPixmap:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)  # the colours and font the index gives the cell
+        size = option.rect.size()
+        shape = (size.width(), size.height(), opt.font.key(), ratio)
+        if shape != self._shape:
+            self._shape = shape
+            self._cells.clear()
+            self._drawn.clear()
+            self._drawn_bytes = 0
+        palette = opt.palette
+        key = (
+            markup,
+            opt.state.value,
+            opt.features.value,
+            opt.backgroundBrush.color().rgba(),
+            opt.backgroundBrush.style().value,
+            *(palette.color(role).rgba() for role in _CELL_COLOURS),
+            _underlay(option).rgba(),
+        )
+        found = self._drawn.get(key)
+        if found is not None:
+            self._drawn.move_to_end(key)
+            return found
+        found = self._render(option, index, markup, ratio)
+        self._drawn[key] = found
+        self._drawn_bytes += found.width() * found.height() * 4
+        while self._drawn_bytes > self.DRAWN_BYTES and len(self._drawn) > 1:
+            _, dropped = self._drawn.popitem(last=False)
+            self._drawn_bytes -= dropped.width() * dropped.height() * 4
+        return found
+
+    def _render(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> QPixmap:
+        """The cell drawn at the origin of a pixmap of its own, over what the view paints
+        under it first (the viewport's base, the row's alternate colour)."""
+        size = option.rect.size()
+        pixmap = QPixmap(size * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(_underlay(option))
+        local = QStyleOptionViewItem(option)
+        local.rect = QRect(QPoint(0, 0), size)
+        painter = QPainter(pixmap)
+        style = option.widget.style() if option.widget else QApplication.style()
+        style.drawPrimitive(
+            QStyle.PrimitiveElement.PE_PanelItemViewRow, local, painter, option.widget
+        )
+        self.draw(painter, local, index, markup)
+        painter.end()
+        return pixmap
+
+    def draw(self, painter: QPainter, option: QStyleOptionViewItem, index, markup: str) -> None:
+        """The cell drawn as it is, where `option.rect` says (no pixmap kept)."""
+        self.drawn += 1
         opt, selected = _soft_selected(option)
         if selected:
             _clear(painter, option)
@@ -396,6 +487,30 @@ class HtmlDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         metrics = QFontMetrics(option.font)
         return QSize(metrics.averageCharWidth() * 40, text_lines_height(option.font, self.lines))
+
+
+# A painter that only moves what it draws, by whole pixels (checked with dx, dy), can take a
+# kept pixmap where the cell would have been drawn.
+_MOVED_ONLY = (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+
+# The palette's colours a rich-text cell is drawn with (under, over and around its text).
+_CELL_COLOURS = (
+    QPalette.ColorRole.Base,
+    QPalette.ColorRole.AlternateBase,
+    QPalette.ColorRole.Highlight,
+    QPalette.ColorRole.HighlightedText,
+    QPalette.ColorRole.Text,
+)
+
+
+def _underlay(option: QStyleOptionViewItem) -> QColor:
+    """What the view has painted under a cell before its delegate: its viewport's background
+    (the row's alternate colour is drawn over it as the view draws it)."""
+    view = option.widget
+    if view is not None and hasattr(view, "viewport"):
+        viewport = view.viewport()
+        return viewport.palette().color(viewport.backgroundRole())
+    return option.palette.color(QPalette.ColorRole.Base)
 
 
 class RecallCurve(QWidget):

@@ -5,10 +5,20 @@ clipped below its last whole line (issue 23: the look does not change)."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QImage, QPainter, QTextDocument
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QImage,
+    QPainter,
+    QStandardItem,
+    QStandardItemModel,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QApplication
 
-from desktop.ui.widgets import TextCell, highlighted_html, text_lines_height
+from desktop.ui.common import review_table
+from desktop.ui.widgets import HIT, HtmlDelegate, TextCell, highlighted_html, text_lines_height
 
 TERMS = ("사람", "감사", "B", "공백", "ab", "עב")
 TEXTS = (
@@ -103,3 +113,104 @@ def test_a_long_excerpt_is_laid_out_only_as_far_as_it_shows(qapp):
     assert whole.firstBlock().layout().lineCount() >= 6
     # the lines shown and the one found not to fit
     assert two_lines.layout.lineCount() == 3
+
+
+class DrawnEachTime(HtmlDelegate):
+    """The cells drawn on every paint, as before pixmaps were kept: the reference."""
+
+    def paint(self, painter, option, index):
+        markup = index.data(self.role)
+        if markup:
+            self.draw(painter, option, index, markup)
+        else:
+            super().paint(painter, option, index)
+
+
+HTML_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _ranking_like(qtbot, delegate_kind, width: int):
+    """A review table of Korean excerpts with the terms marked, a hit row's green under one,
+    a row selected: drawn by `delegate_kind`."""
+    view = review_table()
+    model = QStandardItemModel(6, 2, view)
+    for row in range(6):
+        model.setItem(row, 0, QStandardItem(str(row + 1)))
+        cell = QStandardItem()
+        cell.setData(highlighted_html(TEXTS[row % 3] + f" {row}", TERMS, 320), HTML_ROLE)
+        if row == 2:
+            cell.setBackground(HIT)
+        model.setItem(row, 1, cell)
+    view.setModel(model)
+    delegate = delegate_kind(HTML_ROLE, 2, view)
+    view.setItemDelegateForColumn(1, delegate)
+    view.verticalHeader().setDefaultSectionSize(text_lines_height(view.font(), 2) + 6)
+    view.horizontalHeader().setStretchLastSection(True)
+    qtbot.addWidget(view)
+    view.resize(width, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, delegate
+
+
+def _shown(view) -> QImage:
+    """The view's pixels as painted on its screen (not a grab, which paints a pixmap)."""
+    QApplication.processEvents()
+    view.repaint()
+    return view.screen().grabWindow(view.winId()).toImage()
+
+
+@pytest.mark.parametrize("width", (640, 357))
+def test_a_kept_cell_looks_as_one_drawn_each_time(qtbot, width):
+    looks = []
+    for kind in (DrawnEachTime, HtmlDelegate):
+        view, delegate = _ranking_like(qtbot, kind, width)
+        view.selectRow(1)
+        first = _shown(view)
+        view.selectRow(4)  # a row left and a row selected: both drawn again
+        second = _shown(view)
+        looks.append((first, second, view.grab().toImage()))
+        view.close()
+    assert looks[0][0] == looks[1][0]
+    assert looks[0][1] == looks[1][1]
+    assert looks[0][2] == looks[1][2]  # and into a pixmap, as a screenshot takes it
+    assert looks[0][0] != looks[0][1]  # the selection shows
+
+
+def test_a_cell_shown_again_is_copied_not_drawn(qtbot):
+    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+    view.selectRow(1)
+    _shown(view)
+    drawn = delegate.drawn
+    assert drawn >= 6
+    view.viewport().repaint()
+    assert delegate.drawn == drawn
+    view.selectRow(3)  # the two rows whose selection changed are drawn anew, once
+    _shown(view)
+    view.selectRow(1)  # and as they were: copied
+    _shown(view)
+    assert delegate.drawn == drawn + 2
+
+
+def test_a_new_width_drops_what_was_kept(qtbot):
+    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+    before = _shown(view)
+    drawn = delegate.drawn
+    view.resize(500, 300)
+    _shown(view)
+    assert delegate.drawn == drawn + 6
+    assert delegate.kept() == 6  # the cells at the old width are gone
+    view.resize(640, 300)
+    assert _shown(view) == before
+
+
+def test_the_kept_pixmaps_are_bounded(qtbot, monkeypatch):
+    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+    _shown(view)
+    one = delegate.kept_bytes() // delegate.kept()
+    monkeypatch.setattr(HtmlDelegate, "DRAWN_BYTES", one * 3)
+    for row in range(6):
+        view.selectRow(row)
+        _shown(view)
+    assert delegate.kept() == 3
+    assert delegate.kept_bytes() <= one * 3
