@@ -359,7 +359,7 @@ class HtmlDelegate(QStyledItemDelegate):
     questions' cells can be drawn ahead while the window is idle (`prepare`)."""
 
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
-    DRAWN_BYTES = 8 << 20  # pixmaps kept, by size: three questions' cells at K = 100 or more
+    DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)

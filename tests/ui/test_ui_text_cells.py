@@ -162,18 +162,16 @@ def _shown(view) -> QImage:
 
 @pytest.mark.parametrize("width", (640, 357))
 def test_a_kept_cell_looks_as_one_drawn_each_time(qtbot, width):
+    view, _delegate = _ranking_like(qtbot, DrawnEachTime, width)
     looks = []
-    for kind in (DrawnEachTime, HtmlDelegate):
-        view, delegate = _ranking_like(qtbot, kind, width)
+    kept = HtmlDelegate(HTML_ROLE, 2, view)
+    for delegate in (DrawnEachTime(HTML_ROLE, 2, view), kept, kept):  # drawn, kept, copied
+        view.setItemDelegateForColumn(1, delegate)
         view.selectRow(1)
         first = _shown(view)
         view.selectRow(4)  # a row left and a row selected: both drawn again
-        second = _shown(view)
-        looks.append((first, second, view.grab().toImage()))
-        view.close()
-    assert looks[0][0] == looks[1][0]
-    assert looks[0][1] == looks[1][1]
-    assert looks[0][2] == looks[1][2]  # and into a pixmap, as a screenshot takes it
+        looks.append((first, _shown(view), view.grab().toImage()))
+    assert looks[0] == looks[1] == looks[2]  # on screen, and into a pixmap as a shot takes it
     assert looks[0][0] != looks[0][1]  # the selection shows
 
 
