@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QBrush,
     QColor,
     QFont,
     QFontMetrics,
+    QIcon,
     QPainter,
     QPalette,
     QPixmap,
@@ -157,12 +159,13 @@ class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
     come from the style as for any other cell. A cell's text is laid out only as far as its
     lines show (a long excerpt is not laid out whole to show two lines), once per markup and
-    width. A cell once drawn is kept as a pixmap, keyed by everything its pixels depend on
-    (markup, size, font, state, colours), and every later paint of it is one drawPixmap:
-    drawing a laid-out rich text costs far more than copying it. The next and previous
-    questions' cells can be drawn ahead while the window is idle (`prepare`)."""
+    width. A cell painted a second time is kept as a pixmap, keyed by everything its pixels
+    depend on (markup, size, font, state, colours), and every later paint of it is one
+    drawPixmap: drawing a laid-out rich text costs far more than copying it. The next and
+    previous questions' cells are drawn ahead into it while the window is idle (`prepare`)."""
 
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
+    SEEN = 256  # keys of cells painted once remembered, to keep them when painted again
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
 
     def __init__(self, role: int, lines: int = 2, parent=None):
@@ -171,6 +174,7 @@ class HtmlDelegate(QStyledItemDelegate):
         self.lines = lines
         self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
         self._drawn: OrderedDict[tuple, QPixmap] = OrderedDict()
+        self._seen: OrderedDict[tuple, None] = OrderedDict()  # cells painted once, not kept
         self._drawn_bytes = 0
         self._shape: tuple = ()  # the cells' size and font: all kept is dropped when it changes
         self.drawn = 0  # cells drawn (not copied from a kept pixmap): a test counts them
@@ -211,39 +215,54 @@ class HtmlDelegate(QStyledItemDelegate):
             # A pixmap copied to a fractional pixel would be resampled: drawn as it is.
             self.draw(painter, option, index, markup)
             return
-        painter.drawPixmap(option.rect.topLeft(), self._pixmap(option, index, markup, ratio))
+        key = self._key(option, index, markup, ratio)
+        found = self._drawn.get(key)
+        if found is not None:
+            self._drawn.move_to_end(key)
+        elif key not in self._seen:
+            # Painted for the first time: drawn as it is (most cells of a question not seen
+            # before are painted once); a cell painted again is kept from then on.
+            self._seen[key] = None
+            if len(self._seen) > self.SEEN:
+                self._seen.popitem(last=False)
+            self.draw(painter, option, index, markup)
+            return
+        else:
+            found = self._keep(key, option, index, markup, ratio)
+        painter.drawPixmap(option.rect.topLeft(), found)
 
     def prepare(self, option: QStyleOptionViewItem, index) -> None:
         """Draw a cell ahead into the kept pixmaps, as the view would paint it with `option`
         (a row of the question the reviewer may go to next)."""
         markup = index.data(self.role)
         if markup:
-            self._pixmap(option, index, markup, option.widget.devicePixelRatio())
+            ratio = option.widget.devicePixelRatio()
+            key = self._key(option, index, markup, ratio)
+            if key not in self._drawn:
+                self._keep(key, option, index, markup, ratio)
 
-    def _pixmap(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> QPixmap:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)  # the colours and font the index gives the cell
+    def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
+        """Everything a cell's pixels depend on; what was kept for another size or font is
+        dropped here."""
         size = option.rect.size()
-        shape = (size.width(), size.height(), opt.font.key(), ratio)
+        shape = (size.width(), size.height(), option.font.key(), ratio)
         if shape != self._shape:
             self._shape = shape
             self._cells.clear()
+            self._seen.clear()
             self._drawn.clear()
             self._drawn_bytes = 0
-        palette = opt.palette
-        key = (
+        palette = option.palette
+        return (
             markup,
-            opt.state.value,
-            opt.features.value,
-            opt.backgroundBrush.color().rgba(),
-            opt.backgroundBrush.style().value,
+            option.state.value,
+            option.features.value,
+            *(_look(index.data(role)) for role in _ITEM_LOOKS),
             *(palette.color(role).rgba() for role in _CELL_COLOURS),
             _underlay(option).rgba(),
         )
-        found = self._drawn.get(key)
-        if found is not None:
-            self._drawn.move_to_end(key)
-            return found
+
+    def _keep(self, key: tuple, option, index, markup: str, ratio: float) -> QPixmap:
         found = self._render(option, index, markup, ratio)
         self._drawn[key] = found
         self._drawn_bytes += found.width() * found.height() * 4
@@ -296,6 +315,30 @@ class HtmlDelegate(QStyledItemDelegate):
 # A painter that only moves what it draws, by whole pixels (checked with dx, dy), can take a
 # kept pixmap where the cell would have been drawn.
 _MOVED_ONLY = (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+
+# What a cell's item gives its look besides the markup (initStyleOption reads these); read
+# here, not through initStyleOption, which asks the model for every role (Python calls).
+_ITEM_LOOKS = (
+    Qt.ItemDataRole.BackgroundRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.DecorationRole,
+    Qt.ItemDataRole.CheckStateRole,
+)
+
+
+def _look(value) -> object:
+    """A role's value as part of a key (brushes are the models' solid colours)."""
+    if isinstance(value, QBrush):
+        return (value.color().rgba(), value.style().value)
+    if isinstance(value, QColor):
+        return value.rgba()
+    if isinstance(value, QFont):
+        return value.key()
+    if isinstance(value, (QIcon, QPixmap)):
+        return value.cacheKey()
+    return value if value is None or isinstance(value, (int, str)) else repr(value)
+
 
 # The palette's colours a rich-text cell is drawn with (under, over and around its text).
 _CELL_COLOURS = (

@@ -156,7 +156,7 @@ def _ranking_like(qtbot, delegate_kind, width: int):
 def _shown(view) -> QImage:
     """The view's pixels as painted on its screen (not a grab, which paints a pixmap)."""
     QApplication.processEvents()
-    view.repaint()
+    view.viewport().repaint()  # every cell painted (again)
     return view.screen().grabWindow(view.winId()).toImage()
 
 
@@ -175,29 +175,42 @@ def test_a_kept_cell_looks_as_one_drawn_each_time(qtbot, width):
     assert looks[0][0] != looks[0][1]  # the selection shows
 
 
-def test_a_cell_shown_again_is_copied_not_drawn(qtbot):
-    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+def _painted(view, times: int = 1) -> None:
+    for _ in range(times):
+        view.viewport().repaint()
+
+
+def test_a_cell_painted_again_is_kept_and_then_copied(qtbot):
+    view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
     view.selectRow(1)
     _shown(view)
-    drawn = delegate.drawn
-    assert drawn >= 6
-    view.viewport().repaint()
-    assert delegate.drawn == drawn
-    view.selectRow(3)  # the two rows whose selection changed are drawn anew, once
-    _shown(view)
+    delegate = HtmlDelegate(HTML_ROLE, 2, view)
+    view.setItemDelegateForColumn(1, delegate)
+    _painted(view)
+    assert (delegate.drawn, delegate.kept()) == (6, 0)  # painted once: drawn as it is
+    _painted(view)
+    assert (delegate.drawn, delegate.kept()) == (12, 6)  # painted again: kept
+    _painted(view)
+    assert delegate.drawn == 12  # and copied
+    view.selectRow(3)  # the two rows whose selection changed are drawn anew
+    _painted(view)
+    assert delegate.drawn == 14
     view.selectRow(1)  # and as they were: copied
-    _shown(view)
-    assert delegate.drawn == drawn + 2
+    _painted(view)
+    assert delegate.drawn == 14
 
 
 def test_a_new_width_drops_what_was_kept(qtbot):
     view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
     before = _shown(view)
-    drawn = delegate.drawn
+    _painted(view, 2)
+    wide = delegate.kept_bytes()
+    assert delegate.kept() == 6
     view.resize(500, 300)
     _shown(view)
-    assert delegate.drawn == drawn + 6
-    assert delegate.kept() == 6  # the cells at the old width are gone
+    _painted(view, 2)
+    assert delegate.kept() == 6  # the cells at the new width alone: those at the old are gone
+    assert delegate.kept_bytes() < wide
     view.resize(640, 300)
     assert _shown(view) == before
 
@@ -205,10 +218,11 @@ def test_a_new_width_drops_what_was_kept(qtbot):
 def test_the_kept_pixmaps_are_bounded(qtbot, monkeypatch):
     view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
     _shown(view)
+    _painted(view, 2)
     one = delegate.kept_bytes() // delegate.kept()
     monkeypatch.setattr(HtmlDelegate, "DRAWN_BYTES", one * 3)
     for row in range(6):
         view.selectRow(row)
-        _shown(view)
+        _painted(view, 2)
     assert delegate.kept() == 3
     assert delegate.kept_bytes() <= one * 3
