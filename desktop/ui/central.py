@@ -52,7 +52,8 @@ def build_central(window) -> None:
     window.evidence_panel = EvidencePanel(
         session, actions.buttons(window.actions_), window.commands.adjudicate
     )
-    window.rankings = RankingsArea(session)
+    # The reader's worker reads ahead the views of the questions the keys go to next.
+    window.rankings = RankingsArea(session, window.question_panel.order, window.reading)
     window.reader = PassageReader(session, window.reading)
     window.span_keys = SpanKeys(window, window.reader)
     window.pool_panel = PoolPanel(

@@ -4,16 +4,28 @@ two are stacked, so that each keeps the whole width for the passage text."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Sequence
 from functools import partial
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractEventDispatcher, QRect, Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QLabel,
+    QSplitter,
+    QStyle,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from desktop.review import QuestionView
+from desktop import review
+from desktop.review import ItemState, QuestionView, RankedRow
 from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import RankingModel
+from desktop.ui.operations import Changes, Done
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate, LayoutSlot, system_colour, text_lines_height
+from desktop.ui.worker import Worker
 
 TEXT_LINES = 2  # lines of passage text a ranking row shows; the reader shows all of it
 COMPACT_LINES = 1  # in compare mode, where two rankings share the height
@@ -31,6 +43,7 @@ class RankingPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(LayoutSlot(self.title))  # a new title repaints the title alone
         self.model = RankingModel(self)
+        self.ahead = RankingModel(self)  # never shown: the next question's rows, drawn ahead
         # The mark keeps its colour (a hit's green) when its row is selected.
         self.table = review_table(self, coloured=(RankingModel.COL_MARK,))
         set_review_model(self.table, self.model)
@@ -70,6 +83,37 @@ class RankingPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.row_height(lines))
         self.fit_rows(FIT_ROWS)
 
+    def draw_ahead(
+        self, rows: Sequence[RankedRow], items: Sequence[ItemState], terms_: Sequence[str]
+    ) -> None:
+        """Draw the text cells of rows about to be shown (a question a key goes to next) into
+        the delegate's kept pixmaps, each as this table will paint it once the question is
+        shown: its first row selected and current (QTableView's drawCell states)."""
+        table = self.table
+        if not self.isVisible() or not self.model.rowCount():
+            return
+        size = table.visualRect(self.model.index(0, RankingModel.COL_TEXT)).size()
+        self.ahead.set_rows(rows, items, terms_)
+        shown = min(self.ahead.rowCount(), table.viewport().height() // max(size.height(), 1) + 1)
+        option = QStyleOptionViewItem()
+        table.initViewItemOption(option)
+        option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        # The focus frame is drawn on the current cell, in the column selectRow makes current.
+        left = table.horizontalHeader().logicalIndexAt(
+            table.viewport().width() if table.isRightToLeft() else 0
+        )
+        focus = left == RankingModel.COL_TEXT and (table.hasFocus() or table.viewport().hasFocus())
+        for row in range(shown):
+            opt = QStyleOptionViewItem(option)
+            opt.rect = QRect(0, 0, size.width(), size.height())
+            if row == 0:
+                opt.state |= QStyle.StateFlag.State_Selected
+                if focus:
+                    opt.state |= QStyle.StateFlag.State_HasFocus
+            if table.alternatingRowColors() and row % 2:
+                opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
+            self.delegate.prepare(opt, self.ahead.index(row, RankingModel.COL_TEXT))
+
     def fit_rows(self, rows: int) -> None:
         """The table never shorter than its header and `rows` rows: the splitters above and
         below give way instead, so that the top K is read without scrolling."""
@@ -88,10 +132,24 @@ class RankingsArea(QSplitter):
     passageChosen = Signal(int)  # passage pk
     nothingChosen = Signal()  # no row to show: the reader falls back to the evidence
 
-    def __init__(self, session: ReviewSession, parent=None):
+    def __init__(
+        self,
+        session: ReviewSession,
+        order: Callable[[], list[int]] = list,
+        worker: Worker | None = None,
+        parent=None,
+    ):
         super().__init__(Qt.Orientation.Vertical, parent)
         self.setObjectName("rankings-split")
         self.session = session
+        self.order = order  # question pks in the list's order: the keys' next and previous
+        self.worker = worker  # reads the views of the questions drawn ahead
+        self._ahead: list[int] | None = []  # questions to draw ahead; None: not looked up yet
+        self._read: tuple | None = None  # (terms, systems, view) read, to draw when idle
+        if worker is not None:
+            # Drawing ahead runs only when the event loop is about to wait for input (never
+            # while events are pending), a step at a time: a key pressed meanwhile goes first.
+            QAbstractEventDispatcher.instance().aboutToBlock.connect(self._draw_ahead)
         self.active = 0  # the panel last used
         self.panels = [RankingPanel(self), RankingPanel(self)]
         for i, panel in enumerate(self.panels):
@@ -124,6 +182,47 @@ class RankingsArea(QSplitter):
         if self.active >= max(len(names), 1):
             self.active = 0
         self.show_only_found()
+        self._ahead, self._read = None, None
+        if self.worker is not None:
+            self.worker.cancel("ahead")
+
+    def neighbours(self) -> list[int]:
+        """The questions the next and previous keys go to from the one shown."""
+        order, current = self.order(), self.session.current_pk
+        if current not in order:
+            return []
+        i = order.index(current)
+        return [order[j] for j in (i + 1, i - 1) if 0 <= j < len(order)]
+
+    def _draw_ahead(self) -> None:
+        """Each time the window goes idle: the neighbour's view that arrived drawn (its visible
+        text cells), and the next neighbour's view asked of the worker, whose answer wakes
+        the window for the next step."""
+        if not self.isVisible() or self.worker.busy("ahead"):
+            return
+        if self._read is not None:
+            (terms_, systems, view), self._read = self._read, None
+            for panel, system in zip(self.panels, systems, strict=False):
+                panel.draw_ahead(view.rankings.get(system["name"], []), view.items, terms_)
+        if self._ahead is None:
+            self._ahead = self.neighbours()
+        question = self.session.by_pk.get(self._ahead.pop(0)) if self._ahead else None
+        systems = self.session.shown_systems()
+        if question is None or not systems or self.session.project is None:
+            return
+        terms_ = review.question_terms(question["text"])
+        arrived = partial(self._arrived, self.session.serial, terms_, systems)
+        read = self.session.view_reader(question, systems)
+        self.worker.start(
+            "ahead",
+            lambda project, _progress: Done(read(project), Changes("query")),
+            on_done=lambda done: arrived(done.result),
+            on_failed=lambda _error: None,  # nothing drawn ahead: drawn when shown
+        )
+
+    def _arrived(self, serial: int, terms_: list[str], systems: list[dict], view) -> None:
+        if serial == self.session.serial:  # still the question it was read from
+            self._read = (terms_, systems, view)
 
     def show_only_found(self) -> None:
         """Mark the rows whose evidence only their system finds (from the board's ranks)."""

@@ -5,6 +5,8 @@ of them by hand; the view of the current question is built here, once per change
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
@@ -140,18 +142,23 @@ class ReviewSession(QObject):
         return True
 
     def view_of(self, question: dict, systems: list[dict]) -> QuestionView:
-        return review.question_view(
-            self.project,
-            question,
-            systems,
-            self.k,
-            self.reviewer,
-            self.blind,
-            self.reviewers,
-            self.pool_depth,
-            {s["pk"]: s["name"] for s in self.systems},
-            self.pool_in_front,
-            self.marks,
+        return self.view_reader(question, systems)(self.project)
+
+    def view_reader(self, question: dict, systems: list[dict]) -> Callable:
+        """view_of as a function of a Project, all else taken now: a worker reads a view on
+        its own connection with it (the rankings drawn ahead)."""
+        return partial(
+            review.question_view,
+            question=question,
+            systems=systems,
+            k=self.k,
+            reviewer=self.reviewer,
+            blind=self.blind,
+            reviewers=self.reviewers,
+            pool_depth=self.pool_depth,
+            names={s["pk"]: s["name"] for s in self.systems},
+            pool_excerpts=self.pool_in_front,
+            marks=self.marks,
         )
 
     def pool_of(self, question: dict) -> list:

@@ -1,40 +1,36 @@
 """Small widgets: a search box that waits for Korean composition, the Recall@K curve drawn with
-QPainter (no QtCharts: that is PySide6-Addons, 200+ MB), a rich-text cell delegate, and the
-HTML used to show passages with the question's terms highlighted."""
+QPainter (no QtCharts: that is PySide6-Addons, 200+ MB), and the HTML used to show passages
+with the question's terms highlighted (the cell delegates that draw it are in cells.py)."""
 
 from __future__ import annotations
 
 import html
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
     QColor,
-    QFont,
-    QFontMetrics,
     QInputMethodEvent,
     QPainter,
     QPainterPath,
     QPalette,
     QPen,
-    QTextDocument,
-    QTextOption,
 )
 from PySide6.QtWidgets import (
-    QApplication,
     QLineEdit,
     QSizePolicy,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QToolTip,
     QWidget,
 )
 
 from desktop.review import highlight_spans
+from desktop.ui.cells import (  # noqa: F401 (their home before; imported from here)
+    HtmlDelegate,
+    SoftSelectionDelegate,
+    TextCell,
+    text_lines_height,
+)
 
 # Ten colours that stay apart for colour-blind readers (Okabe-Ito plus four), one per system.
 SYSTEM_COLOURS = (
@@ -214,188 +210,6 @@ class LayoutSlot(QWidget):
             self._hints = self._measure()
             self.updateGeometry()
         return super().event(event)
-
-
-def _soft_selected(option: QStyleOptionViewItem) -> tuple[QStyleOptionViewItem, bool]:
-    """The option without the selected state, and whether it was selected: the cell is then
-    drawn with its own colours (a hit's green, a miss's red) under a light highlight, instead
-    of the style's solid selection that would hide them."""
-    opt = QStyleOptionViewItem(option)
-    selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-    if selected:
-        opt.state &= ~QStyle.StateFlag.State_Selected
-    return opt, selected
-
-
-def _clear(painter: QPainter, option: QStyleOptionViewItem) -> None:
-    """Paint over the solid selection the view has already drawn under the row."""
-    alternate = bool(option.features & QStyleOptionViewItem.ViewItemFeature.Alternate)
-    role = QPalette.ColorRole.AlternateBase if alternate else QPalette.ColorRole.Base
-    painter.fillRect(option.rect, option.palette.color(role))
-
-
-def _tint(painter: QPainter, option: QStyleOptionViewItem) -> None:
-    colour = QColor(option.palette.color(QPalette.ColorRole.Highlight))
-    colour.setAlpha(70)
-    painter.fillRect(option.rect, colour)
-
-
-class SoftSelectionDelegate(QStyledItemDelegate):
-    """Selected rows keep their backgrounds and text colours, tinted by the highlight."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        if not option.state & QStyle.StateFlag.State_Selected:
-            # Most cells: drawn as they are, without copying the option (a switch paints a
-            # screenful of these).
-            super().paint(painter, option, index)
-            return
-        opt, _selected = _soft_selected(option)
-        _clear(painter, option)
-        super().paint(painter, opt, index)
-        _tint(painter, option)
-
-
-def text_lines_height(font: QFont, lines: int) -> int:
-    """The height of `lines` lines of Korean text as a rich-text cell lays them out (Hangul
-    fallback fonts are often taller than the font's own line spacing)."""
-    doc = QTextDocument()
-    doc.setDocumentMargin(1)
-    doc.setDefaultFont(font)
-    doc.setPlainText("\n".join(["가A｢"] * lines))
-    return int(doc.size().height()) + 2
-
-
-class TextCell:
-    """One cell's rich text, `width` wide, laid out only as far as whole lines fit in
-    `available` pixels, and drawn clipped below the last of them (no half line peeks). The
-    markup is parsed by a QTextDocument as before, but its paragraph is laid out line by line
-    here, where the document's own layout would lay out and keep every line of a long excerpt
-    to show two; where and how the lines are drawn is the document layout's own (its margin,
-    wrapping, line heights), so that a cell looks as it did. Markup of more than one
-    paragraph is left to the document whole."""
-
-    MARGIN = 1  # the document margin the cells have always had
-
-    def __init__(self, markup: str, font: QFont, width: int, available: int):
-        self.doc = QTextDocument()
-        self.doc.setDocumentMargin(self.MARGIN)
-        self.doc.setDefaultFont(font)
-        self.doc.setHtml(markup)
-        self.width = width
-        block = self.doc.firstBlock()
-        self.layout = None if block.next().isValid() else block.layout()
-        if self.layout is None:
-            self.doc.setTextWidth(width)
-            self.shown = self._fitting(self._document_lines(), available)
-        else:
-            self.shown = self._fitting(self._lines(block, available), available)
-
-    def _lines(self, block, available: int) -> list[float]:
-        """The paragraph's lines as the document lays them out, up to the first that does not
-        fit: the bottom of each."""
-        layout = self.layout
-        option = QTextOption(self.doc.defaultTextOption())
-        option.setTextDirection(block.textDirection())
-        layout.setTextOption(option)
-        origin = self.MARGIN + block.blockFormat().topMargin()
-        bottoms: list[float] = []
-        layout.beginLayout()
-        while not bottoms or bottoms[-1] <= available:
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            line.setLineWidth(self.width - 2 * self.MARGIN)
-            line.setPosition(QPointF(0, bottoms[-1] - origin if bottoms else 0))
-            bottoms.append(origin + line.y() + line.height())
-        layout.endLayout()
-        return bottoms
-
-    def _document_lines(self):
-        doc = self.doc
-        block = doc.begin()
-        while block.isValid():
-            layout = block.layout()
-            origin = doc.documentLayout().blockBoundingRect(block).top()
-            for i in range(layout.lineCount()):
-                line = layout.lineAt(i)
-                yield origin + line.y() + line.height()
-            block = block.next()
-
-    @staticmethod
-    def _fitting(bottoms, available: int) -> int:
-        """The height of the whole lines that fit (all of them when none does)."""
-        bottom = 0.0
-        for end in bottoms:
-            if end > available:
-                return max(int(bottom), 1) if bottom else available
-            bottom = end
-        return int(bottom) + 1 if bottom else available
-
-    def draw(self, painter: QPainter, at: QPointF, text: QColor) -> None:
-        painter.save()
-        painter.translate(at)
-        clip = QRectF(0, 0, self.width, self.shown)
-        painter.setClipRect(clip)
-        if self.layout is None:
-            context = QAbstractTextDocumentLayout.PaintContext()
-            context.palette.setColor(QPalette.ColorRole.Text, text)
-            context.clip = clip
-            self.doc.documentLayout().draw(painter, context)
-        else:
-            painter.setPen(text)
-            self.layout.draw(painter, QPointF(self.MARGIN, self.MARGIN), [], clip)
-        painter.restore()
-
-
-class HtmlDelegate(QStyledItemDelegate):
-    """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
-    come from the style as for any other cell. A cell's text is laid out only as far as its
-    lines show (a long excerpt is not laid out whole to show two lines), once per markup and
-    width: a repaint of an unchanged row lays nothing out again."""
-
-    CACHE = 64  # cells kept: the rows on screen in two rankings, and the ones just left
-
-    def __init__(self, role: int, lines: int = 2, parent=None):
-        super().__init__(parent)
-        self.role = role
-        self.lines = lines
-        self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
-
-    def _cell(self, markup: str, font: QFont, width: int, height: int) -> TextCell:
-        key = (markup, font.key(), width, height)
-        found = self._cells.get(key)
-        if found is not None:
-            self._cells.move_to_end(key)
-            return found
-        found = TextCell(markup, font, width, height)
-        self._cells[key] = found
-        if len(self._cells) > self.CACHE:
-            self._cells.popitem(last=False)
-        return found
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        markup = index.data(self.role)
-        if not markup:
-            super().paint(painter, option, index)
-            return
-        opt, selected = _soft_selected(option)
-        if selected:
-            _clear(painter, option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        if selected:
-            _tint(painter, option)
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1
-        rect = opt.rect.adjusted(margin, 0, -margin, 0)
-        cell = self._cell(markup, opt.font, rect.width(), rect.height())
-        top = rect.top() + max(0, (rect.height() - cell.shown) // 2)
-        cell.draw(painter, QPointF(rect.left(), top), opt.palette.color(QPalette.ColorRole.Text))
-
-    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
-        metrics = QFontMetrics(option.font)
-        return QSize(metrics.averageCharWidth() * 40, text_lines_height(option.font, self.lines))
 
 
 class RecallCurve(QWidget):

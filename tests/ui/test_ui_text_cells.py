@@ -5,10 +5,20 @@ clipped below its last whole line (issue 23: the look does not change)."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QImage, QPainter, QTextDocument
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QImage,
+    QPainter,
+    QStandardItem,
+    QStandardItemModel,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QApplication
 
-from desktop.ui.widgets import TextCell, highlighted_html, text_lines_height
+from desktop.ui.common import review_table
+from desktop.ui.widgets import HIT, HtmlDelegate, TextCell, highlighted_html, text_lines_height
 
 TERMS = ("사람", "감사", "B", "공백", "ab", "עב")
 TEXTS = (
@@ -103,3 +113,116 @@ def test_a_long_excerpt_is_laid_out_only_as_far_as_it_shows(qapp):
     assert whole.firstBlock().layout().lineCount() >= 6
     # the lines shown and the one found not to fit
     assert two_lines.layout.lineCount() == 3
+
+
+class DrawnEachTime(HtmlDelegate):
+    """The cells drawn on every paint, as before pixmaps were kept: the reference."""
+
+    def paint(self, painter, option, index):
+        markup = index.data(self.role)
+        if markup:
+            self.draw(painter, option, index, markup)
+        else:
+            super().paint(painter, option, index)
+
+
+HTML_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _ranking_like(qtbot, delegate_kind, width: int):
+    """A review table of Korean excerpts with the terms marked, a hit row's green under one,
+    a row selected: drawn by `delegate_kind`."""
+    view = review_table()
+    model = QStandardItemModel(6, 2, view)
+    for row in range(6):
+        model.setItem(row, 0, QStandardItem(str(row + 1)))
+        cell = QStandardItem()
+        cell.setData(highlighted_html(TEXTS[row % 3] + f" {row}", TERMS, 320), HTML_ROLE)
+        if row == 2:
+            cell.setBackground(HIT)
+        model.setItem(row, 1, cell)
+    view.setModel(model)
+    delegate = delegate_kind(HTML_ROLE, 2, view)
+    view.setItemDelegateForColumn(1, delegate)
+    view.verticalHeader().setDefaultSectionSize(text_lines_height(view.font(), 2) + 6)
+    view.horizontalHeader().setStretchLastSection(True)
+    qtbot.addWidget(view)
+    view.resize(width, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, delegate
+
+
+def _shown(view) -> QImage:
+    """The view's pixels as painted on its screen (not a grab, which paints a pixmap)."""
+    QApplication.processEvents()
+    view.viewport().repaint()  # every cell painted (again)
+    return view.screen().grabWindow(view.winId()).toImage()
+
+
+@pytest.mark.parametrize("width", (640, 357))
+def test_a_kept_cell_looks_as_one_drawn_each_time(qtbot, width):
+    view, _delegate = _ranking_like(qtbot, DrawnEachTime, width)
+    looks = []
+    kept = HtmlDelegate(HTML_ROLE, 2, view)
+    for delegate in (DrawnEachTime(HTML_ROLE, 2, view), kept, kept):  # drawn, kept, copied
+        view.setItemDelegateForColumn(1, delegate)
+        view.selectRow(1)
+        first = _shown(view)
+        view.selectRow(4)  # a row left and a row selected: both drawn again
+        looks.append((first, _shown(view), view.grab().toImage()))
+    assert looks[0] == looks[1] == looks[2]  # on screen, and into a pixmap as a shot takes it
+    assert looks[0][0] != looks[0][1]  # the selection shows
+
+
+def _painted(view, times: int = 1) -> None:
+    for _ in range(times):
+        view.viewport().repaint()
+
+
+def test_a_cell_painted_again_is_kept_and_then_copied(qtbot):
+    view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
+    view.selectRow(1)
+    _shown(view)
+    delegate = HtmlDelegate(HTML_ROLE, 2, view)
+    view.setItemDelegateForColumn(1, delegate)
+    _painted(view)
+    assert (delegate.drawn, delegate.kept()) == (6, 0)  # painted once: drawn as it is
+    _painted(view)
+    assert (delegate.drawn, delegate.kept()) == (12, 6)  # painted again: kept
+    _painted(view)
+    assert delegate.drawn == 12  # and copied
+    view.selectRow(3)  # the two rows whose selection changed are drawn anew
+    _painted(view)
+    assert delegate.drawn == 14
+    view.selectRow(1)  # and as they were: copied
+    _painted(view)
+    assert delegate.drawn == 14
+
+
+def test_a_new_width_drops_what_was_kept(qtbot):
+    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+    before = _shown(view)
+    _painted(view, 2)
+    wide = delegate.kept_bytes()
+    assert delegate.kept() == 6
+    view.resize(500, 300)
+    _shown(view)
+    _painted(view, 2)
+    assert delegate.kept() == 6  # the cells at the new width alone: those at the old are gone
+    assert delegate.kept_bytes() < wide
+    view.resize(640, 300)
+    assert _shown(view) == before
+
+
+def test_the_kept_pixmaps_are_bounded(qtbot, monkeypatch):
+    view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
+    _shown(view)
+    _painted(view, 2)
+    one = delegate.kept_bytes() // delegate.kept()
+    monkeypatch.setattr(HtmlDelegate, "DRAWN_BYTES", one * 3)
+    for row in range(6):
+        view.selectRow(row)
+        _painted(view, 2)
+    assert delegate.kept() == 3
+    assert delegate.kept_bytes() <= one * 3

@@ -1,0 +1,77 @@
+"""The next and previous questions' ranking cells are drawn while the window waits for input
+(issue 23): the next-question key then only copies kept pixmaps, and its pixels are those
+drawn on the spot."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+
+def _settle(window) -> None:
+    window.reader.settle()
+    for _ in range(5):
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+
+
+def _wait_for_input(ms: int = 150) -> None:
+    """The event loop run as a reviewer's window runs while they read: it blocks for input
+    (processEvents never does, so nothing is drawn ahead in the benches' tight loops)."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def _next_key(window) -> int:
+    """The cells the first ranking drew itself for the next-question key."""
+    delegate = window.rankings.panels[0].delegate
+    before = delegate.drawn
+    QTest.keyClick(window, Qt.Key.Key_J)
+    _settle(window)
+    window.rankings.panels[0].table.viewport().repaint()
+    return delegate.drawn - before
+
+
+def test_the_next_question_key_copies_cells_drawn_while_idle(open_window, sample_db):
+    window = open_window(sample_db)
+    window.show_question(window.question_ids()[3])
+    _settle(window)
+    assert _next_key(window) > 0  # no idle moment: drawn on the spot
+    for _ in range(3):  # the neighbours looked up, then one drawn each time the loop waits
+        _wait_for_input()
+    assert _next_key(window) == 0
+    window.rankings.panels[0].table.setFocus()  # the current row then shows its focus
+    window.show_question(window.question_ids()[3])
+    _settle(window)
+    for _ in range(3):
+        _wait_for_input()
+    assert _next_key(window) == 0
+
+
+def test_cells_drawn_ahead_look_as_cells_drawn_on_the_spot(open_window, sample_db):
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[5])
+    _settle(window)
+    for _ in range(4):
+        _wait_for_input()
+    QTest.keyClick(window, Qt.Key.Key_J)
+    _settle(window)
+    table = window.rankings.panels[0].table
+    ahead = table.viewport().grab().toImage()
+    window.rankings.panels[0].delegate.DRAWN_BYTES = 0  # nothing kept: each cell drawn
+    window.show_question(ids[5])
+    _settle(window)
+    window.show_question(ids[6])
+    _settle(window)
+    assert table.viewport().grab().toImage() == ahead
+
+
+def test_nothing_is_drawn_ahead_past_the_last_question(open_window, sample_db):
+    window = open_window(sample_db)
+    order = window.question_panel.order()
+    window.show_question(window.session.by_pk[order[-1]]["id"])
+    _settle(window)
+    assert window.rankings.neighbours() == [order[-2]]
