@@ -206,7 +206,9 @@ class RankingsArea(QSplitter):
                 panel.draw_ahead(view.rankings.get(system["name"], []), view.items, terms_)
         if self._ahead is None:
             self._ahead = self.neighbours()
-        question = self.session.by_pk.get(self._ahead.pop(0)) if self._ahead else None
+        if not self._ahead:  # both neighbours drawn, or none: the usual idle moment
+            return
+        question = self.session.by_pk.get(self._ahead.pop(0))
         systems = self.session.shown_systems()
         if question is None or not systems or self.session.project is None:
             return
