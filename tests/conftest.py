@@ -78,10 +78,10 @@ def sample_db(sample_template, db_path) -> Path:
 def sample_study(tmp_path_factory) -> Path:
     """The bundled study (`demo --study`: the Constitution as one document cut three ways, a
     BM25 run on each), built once per test module."""
-    from tests.helpers import cli
+    from tests.helpers import cli_here
 
     db = tmp_path_factory.mktemp("study") / "study.db"
-    done = cli(db, "demo", "--study")
+    done = cli_here(db, "demo", "--study")
     assert done.returncode == 0, done.stderr
     return db
 

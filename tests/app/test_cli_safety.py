@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,9 +21,10 @@ from tests.helpers import cli, snapshot
 
 
 @pytest.fixture
-def demo_db(tmp_path) -> Path:
+def demo_db(sample_template, tmp_path) -> Path:
+    """What `demo` makes (the bundled sample, imported once per session), as y.db."""
     db = tmp_path / "y.db"
-    assert cli(db, "demo").returncode == 0
+    shutil.copyfile(sample_template, db)
     return db
 
 

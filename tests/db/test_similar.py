@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.helpers import cli, refused_by_cli, write_jsonl
+from tests.helpers import cli, cli_here, refused_by_cli, write_jsonl
 
 # Real text (the constitution of the bundled sample), a near copy set again elsewhere with a
 # number changed, a paraphrase, articles on other matters, and an unrelated passage.
@@ -37,7 +37,7 @@ UNRELATED = "오늘 아침에는 바닷가를 산책하며 갈매기 소리를 �
 
 @pytest.fixture
 def dbfile(db_path):
-    assert cli(db_path, "init").returncode == 0
+    assert cli_here(db_path, "init").returncode == 0
     return db_path
 
 

@@ -22,7 +22,7 @@ from openpyxl.chart import LineChart
 from openpyxl.chart.chartspace import ChartSpace
 from openpyxl.chart.reader import read_chart
 
-from tests.helpers import cli, refused_by_cli
+from tests.helpers import cli, cli_here, refused_by_cli
 from tests.readers.test_graph_import import spans_of, stored, study  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,9 +37,9 @@ def exported(study, tmp_path_factory):  # noqa: F811 (the fixture imported above
     """The study's report in English, and metrics --json with the same options."""
     db, _, _ = study
     path = tmp_path_factory.mktemp("report") / "study.xlsx"
-    done = cli(db, "export", str(path), *OPTIONS, "--lang", "en")
+    done = cli_here(db, "export", str(path), *OPTIONS, "--lang", "en")
     assert done.returncode == 0, done.stderr
-    metrics = cli(db, "metrics", *OPTIONS, "--json", "--per-question")
+    metrics = cli_here(db, "metrics", *OPTIONS, "--json", "--per-question")
     assert metrics.returncode == 0, metrics.stderr
     return db, path, json.loads(metrics.stdout)
 
