@@ -120,7 +120,7 @@ def test_pair_scores_of_texts_python_cannot_fold_surely_are_the_same(db_path, tm
         "other": OTHERS[0],
     }
     rows = [{"id": pid, "text": text} for pid, text in texts.items()]
-    assert cli(db_path, "init").returncode == 0
+    assert cli_here(db_path, "init").returncode == 0
     done = cli(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
     assert done.returncode == 0, done.stderr
     with Project(db_path) as project:

@@ -143,7 +143,7 @@ def test_the_person_who_lowers_alpha_is_named(team):
 
 def test_one_reviewer_alpha_is_undefined_and_said_so(tmp_path):
     db = tmp_path / "one.db"
-    assert cli(db, "demo").returncode == 0
+    assert cli_here(db, "demo").returncode == 0
     lines = _lines(_gold(tmp_path, db), "kim", seed=0)
     cli(db, "import", "judgements", str(write_jsonl(tmp_path / "kim.jsonl", lines)))
     out = cli(db, "agreement", "--json").stdout
@@ -208,7 +208,7 @@ def test_machine_lines_are_kept_merged_and_exported_marked(team, with_machine, t
     assert not any("machine" in line for line in lines if line["reviewer"] != MACHINE)
     # the export read back (each line marked, no --machine) is the same log
     again = tmp_path / "again.db"
-    assert cli(again, "demo").returncode == 0
+    assert cli_here(again, "demo").returncode == 0
     assert "added 455 judgements" in cli(again, "import", "judgements", str(out)).stdout
     back = tmp_path / "back.jsonl"
     assert cli(again, "export", "judgements", str(back)).returncode == 0

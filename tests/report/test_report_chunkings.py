@@ -109,7 +109,7 @@ def test_the_study_samples_report_compares_its_three_chunkings(tmp_path):
     each; by default the budgets 500..4000 and θ 0.5, as metrics --budget takes them; the
     randomization tests leave nDCG out for runs on another chunking (none defined there)."""
     db, path = tmp_path / "study.db", tmp_path / "study.xlsx"
-    assert cli(db, "demo", "--study").returncode == 0
+    assert cli_here(db, "demo", "--study").returncode == 0
     done = cli(db, "export", str(path), "--lang", "en")
     assert done.returncode == 0, done.stderr
     metrics = cli(db, "metrics", "--budget", "500,1000,2000,4000", "--coverage", "0.5", "--json")
