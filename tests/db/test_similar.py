@@ -145,7 +145,7 @@ def test_passages_overlapping_or_touching_in_the_document_are_never_listed(dbfil
         for pid, (s, e) in spans.items()
     ]
     corpus = write_jsonl(tmp_path / "chunks.jsonl", rows)
-    done = cli(dbfile, "import", "corpus", str(corpus))
+    done = cli_here(dbfile, "import", "corpus", str(corpus))
     assert done.returncode == 0, done.stderr
     found = _similar(dbfile, "main", "--limit", "1000")
     ids = [f["passage_id"] for f in found]
@@ -158,7 +158,7 @@ def test_only_the_passages_chunking_is_searched(dbfile, tmp_path):
     texts = _spread([ORIGINAL, OTHERS[0]])
     assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     again = write_jsonl(tmp_path / "again.jsonl", [{"id": "copy", "text": NEAR_COPY}])
-    done = cli(dbfile, "import", "corpus", str(again), "--chunking", "again")
+    done = cli_here(dbfile, "import", "corpus", str(again), "--chunking", "again")
     assert done.returncode == 0, done.stderr
     assert "copy" not in [f["passage_id"] for f in _similar(dbfile, "p0", "--limit", "1000")]
 
@@ -226,7 +226,7 @@ def test_chunking_names_which_chunkings_passage_the_id_is(dbfile, tmp_path):
             {"id": "copy", "text": OTHERS[2].replace("종교", "학문")},
         ],
     )
-    done = cli(dbfile, "import", "corpus", str(again), "--chunking", "again")
+    done = cli_here(dbfile, "import", "corpus", str(again), "--chunking", "again")
     assert done.returncode == 0, done.stderr
     assert [f["passage_id"] for f in _similar(dbfile, "p0")][0] == "p2"
     assert [f["passage_id"] for f in _similar(dbfile, "p0", "--chunking", "again")] == ["copy"]

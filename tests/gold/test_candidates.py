@@ -10,7 +10,7 @@ import pytest
 from desktop.gold import candidates
 from desktop.project import Project
 from tests.db.test_similar import NEAR_COPY, ORIGINAL, OTHERS, PARAPHRASE, UNRELATED
-from tests.helpers import cli, cli_here, write_jsonl
+from tests.helpers import cli_here, write_jsonl
 
 
 def _pks(store) -> list[int]:
@@ -121,7 +121,7 @@ def test_pair_scores_of_texts_python_cannot_fold_surely_are_the_same(db_path, tm
     }
     rows = [{"id": pid, "text": text} for pid, text in texts.items()]
     assert cli_here(db_path, "init").returncode == 0
-    done = cli(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
+    done = cli_here(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
     assert done.returncode == 0, done.stderr
     with Project(db_path) as project:
         store = project.reads

@@ -10,7 +10,7 @@ from PySide6.QtGui import QTextCursor
 from desktop.ui import document_text
 from tests.evaluation.test_span_items import db  # noqa: F401 (a fixture)
 from tests.evaluation.test_span_scoring import DOCUMENTS
-from tests.helpers import cli, cli_here, write_jsonl
+from tests.helpers import cli_here, write_jsonl
 from tests.ui.uihelpers import idle
 
 
@@ -97,7 +97,7 @@ def test_a_disagreement_about_a_span_is_adjudicated_by_its_span(open_window, qtb
         )
         for kind, value in (("evidence", True), ("role", role))
     ]
-    done = cli(db, "import", "judgements", str(write_jsonl(tmp_path / "j.jsonl", lines)))
+    done = cli_here(db, "import", "judgements", str(write_jsonl(tmp_path / "j.jsonl", lines)))
     assert done.returncode == 0, done.stderr
     window = open_window(db, reviewer="park")
     window.show_question("q3")
