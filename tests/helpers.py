@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -33,6 +34,27 @@ def cli(db: Path, *args: str, timeout: float | None = None) -> subprocess.Comple
         text=True,
         timeout=timeout,
     )
+
+
+def cli_here(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """The command line's main run in this process, with what it printed: for building a test's
+    database, where the child process itself is not under test (a fresh interpreter and its
+    imports cost a third of a second of CPU per call). Tests of exit codes, tracebacks, signals
+    or standard input keep cli(). A journal problem is kept per process (db/journal.py), so
+    while this process holds one the command runs as a child."""
+    from db import journal
+    from desktop.cli import main
+
+    if journal.problems():  # an earlier test's, which main would report as this command's
+        return cli(db, *args)
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = main(["--db", str(db), *args])
+    finally:
+        sys.stdout, sys.stderr = saved  # main wraps both in SafeStream
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def write_jsonl(path: Path, rows) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,13 +17,14 @@ import pytest
 from desktop import cli as cli_module
 from desktop.app import paths, scratch
 from desktop.app.terminal import SafeStream, printable
-from tests.helpers import cli, snapshot
+from tests.helpers import cli, cli_here, snapshot
 
 
 @pytest.fixture
-def demo_db(tmp_path) -> Path:
+def demo_db(sample_template, tmp_path) -> Path:
+    """What `demo` makes (the bundled sample, imported once per session), as y.db."""
     db = tmp_path / "y.db"
-    assert cli(db, "demo").returncode == 0
+    shutil.copyfile(sample_template, db)
     return db
 
 
@@ -56,7 +58,7 @@ def test_report_never_replaces_the_database(demo_db):
 
 def test_export_refuses_another_database_a_backup_and_an_imported_file(demo_db, tmp_path):
     other = tmp_path / "other.db"
-    assert cli(other, "init").returncode == 0
+    assert cli_here(other, "init").returncode == 0
     other_bytes = other.read_bytes()
     _refused(demo_db, "export", "judgements", str(other))
     assert other.read_bytes() == other_bytes
@@ -68,7 +70,7 @@ def test_export_refuses_another_database_a_backup_and_an_imported_file(demo_db, 
 
     questions = tmp_path / "questions.jsonl"
     questions.write_text('{"id": "zz", "text": "새 질문"}\n', encoding="utf-8")
-    assert cli(demo_db, "import", "questions", str(questions)).returncode == 0
+    assert cli_here(demo_db, "import", "questions", str(questions)).returncode == 0
     _refused(demo_db, "export", "judgements", str(questions))
     assert questions.read_text(encoding="utf-8") == '{"id": "zz", "text": "새 질문"}\n'
 
@@ -128,7 +130,7 @@ def test_control_characters_in_names_are_escaped_when_printed(demo_db, tmp_path)
     run = tmp_path / "run.trec"
     run.write_text("q01 Q0 art-070 1 2.0 x\n", encoding="utf-8")
     name = "evil\x1b[2J\x1b]0;title\x07\r\u202edone"
-    assert cli(demo_db, "import", "run", str(run), "--system", name).returncode == 0
+    assert cli_here(demo_db, "import", "run", str(run), "--system", name).returncode == 0
     for command in (["info"], ["metrics"]):
         out = cli(demo_db, *command).stdout
         assert "\x1b" not in out and "\r" not in out and "\u202e" not in out and "\x07" not in out

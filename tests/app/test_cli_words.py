@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from desktop.project import Project
-from tests.helpers import snapshot, tmpfs, write_jsonl
+from tests.helpers import cli_here, snapshot, tmpfs, write_jsonl
 
 MISSING = "run init, or check the path"
 
@@ -114,7 +114,7 @@ def test_an_empty_export_never_replaces_a_non_empty_file_unless_forced(sample_db
 
 def test_an_empty_gold_or_report_never_replaces_a_non_empty_file(tmp_path, mine):
     db = tmp_path / "empty.db"
-    assert run_cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     content = mine.read_bytes()
     line = one_line(run_cli(db, "export", "gold", str(mine)))
     assert "no gold questions" in line and "--force" in line
@@ -319,7 +319,7 @@ def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
 
 def test_ctrl_c_during_an_import_says_nothing_was_changed(tmp_path):
     db = tmp_path / "c.db"
-    assert run_cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     before = snapshot(db)
     text = "대한민국 헌법 제1조 대한민국은 민주공화국이다 " * 8
     corpus = write_jsonl(
@@ -379,7 +379,7 @@ def test_a_full_disk_on_export_names_the_file(sample_db, full_disk):
 def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path):
     folder, fill = full_disk
     db = folder / "r.db"
-    assert run_cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     fill()
     questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
     for command in (["import", "questions", str(questions)], ["info"]):
@@ -393,7 +393,7 @@ def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path)
 
 def test_ctrl_c_while_waiting_for_another_writer_stops_at_once(tmp_path):
     db = tmp_path / "w.db"
-    assert run_cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     questions = write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "질문"}])
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another program holds the write lock

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from db import SCHEMA_VERSION, Store, search
 from desktop.search import LIMIT_MAX
-from tests.helpers import cli, small_project, snapshot, write_jsonl
+from tests.helpers import cli, cli_here, small_project, snapshot, write_jsonl
 
 # Characters whose case folding Python's lower() and FTS5 agree on: Hangul, ASCII, a few
 # accented Latin letters; punctuation that means something to LIKE or to FTS5 queries; and
@@ -161,7 +161,7 @@ def test_excerpt_is_one_line_around_the_first_word():
 
 def test_command_line_search_json(tmp_path):
     db = tmp_path / "cli.db"
-    assert cli(db, "demo").returncode == 0
+    assert cli_here(db, "demo").returncode == 0
     done = cli(db, "search", "법률", "국민", "--json", "--limit", "2", "--offset", "1")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -185,7 +185,7 @@ def total(db, text: str) -> int:
 @pytest.mark.parametrize("args", [["--limit", "0"], ["--limit", "1001"], ["--offset", "-1"]])
 def test_command_line_refuses_bad_pages(tmp_path, args):
     db = tmp_path / "cli.db"
-    assert cli(db, "demo").returncode == 0
+    assert cli_here(db, "demo").returncode == 0
     before = snapshot(db)
     done = cli(db, "search", "법률", *args)
     assert done.returncode == 2 and done.stdout == ""

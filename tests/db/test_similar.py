@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.helpers import cli, refused_by_cli, write_jsonl
+from tests.helpers import cli, cli_here, refused_by_cli, write_jsonl
 
 # Real text (the constitution of the bundled sample), a near copy set again elsewhere with a
 # number changed, a paraphrase, articles on other matters, and an unrelated passage.
@@ -37,7 +37,7 @@ UNRELATED = "오늘 아침에는 바닷가를 산책하며 갈매기 소리를 �
 
 @pytest.fixture
 def dbfile(db_path):
-    assert cli(db_path, "init").returncode == 0
+    assert cli_here(db_path, "init").returncode == 0
     return db_path
 
 
@@ -68,7 +68,7 @@ def _spread(texts: list[str]) -> dict[str, str]:
 
 def test_the_near_copy_ranks_first_and_the_unrelated_last(dbfile, tmp_path):
     texts = _spread([ORIGINAL, *OTHERS, UNRELATED, NEAR_COPY])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     found = _similar(dbfile, "p0", "--limit", "1000")
     ids = [f["passage_id"] for f in found]
     assert ids[0] == "p6"  # the near copy
@@ -81,14 +81,14 @@ def test_the_near_copy_ranks_first_and_the_unrelated_last(dbfile, tmp_path):
 
 def test_the_paraphrase_ranks_first(dbfile, tmp_path):
     texts = _spread([ORIGINAL, *OTHERS, UNRELATED, PARAPHRASE])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     ids = [f["passage_id"] for f in _similar(dbfile, "p0", "--limit", "1000")]
     assert ids[0] == "p6"
 
 
 def test_json_shape(dbfile, tmp_path):
     texts = _spread([ORIGINAL, NEAR_COPY])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     done = cli(dbfile, "similar", "p0", "--json", "--limit", "1")
     data = json.loads(done.stdout)
     assert data == {
@@ -110,7 +110,7 @@ def test_json_shape(dbfile, tmp_path):
 def test_neighbours_in_corpus_order_are_never_listed(dbfile, tmp_path):
     """Without documents, the passages just before and after are the same text's context."""
     texts = {"a": NEAR_COPY, "b": ORIGINAL, "c": NEAR_COPY, "d": OTHERS[0], "e": NEAR_COPY}
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     ids = [f["passage_id"] for f in _similar(dbfile, "b", "--limit", "1000")]
     assert ids[0] == "e" and "a" not in ids and "c" not in ids and "b" not in ids
 
@@ -124,7 +124,7 @@ def test_passages_overlapping_or_touching_in_the_document_are_never_listed(dbfil
     docs = write_jsonl(
         tmp_path / "docs.jsonl", [{"id": "d1", "text": one}, {"id": "d2", "text": other}]
     )
-    assert cli(dbfile, "import", "documents", str(docs)).returncode == 0
+    assert cli_here(dbfile, "import", "documents", str(docs)).returncode == 0
     o = len(ORIGINAL)
     c = len(NEAR_COPY)
     spans = {
@@ -145,7 +145,7 @@ def test_passages_overlapping_or_touching_in_the_document_are_never_listed(dbfil
         for pid, (s, e) in spans.items()
     ]
     corpus = write_jsonl(tmp_path / "chunks.jsonl", rows)
-    done = cli(dbfile, "import", "corpus", str(corpus))
+    done = cli_here(dbfile, "import", "corpus", str(corpus))
     assert done.returncode == 0, done.stderr
     found = _similar(dbfile, "main", "--limit", "1000")
     ids = [f["passage_id"] for f in found]
@@ -156,16 +156,16 @@ def test_passages_overlapping_or_touching_in_the_document_are_never_listed(dbfil
 
 def test_only_the_passages_chunking_is_searched(dbfile, tmp_path):
     texts = _spread([ORIGINAL, OTHERS[0]])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     again = write_jsonl(tmp_path / "again.jsonl", [{"id": "copy", "text": NEAR_COPY}])
-    done = cli(dbfile, "import", "corpus", str(again), "--chunking", "again")
+    done = cli_here(dbfile, "import", "corpus", str(again), "--chunking", "again")
     assert done.returncode == 0, done.stderr
     assert "copy" not in [f["passage_id"] for f in _similar(dbfile, "p0", "--limit", "1000")]
 
 
 def test_an_unknown_id_or_a_bad_limit_is_refused_in_one_line(dbfile, tmp_path):
     texts = _spread([ORIGINAL, NEAR_COPY])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     error = refused_by_cli(dbfile, "similar", "nope")
     assert error == "recall-reviewer: no passage 'nope' in the corpus\n"
     error = refused_by_cli(dbfile, "similar", "p0", "--limit", "0")
@@ -181,7 +181,7 @@ def test_search_by_relevance_orders_by_bm25_and_keeps_the_total(dbfile, tmp_path
         # than half the passages almost no weight).
         **{f"none{n}": f"{UNRELATED} {n}" for n in range(6)},
     }
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
 
     def page(*args):
         return json.loads(cli(dbfile, "search", "국무위원", "--json", *args).stdout)
@@ -205,7 +205,7 @@ def test_search_by_relevance_of_a_word_only_like_finds(dbfile, tmp_path):
     counts all the same."""
     word = "가\u180e"
     texts = {"once": f"{word} 하나 " + OTHERS[0], "twice": f"{word} {word} 둘", "none": UNRELATED}
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     done = cli(dbfile, "search", word, "--json", "--order", "relevance")
     found = json.loads(done.stdout)
     assert [p["passage_id"] for p in found["passages"]] == ["twice", "once"]
@@ -217,7 +217,7 @@ def test_chunking_names_which_chunkings_passage_the_id_is(dbfile, tmp_path):
     one judgements name), with it the named one's, and its similar passages are that
     chunking's. An unknown chunking, or an id it lacks, is refused in one line."""
     texts = _spread([ORIGINAL, OTHERS[0], NEAR_COPY])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     again = write_jsonl(
         tmp_path / "again.jsonl",
         [
@@ -226,7 +226,7 @@ def test_chunking_names_which_chunkings_passage_the_id_is(dbfile, tmp_path):
             {"id": "copy", "text": OTHERS[2].replace("종교", "학문")},
         ],
     )
-    done = cli(dbfile, "import", "corpus", str(again), "--chunking", "again")
+    done = cli_here(dbfile, "import", "corpus", str(again), "--chunking", "again")
     assert done.returncode == 0, done.stderr
     assert [f["passage_id"] for f in _similar(dbfile, "p0")][0] == "p2"
     assert [f["passage_id"] for f in _similar(dbfile, "p0", "--chunking", "again")] == ["copy"]
@@ -262,7 +262,7 @@ def test_every_share_summed_in_an_array_gives_the_dicts_floats(dbfile, tmp_path)
     from desktop.project import Project
 
     texts = _spread([ORIGINAL, *OTHERS, UNRELATED, NEAR_COPY, PARAPHRASE])
-    assert cli(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
+    assert cli_here(dbfile, "import", "corpus", str(_corpus(tmp_path, texts))).returncode == 0
     with Project(dbfile) as project:
         store = project.store
         weights = store._term_weights(pair_tokens(ORIGINAL))

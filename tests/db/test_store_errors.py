@@ -121,6 +121,11 @@ def test_nothing_raised_after_commit_fails_the_change(project, tmp_path, monkeyp
     assert project.judgement_lines()[-1]["value"] == row["value"].strip('"')
     problem = project.store.journal_problem
     assert problem.startswith(f"{project.store.journal_path}: the judgements are saved")
+    # once the folder is gone the next write brings the journal up to date; the problem, kept
+    # for the whole process (the command line reports it at its end), goes with it
+    project.store.journal_path.rmdir()
+    project.add_judgement("kim", "q1", "note", "and again")
+    assert project.store.journal_problem is None
 
 
 def test_a_damaged_database_gives_one_line_for_every_command(project, tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli, cli_here, write_jsonl
 
 BASE = (
     "국회는 국민의 대표기관으로서 법률을 제정하고 예산안을 심의하며 국정을 감사한다. "
@@ -76,8 +76,9 @@ def db(tmp_path):
 
 
 def import_study(tmp_path, gold: list[dict], runs: dict, questions=QUESTIONS):
-    """Through the command line: DOCUMENTS, their 40- and 100-character chunkings, questions,
-    this gold and these runs (system -> question -> passage ids), into tmp_path/db.sqlite."""
+    """Through the command line, in this process: DOCUMENTS, their 40- and 100-character
+    chunkings, questions, this gold and these runs (system -> question -> passage ids), into
+    tmp_path/db.sqlite."""
     path = tmp_path / "db.sqlite"
     docs = [{"id": d, "text": t, "title": d} for d, t in DOCUMENTS.items()]
     write_jsonl(tmp_path / "docs.jsonl", docs)
@@ -103,9 +104,9 @@ def import_study(tmp_path, gold: list[dict], runs: dict, questions=QUESTIONS):
         ]
         write_jsonl(tmp_path / f"{system}.jsonl", run)
         steps.append(("import", "run", str(tmp_path / f"{system}.jsonl"), "--system", system))
-    assert cli(path, "init").returncode == 0
+    assert cli_here(path, "init").returncode == 0
     for step in steps:
-        done = cli(path, *step)
+        done = cli_here(path, *step)
         assert done.returncode == 0, done.stderr
     return path
 

@@ -10,7 +10,7 @@ import pytest
 from desktop.gold import candidates
 from desktop.project import Project
 from tests.db.test_similar import NEAR_COPY, ORIGINAL, OTHERS, PARAPHRASE, UNRELATED
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli_here, write_jsonl
 
 
 def _pks(store) -> list[int]:
@@ -68,8 +68,8 @@ def study(db_path, tmp_path):
         "unrelated": UNRELATED,
     }
     rows = [{"id": pid, "text": text} for pid, text in texts.items()]
-    assert cli(db_path, "init").returncode == 0
-    done = cli(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
+    assert cli_here(db_path, "init").returncode == 0
+    done = cli_here(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
     assert done.returncode == 0, done.stderr
     with Project(db_path) as project:
         pk = project.reads.passage_pks(list(texts))
@@ -120,8 +120,8 @@ def test_pair_scores_of_texts_python_cannot_fold_surely_are_the_same(db_path, tm
         "other": OTHERS[0],
     }
     rows = [{"id": pid, "text": text} for pid, text in texts.items()]
-    assert cli(db_path, "init").returncode == 0
-    done = cli(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
+    assert cli_here(db_path, "init").returncode == 0
+    done = cli_here(db_path, "import", "corpus", str(write_jsonl(tmp_path / "c.jsonl", rows)))
     assert done.returncode == 0, done.stderr
     with Project(db_path) as project:
         store = project.reads

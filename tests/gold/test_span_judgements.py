@@ -14,7 +14,7 @@ from db.journal import read as journal_lines
 from desktop.evaluation.spans import Span
 from desktop.project import Project
 from tests.evaluation.test_span_items import db  # noqa: F401 (a fixture)
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli, cli_here, write_jsonl
 
 SPAN = {"document_id": "d1", "start": 0, "end": 30}
 AT = "2026-12-01T10:00:00+09:00"
@@ -42,7 +42,7 @@ def span_items(path, question="q3"):
 
 
 def judge(path, tmp_path, lines, name="j.jsonl"):
-    done = cli(path, "import", "judgements", str(write_jsonl(tmp_path / name, lines)))
+    done = cli_here(path, "import", "judgements", str(write_jsonl(tmp_path / name, lines)))
     assert done.returncode == 0, done.stderr
     return done
 

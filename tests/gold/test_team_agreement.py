@@ -12,7 +12,7 @@ import krippendorff
 import numpy as np
 import pytest
 
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli, cli_here, write_jsonl
 
 PEOPLE = ("choi", "kim", "lee", "park")
 CARELESS = "lee"  # answers at random: α rises without them
@@ -68,17 +68,17 @@ def team(tmp_path_factory):
     files = {}
     for i, name in enumerate((*PEOPLE, MACHINE)):
         db = tmp_path / f"{name}.db"
-        assert cli(db, "demo").returncode == 0
+        assert cli_here(db, "demo").returncode == 0
         gold = gold or _gold(tmp_path, db)
         lines = _lines(gold, name, seed=i, careful=name != CARELESS, hour=10 + i)
         files[name] = write_jsonl(tmp_path / f"{name}.jsonl", lines)
         flags = ["--machine"] if name == MACHINE else []
-        assert cli(db, "import", "judgements", str(files[name]), *flags).returncode == 0
+        assert cli_here(db, "import", "judgements", str(files[name]), *flags).returncode == 0
     files.pop(MACHINE)
     merged = tmp_path / "kim.db"
     for name in PEOPLE:
         if name != "kim":
-            assert cli(merged, "merge", str(tmp_path / f"{name}.db")).returncode == 0
+            assert cli_here(merged, "merge", str(tmp_path / f"{name}.db")).returncode == 0
     return tmp_path, merged, files, gold
 
 
@@ -88,9 +88,9 @@ def with_machine(team):
     machine's database merged too."""
     tmp_path, merged, _, _ = team
     everyone = tmp_path / "everyone.db"
-    assert cli(everyone, "demo").returncode == 0
+    assert cli_here(everyone, "demo").returncode == 0
     for source in (merged, tmp_path / f"{MACHINE}.db"):
-        assert cli(everyone, "merge", str(source)).returncode == 0
+        assert cli_here(everyone, "merge", str(source)).returncode == 0
     return everyone
 
 
@@ -143,7 +143,7 @@ def test_the_person_who_lowers_alpha_is_named(team):
 
 def test_one_reviewer_alpha_is_undefined_and_said_so(tmp_path):
     db = tmp_path / "one.db"
-    assert cli(db, "demo").returncode == 0
+    assert cli_here(db, "demo").returncode == 0
     lines = _lines(_gold(tmp_path, db), "kim", seed=0)
     cli(db, "import", "judgements", str(write_jsonl(tmp_path / "kim.jsonl", lines)))
     out = cli(db, "agreement", "--json").stdout
@@ -208,7 +208,7 @@ def test_machine_lines_are_kept_merged_and_exported_marked(team, with_machine, t
     assert not any("machine" in line for line in lines if line["reviewer"] != MACHINE)
     # the export read back (each line marked, no --machine) is the same log
     again = tmp_path / "again.db"
-    assert cli(again, "demo").returncode == 0
+    assert cli_here(again, "demo").returncode == 0
     assert "added 455 judgements" in cli(again, "import", "judgements", str(out)).stdout
     back = tmp_path / "back.jsonl"
     assert cli(again, "export", "judgements", str(back)).returncode == 0

@@ -12,7 +12,7 @@ import pytest
 
 from tests.evaluation.test_span_items import db, gold_lines  # noqa: F401 (a fixture)
 from tests.evaluation.test_span_scoring import DOCUMENTS
-from tests.helpers import cli, snapshot, write_jsonl
+from tests.helpers import cli, cli_here, snapshot, write_jsonl
 
 
 def gold_file(tmp_path, evidence, name="bad.jsonl"):
@@ -97,7 +97,7 @@ def test_a_span_on_a_database_with_no_documents_is_refused(tmp_path):
     write_jsonl(tmp_path / "q.jsonl", [{"id": "q2", "text": "질문"}])
     for step in (("init",), ("import", "corpus", str(tmp_path / "c.jsonl"))):
         assert cli(path, *step).returncode == 0
-    assert cli(path, "import", "questions", str(tmp_path / "q.jsonl")).returncode == 0
+    assert cli_here(path, "import", "questions", str(tmp_path / "q.jsonl")).returncode == 0
     gold = gold_file(tmp_path, [{"span": {"document_id": "d1", "start": 0, "end": 2}}])
     before = snapshot(path)
     done = cli(path, "import", "gold", str(gold))
@@ -143,12 +143,12 @@ def test_offsets_count_nfc_code_points(tmp_path):
     write_jsonl(tmp_path / "d.jsonl", [{"id": "d1", "text": nfd}])
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": nfd, "document_id": "d1"}])
     write_jsonl(tmp_path / "q.jsonl", [{"id": "q2", "text": "질문"}])
-    assert cli(path, "init").returncode == 0
+    assert cli_here(path, "init").returncode == 0
     for kind, name in (("documents", "d"), ("corpus", "c"), ("questions", "q")):
         done = cli(path, "import", kind, str(tmp_path / f"{name}.jsonl"))
         assert done.returncode == 0, done.stderr
     whole = gold_file(tmp_path, [{"span": {"document_id": "d1", "start": 0, "end": len(text)}}])
-    assert cli(path, "import", "gold", str(whole)).returncode == 0
+    assert cli_here(path, "import", "gold", str(whole)).returncode == 0
     past = gold_file(tmp_path, [{"span": {"document_id": "d1", "start": 0, "end": len(nfd)}}])
     done = cli(path, "import", "gold", str(past))
     assert done.returncode == 2 and f"({len(text)} characters)" in done.stderr
@@ -168,9 +168,9 @@ def test_a_backup_whose_span_document_is_gone_is_refused_not_put_back_without_it
     write_jsonl(tmp_path / "c.jsonl", [{"id": "p1", "text": "대한민국"}])
     write_jsonl(tmp_path / "q.jsonl", [{"id": "q2", "text": "질문"}])
     write_jsonl(tmp_path / "d.jsonl", [{"id": "d1", "text": "국회는 법률을 제정한다."}])
-    assert cli(path, "init").returncode == 0
+    assert cli_here(path, "init").returncode == 0
     for kind, name in (("corpus", "c"), ("questions", "q"), ("documents", "d")):
-        assert cli(path, "import", kind, str(tmp_path / f"{name}.jsonl")).returncode == 0
+        assert cli_here(path, "import", kind, str(tmp_path / f"{name}.jsonl")).returncode == 0
     span = gold_file(tmp_path, [{"span": {"document_id": "d1", "start": 0, "end": 3}}], "s.jsonl")
     plain = gold_file(tmp_path, [{"passage_id": "p1"}], "p.jsonl")
     for gold in (span, plain):

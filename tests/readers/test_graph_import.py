@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from tests.helpers import cli, refused_by_cli, write_jsonl
+from tests.helpers import cli_here, refused_by_cli, write_jsonl
 from tests.readers.test_graph import IMPORTED, chunk, context_line, truth, write_graphrag
 from tests.readers.test_graph import write_lightrag as write_lightrag_store
 
@@ -19,7 +19,7 @@ SOURCES = {"q1": [4, 0, 4, 2], "q2": [7], "q3": [1, 9, 3]}
 
 
 def ok(db, *args):
-    done = cli(db, *args)
+    done = cli_here(db, *args)
     assert done.returncode == 0, (done.stdout, done.stderr)
     return done
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.helpers import cli, refused, small_project, snapshot, write_jsonl, write_text
+from tests.helpers import cli, cli_here, refused, small_project, snapshot, write_jsonl, write_text
 
 
 def test_corpus_jsonl_beir_csv_tsv_bom_crlf_blank_lines(project, tmp_path):
@@ -208,8 +208,8 @@ def test_search_uses_trigram_and_like_for_short_terms(project, tmp_path):
 def test_cli_refusal_is_file_line_exit_2_no_traceback(tmp_path):
     db = tmp_path / "c.db"
     good = write_jsonl(tmp_path / "c.jsonl", [{"id": "a", "text": "x"}])
-    assert cli(db, "init").returncode == 0
-    assert cli(db, "import", "corpus", str(good)).returncode == 0
+    assert cli_here(db, "init").returncode == 0
+    assert cli_here(db, "import", "corpus", str(good)).returncode == 0
     before = snapshot(db)
     bad = write_text(tmp_path / "q.jsonl", '{"id": "q1", "text": "x"}\n{"id": 5\n')
     done = cli(db, "import", "questions", str(bad))
@@ -222,7 +222,7 @@ def test_cli_refusal_is_file_line_exit_2_no_traceback(tmp_path):
 def test_cli_info_json_and_table(tmp_path):
     db = tmp_path / "i.db"
     good = write_jsonl(tmp_path / "c.jsonl", [{"id": "a", "text": "x"}])
-    assert cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     cli(db, "import", "corpus", str(good))
     info = json.loads(cli(db, "info", "--json").stdout)
     assert {
@@ -269,6 +269,6 @@ def test_lone_surrogate_escape_is_refused_with_its_line(project, tmp_path):
 
 def test_cli_unwritable_target_is_exit_2_without_traceback(tmp_path):
     db = tmp_path / "o.db"
-    assert cli(db, "init").returncode == 0
+    assert cli_here(db, "init").returncode == 0
     done = cli(db, "export", "judgements", str(tmp_path / "no" / "such" / "dir.jsonl"))
     assert done.returncode == 2 and "Traceback" not in done.stderr

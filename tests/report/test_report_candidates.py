@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from desktop.gold import candidates
 from desktop.report import write_report
 from tests.db.test_similar import NEAR_COPY, ORIGINAL, OTHERS, UNRELATED
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli, cli_here, write_jsonl
 
 TEXTS = {
     "before": NEAR_COPY.replace("대통령", "대통령께"),  # the item's neighbours in corpus order
@@ -50,10 +50,10 @@ def study(db_path, tmp_path):
                 for rank, pid in enumerate(ranked, 1)
             )
         )
-        done = cli(db_path, "import", "run", str(path), "--system", name)
+        done = cli_here(db_path, "import", "run", str(path), "--system", name)
         assert done.returncode == 0, done.stderr
 
-    assert cli(db_path, "init").returncode == 0
+    assert cli_here(db_path, "init").returncode == 0
     files = {
         "corpus": write_jsonl(tmp_path / "corpus.jsonl", _spread(TEXTS)),
         "questions": write_jsonl(tmp_path / "q.jsonl", [{"id": "q1", "text": "해임건의?"}]),
@@ -71,7 +71,7 @@ def study(db_path, tmp_path):
         ),
     }
     for kind, path in files.items():
-        done = cli(db_path, "import", kind, str(path))
+        done = cli_here(db_path, "import", kind, str(path))
         assert done.returncode == 0, done.stderr
     gaps = [f"gap{n}" for n in range(3, 9)]
     top = ["unrelated", "before", "after", "copy", "dismissed", "noted", "alt", "other"]

@@ -22,7 +22,7 @@ from openpyxl.chart import LineChart
 from openpyxl.chart.chartspace import ChartSpace
 from openpyxl.chart.reader import read_chart
 
-from tests.helpers import cli, refused_by_cli
+from tests.helpers import cli, cli_here, refused_by_cli
 from tests.readers.test_graph_import import spans_of, stored, study  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,9 +37,9 @@ def exported(study, tmp_path_factory):  # noqa: F811 (the fixture imported above
     """The study's report in English, and metrics --json with the same options."""
     db, _, _ = study
     path = tmp_path_factory.mktemp("report") / "study.xlsx"
-    done = cli(db, "export", str(path), *OPTIONS, "--lang", "en")
+    done = cli_here(db, "export", str(path), *OPTIONS, "--lang", "en")
     assert done.returncode == 0, done.stderr
-    metrics = cli(db, "metrics", *OPTIONS, "--json", "--per-question")
+    metrics = cli_here(db, "metrics", *OPTIONS, "--json", "--per-question")
     assert metrics.returncode == 0, metrics.stderr
     return db, path, json.loads(metrics.stdout)
 
@@ -109,7 +109,7 @@ def test_the_study_samples_report_compares_its_three_chunkings(tmp_path):
     each; by default the budgets 500..4000 and θ 0.5, as metrics --budget takes them; the
     randomization tests leave nDCG out for runs on another chunking (none defined there)."""
     db, path = tmp_path / "study.db", tmp_path / "study.xlsx"
-    assert cli(db, "demo", "--study").returncode == 0
+    assert cli_here(db, "demo", "--study").returncode == 0
     done = cli(db, "export", str(path), "--lang", "en")
     assert done.returncode == 0, done.stderr
     metrics = cli(db, "metrics", "--budget", "500,1000,2000,4000", "--coverage", "0.5", "--json")

@@ -18,7 +18,7 @@ from desktop import review
 from desktop.project import Project
 from desktop.review.unjudged import judged_by
 from desktop.review.views import TEXT_CHARS, excerpt, pool_excerpts, unread_pool, view_of
-from tests.helpers import cli
+from tests.helpers import cli_here
 from tests.review.test_review_domain import JUDGEMENTS
 
 
@@ -68,7 +68,7 @@ def test_the_sample_views_equal_the_old_build(sample_db):
 
 def test_the_study_views_equal_the_old_build(tmp_path):
     db = tmp_path / "study.db"
-    done = cli(db, "demo", "--study")
+    done = cli_here(db, "demo", "--study")
     assert done.returncode == 0, done.stderr
     with Project(db) as project:
         assert assert_same_views(project, 3, 5) > 10

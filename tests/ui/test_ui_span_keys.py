@@ -10,7 +10,7 @@ from PySide6.QtGui import QTextCursor
 from desktop.ui import document_text
 from tests.evaluation.test_span_items import db  # noqa: F401 (a fixture)
 from tests.evaluation.test_span_scoring import DOCUMENTS
-from tests.helpers import cli, write_jsonl
+from tests.helpers import cli_here, write_jsonl
 from tests.ui.uihelpers import idle
 
 
@@ -97,7 +97,7 @@ def test_a_disagreement_about_a_span_is_adjudicated_by_its_span(open_window, qtb
         )
         for kind, value in (("evidence", True), ("role", role))
     ]
-    done = cli(db, "import", "judgements", str(write_jsonl(tmp_path / "j.jsonl", lines)))
+    done = cli_here(db, "import", "judgements", str(write_jsonl(tmp_path / "j.jsonl", lines)))
     assert done.returncode == 0, done.stderr
     window = open_window(db, reviewer="park")
     window.show_question("q3")
@@ -122,7 +122,7 @@ def test_a_passage_of_another_chunking_is_judged_by_its_span(open_window, qtbot,
     passages, so the row's passage is added by its span (never by an id another chunking may
     repeat), and X says so instead of writing a line."""
     study = tmp_path / "study.db"
-    assert cli(study, "demo", "--study").returncode == 0
+    assert cli_here(study, "demo", "--study").returncode == 0
     window = open_window(study)
     window.show_question("q05")
     window.set_system("BM25-c500o100")
@@ -153,7 +153,7 @@ def test_a_search_result_of_another_chunking_is_added_by_its_span(open_window, q
     """The corpus search finds passages of every chunking; one of another chunking than the
     gold's becomes evidence (or an alternative) by its span, as in the rankings."""
     study = tmp_path / "study.db"
-    assert cli(study, "demo", "--study").returncode == 0
+    assert cli_here(study, "demo", "--study").returncode == 0
     window = open_window(study)
     window.show_question("q05")
     idle(qtbot, window)
