@@ -5,23 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from db.judgement_kinds import STORED_KINDS
 from desktop.readers.kinds import ROLES, check_kind, pick_format
 from desktop.readers.opening import InputError, nfc, shown
 from desktop.readers.span_values import span_value
 from desktop.readers.values import json_lines
 
-KINDS = (
-    "role",
-    "alternative",
-    "not_evidence",
-    "answerable",
-    "evidence",
-    "drop",
-    "note",
-    "adjudication",
-    "machine",
-    "dismissed",
-)
+# A judgements file holds the kinds the log stores: one list, the store's (its CHECK).
+KINDS = STORED_KINDS
 # A candidate alternative the reviewer dismissed for an item (issue 21): their own list's
 # line, never the gold's, so it neither counts nor makes its writer a reviewer of the gold.
 DISMISSED = "dismissed"
