@@ -22,6 +22,16 @@ NEIGHBOUR_CHARS = 600
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
+def reading_items(view) -> list[tuple[int, str | None, list[int]]]:
+    """What of a question's view a passage is read with: its evidence items as (position,
+    role, passage keys), which mark the gold spans in the passage's document."""
+    if view is None:
+        return []
+    return [
+        (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
+    ]
+
+
 class PassageReader(QWidget):
     # A neighbour was followed: (passage pk, passage id), now the passage the keys act on
     # (evidence no system retrieved is often beside evidence that one did).
@@ -190,12 +200,7 @@ class PassageReader(QWidget):
 
     def _items(self) -> list[tuple[int, str | None, list[int]]]:
         """The current question's evidence items: (position, role, passage keys)."""
-        view = self.session.view
-        if view is None:
-            return []
-        return [
-            (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
-        ]
+        return reading_items(self.session.view)
 
     @staticmethod
     def _gold_label(span) -> str:

@@ -68,6 +68,14 @@ class PoolModel(QAbstractTableModel):
         self._html = [""] * len(self.rows)
         self.endResetModel()
 
+    def drop(self, index: int) -> None:
+        """Take one row out (a passage judged: it leaves the queue before the pool is read
+        again), the rows after it moving up."""
+        self.beginRemoveRows(ROOT, index, index)
+        del self.rows[index]
+        del self._html[index]
+        self.endRemoveRows()
+
     def set_marks(self, question_pk: int, marks: dict[int, list[tuple[str, float]]]) -> None:
         """Mark the question's passages that are candidates of one of its items (≈)."""
         if self.marks.get(question_pk, {}) == marks:
