@@ -318,11 +318,15 @@ class PoolPanel(QWidget):
             return
         if judged.question_pk != pk or pk != view.pk or not self._just_judged(judged):
             return
-        after = self.model.row(index + 1)
-        if after is None or after.question_pk != pk:
+        after = self.after(judged)
+        if after is None:
             return
         self._ahead = (judged, index, after, reading_items(view))
-        self.model.drop(index)
+        self._selecting = True  # the row taken out moves the current one: not a pick
+        try:
+            self.model.drop(index)
+        finally:
+            self._selecting = False
         self._select(index)
         self._say(view, self.left())
         self.passageChosen.emit(after)
@@ -417,6 +421,13 @@ class PoolPanel(QWidget):
             self._want(picked)
         else:
             self.passageChosen.emit(picked)
+
+    def after(self, row: PoolRow) -> PoolRow | None:
+        """The passage a judgement of this one moves on to at the key: the next in its
+        question's pool, or None."""
+        index = self.model.row_of(row.question_pk, row.passage_pk)
+        after = self.model.row(index + 1) if index >= 0 else None
+        return after if after is not None and after.question_pk == row.question_pk else None
 
     def current(self) -> PoolRow | None:
         return self.model.row(self.table.currentIndex().row())

@@ -42,6 +42,8 @@ class PassageReader(QWidget):
         self.session = session
         self.worker = worker  # reads what is shown (operations.read_op)
         self._asked: tuple | None = None  # (passage pk, centre, a neighbour) being read
+        # (passage pk, items, reading): the passage likely next, read ahead (the pool's)
+        self._ahead: tuple[int, list, review.Reading | None] | None = None
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
@@ -65,6 +67,7 @@ class PassageReader(QWidget):
         self.graph.hide()
         layout.addWidget(self.graph)
         session.viewChanged.connect(self.show_graph)
+        session.dataReloaded.connect(self.forget_ahead)  # its text may have changed
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
@@ -102,8 +105,38 @@ class PassageReader(QWidget):
     def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
         """The passage inside its document when it has a span (centre: the document offset
         to lay the text out around, when the reviewer moved through it), else between its
-        neighbours; read on the worker and shown when it arrives (the latest asked wins)."""
+        neighbours; read on the worker and shown when it arrives (the latest asked wins),
+        or at once when it was read ahead with the items it is shown with."""
+        ahead = self._ahead
+        if centre is None and ahead is not None and ahead[2] is not None:
+            if ahead[0] == passage_pk and ahead[1] == self._items():
+                self.worker.cancel("read")
+                self._asked = asked = (passage_pk, None, False)
+                self._arrived(asked, ahead[2])
+                return
         self._ask(passage_pk, centre, neighbour=False)
+
+    def read_ahead(self, passage_pk: int | None) -> None:
+        """Read the passage likely asked for next (after a pool key), to show it at once
+        then; the latest read ahead is kept."""
+        items, ahead = self._items(), self._ahead
+        if passage_pk is None or (ahead is not None and ahead[:2] == (passage_pk, items)):
+            return
+        self.worker.cancel("ahead")
+        self._ahead = ahead = (passage_pk, items, None)
+        self.worker.start(
+            "ahead",
+            operations.read_op(passage_pk, items),
+            on_done=lambda done: self._read_ahead(ahead, done.result),
+        )
+
+    def _read_ahead(self, ahead: tuple, reading: review.Reading) -> None:
+        if ahead is self._ahead:
+            self._ahead = (*ahead[:2], reading)
+
+    def forget_ahead(self) -> None:
+        self.worker.cancel("ahead")
+        self._ahead = None
 
     def _ask(self, passage_pk: int, centre: int | None, neighbour: bool) -> None:
         self.worker.cancel("read")

@@ -96,3 +96,20 @@ def test_a_queue_the_build_changed_otherwise_is_followed(sample_db, open_window,
     assert [e.passage_id for e in rebuilt] == [e.passage_id for e in entries[2:]]
     assert panel.current().passage_id == entries[2].passage_id
     assert read(window).passage_pk == entries[2].passage_pk
+
+
+def test_the_next_passage_read_ahead_is_shown_at_the_key_itself(sample_db, open_window, qtbot):
+    """The passage a key moves on to was read while the judged one was shown: the key shows
+    it with no worker round trip at all, and the one after it is read ahead in turn."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    entries = pool_of(sample_db, "q05")
+    reader = window.reader
+    for judged, after in zip(entries[:3], entries[1:4], strict=True):
+        assert panel.current().passage_id == judged.passage_id
+        qtbot.waitUntil(lambda: not reader.worker.busy("ahead"), timeout=3000)
+        qtbot.keyClick(window, Qt.Key.Key_X)
+        assert not reader.pending and reader.passage_pk == after.passage_pk
+        assert panel.current().passage_id == after.passage_id
+        idle(qtbot, window)
+        assert read(window).passage_pk == after.passage_pk
