@@ -352,6 +352,12 @@ class PoolPanel(QWidget):
         self._reviewers = tuple(self.session.reviewers)
 
     @property
+    def moved_on(self) -> bool:
+        """The last key's judged passage left the queue and the next one is shown: the
+        judged question's build is not waited for."""
+        return self._ahead is not None
+
+    @property
     def pending(self) -> bool:
         """A view waits for the next questions' pools (the queue shown is not its own yet)."""
         return self._asked is not None

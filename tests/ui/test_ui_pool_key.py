@@ -36,10 +36,13 @@ def key_before_the_build(window, qtbot, key) -> tuple:
         assert after != judged
         assert judged.passage_id not in [p for _, p in shown(window)]
         assert window.selected_passage().passage_id == after.passage_id
+        resets = []
+        panel.model.modelReset.connect(lambda: resets.append(1))
     finally:
         release.set()
     qtbot.waitUntil(lambda: window.session.view is not view, timeout=5000)
     idle(qtbot, window)
+    assert not resets  # the build's queue is the one shown: not laid out and painted again
     return judged, index, after
 
 
@@ -100,7 +103,8 @@ def test_a_queue_the_build_changed_otherwise_is_followed(sample_db, open_window,
 
 def test_the_next_passage_read_ahead_is_shown_at_the_key_itself(sample_db, open_window, qtbot):
     """The passage a key moves on to was read while the judged one was shown: the key shows
-    it with no worker round trip at all, and the one after it is read ahead in turn."""
+    it with no worker round trip at all, and the one after it is read ahead in turn; the
+    judged question's build waits for the frame that shows it."""
     window = open_window(sample_db)
     panel = to_pool(window, qtbot, "q05")
     entries = pool_of(sample_db, "q05")
@@ -111,5 +115,7 @@ def test_the_next_passage_read_ahead_is_shown_at_the_key_itself(sample_db, open_
         qtbot.keyClick(window, Qt.Key.Key_X)
         assert not reader.pending and reader.passage_pk == after.passage_pk
         assert panel.current().passage_id == after.passage_id
+        # The judged question's build starts after this frame, not beside its painting.
+        assert not window.metrics.builder.busy("judged") and window.metrics_busy()
         idle(qtbot, window)
         assert read(window).passage_pk == after.passage_pk

@@ -61,6 +61,8 @@ class PoolModel(QAbstractTableModel):
         self.marks: dict[int, dict[int, list[tuple[str, float]]]] = {}
 
     def set_rows(self, rows: Sequence[PoolRow], blind: bool, terms_: Sequence[str]) -> None:
+        if (list(rows), blind, list(terms_)) == (self.rows, self.blind, self._terms):
+            return  # as shown (the queue moved on at the key as its build has it): no repaint
         self.beginResetModel()
         self.rows = list(rows)
         self.blind = blind
