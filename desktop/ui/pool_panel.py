@@ -177,7 +177,7 @@ class PoolPanel(QWidget):
         row = self._row_to_pick(before, before_row)
         self._select(row)
         picked = self.current()
-        if not (keep and self.active) or picked == shown and not self._read_anew(ahead, view):
+        if not (keep and self.active) or picked == shown and not read_anew(ahead, view):
             return
         if picked is not None and picked.question_pk != view.pk:
             # This question's pool is done: on to the next one's, after this change is shown.
@@ -316,7 +316,7 @@ class PoolPanel(QWidget):
         judged, index, view = self.current(), self.table.currentIndex().row(), self.session.view
         if not self.active or self.pending or judged is None or view is None:
             return
-        if judged.question_pk != pk or pk != view.pk or not self._just_judged(judged):
+        if judged.question_pk != pk or pk != view.pk or not just_judged(view, judged):
             return
         after = self.after(judged)
         if after is None:
@@ -330,20 +330,6 @@ class PoolPanel(QWidget):
         self._select(index)
         self._say(view, self.left())
         self.passageChosen.emit(after)
-
-    def _just_judged(self, row: PoolRow) -> bool:
-        """The reviewer's own line on the passage, as the key wrote it, takes it out of the
-        pool (a role, not evidence, an alternative)."""
-        mine = self.session.view.mine
-        return any(
-            mine.get((kind, row.passage_id)) for kind in ("role", "not_evidence", "alternative")
-        )
-
-    def _read_anew(self, ahead, view: QuestionView) -> bool:
-        """The passage picked at the key was read with the items before the judgement: read
-        again when the judgement changed them (an E makes the judged passage an item, whose
-        span its document then marks)."""
-        return ahead is not None and reading_items(view) != ahead[3]
 
     def forget(self) -> None:
         """Drop the next questions' pools: they are read again when next shown."""
@@ -449,3 +435,18 @@ class PoolPanel(QWidget):
     def left(self) -> int:
         """Unjudged passages left in the current question."""
         return sum(1 for r in self.model.rows if r.question_pk == self.session.current_pk)
+
+
+def just_judged(view: QuestionView, row: PoolRow) -> bool:
+    """The reviewer's own line on the passage, as the key wrote it in the view, takes it out
+    of the pool (a role, not evidence, an alternative)."""
+    return any(
+        view.mine.get((kind, row.passage_id)) for kind in ("role", "not_evidence", "alternative")
+    )
+
+
+def read_anew(ahead: tuple | None, view: QuestionView) -> bool:
+    """The passage picked at the key was read with the items before the judgement: read
+    again when the judgement changed them (an E makes the judged passage an item, whose span
+    its document then marks)."""
+    return ahead is not None and reading_items(view) != ahead[3]
