@@ -51,6 +51,8 @@ class PassageReader(QWidget):
         self._origin = 0  # where its text starts in the viewer's document
         self._target: int | None = None  # the document position to scroll to
         self._document: QTextDocument | None = None  # the one shown, once a passage was
+        # ((markup, width), document): the passage read ahead, laid out while it waits
+        self._laid_ahead: tuple[tuple[str, int], QTextDocument] | None = None
         opaque(self)  # a new passage repaints the reader, not the window behind it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -133,10 +135,40 @@ class PassageReader(QWidget):
     def _read_ahead(self, ahead: tuple, reading: review.Reading) -> None:
         if ahead is self._ahead:
             self._ahead = (*ahead[:2], reading)
+            # Laid out after the frame this arrives in, off the key's: the key only puts it in.
+            QTimer.singleShot(0, lambda: self._lay_out_ahead(ahead[0], reading))
+
+    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
+        ahead = self._ahead
+        if ahead is None or ahead[0] != passage_pk or ahead[2] is not reading:
+            return
+        if reading.passage is None or reading.window is not None:
+            return  # a passage in its document is laid out when shown
+        markup, width = self._between(reading), self.viewer.viewport().width()
+        self._drop_laid_ahead()
+        self._laid_ahead = ((markup, width), self._laid_out(markup, width))
+
+    def _drop_laid_ahead(self) -> None:
+        if self._laid_ahead is not None:
+            self._laid_ahead[1].setParent(None)  # Python's now: freed with the tuple
+            self._laid_ahead = None
+
+    @property
+    def laid_out_ahead(self) -> bool:
+        """The next passage's document is laid out, waiting for the key (tests)."""
+        return self._laid_ahead is not None
+
+    def _between(self, reading: review.Reading) -> str:
+        """The passage's markup, its terms marked, between its neighbours."""
+        parts = [self._neighbour(p) for p in reading.before]
+        parts.append(f"<p>{highlighted_html(reading.passage['text'], self.session.terms)}</p>")
+        parts += [self._neighbour(p) for p in reading.after]
+        return "".join(parts)
 
     def forget_ahead(self) -> None:
         self.worker.cancel("ahead")
         self._ahead = None
+        self._drop_laid_ahead()
 
     def _ask(self, passage_pk: int, centre: int | None, neighbour: bool) -> None:
         self.worker.cancel("read")
@@ -186,14 +218,11 @@ class PassageReader(QWidget):
             )
         )
         self.title.setToolTip(passage["id"])
-        parts = [self._neighbour(p) for p in before]
-        parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
-        parts += [self._neighbour(p) for p in after]
         # Open on the passage itself, with the end of the neighbour above it in view: the
         # document is laid out whole before it is shown, so the view is scrolled before its
         # first paint (not painted at the top and then again).
         self._scroll_pending = bool(before)
-        self._show_document("".join(parts))
+        self._show_document(self._between(reading))
         if before:
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
@@ -286,12 +315,14 @@ class PassageReader(QWidget):
     def _show_document(self, content: str | QTextDocument) -> None:
         """Put in a document built and laid out here, off the paint path, in the viewer's
         font and at its width, in place of the one shown (markup, or a document filled)."""
+        width = self.viewer.viewport().width()
         if isinstance(content, QTextDocument):
             doc = content
+        elif self._laid_ahead is not None and self._laid_ahead[0] == (content, width):
+            doc, self._laid_ahead = self._laid_ahead[1], None  # laid out while it waited
         else:
-            doc = self._new_document()
-            doc.setHtml(content)
-        doc.setTextWidth(self.viewer.viewport().width())
+            doc = self._laid_out(content, width)
+        doc.setTextWidth(width)
         doc.size()  # lays the whole document out now
         previous = self._document
         self.viewer.setDocument(doc)  # Qt deletes only the viewer's first, its own
@@ -300,6 +331,13 @@ class PassageReader(QWidget):
             # to run a deleteLater (the bench has none).
             previous.setParent(None)
         self._document = doc
+
+    def _laid_out(self, markup: str, width: int) -> QTextDocument:
+        doc = self._new_document()
+        doc.setHtml(markup)
+        doc.setTextWidth(width)
+        doc.size()
+        return doc
 
     @staticmethod
     def _neighbour(p: dict) -> str:

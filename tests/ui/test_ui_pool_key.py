@@ -103,17 +103,18 @@ def test_a_queue_the_build_changed_otherwise_is_followed(sample_db, open_window,
 
 def test_the_next_passage_read_ahead_is_shown_at_the_key_itself(sample_db, open_window, qtbot):
     """The passage a key moves on to was read while the judged one was shown: the key shows
-    it with no worker round trip at all, and the one after it is read ahead in turn; the
-    judged question's build waits for the frame that shows it."""
+    it with no worker round trip at all and its document laid out ahead, and the one after it
+    is read ahead in turn; the judged question's build waits for the frame that shows it."""
     window = open_window(sample_db)
     panel = to_pool(window, qtbot, "q05")
     entries = pool_of(sample_db, "q05")
     reader = window.reader
     for judged, after in zip(entries[:3], entries[1:4], strict=True):
         assert panel.current().passage_id == judged.passage_id
-        qtbot.waitUntil(lambda: not reader.worker.busy("ahead"), timeout=3000)
+        qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
         qtbot.keyClick(window, Qt.Key.Key_X)
         assert not reader.pending and reader.passage_pk == after.passage_pk
+        assert not reader.laid_out_ahead  # its document laid out ahead is the one shown
         assert panel.current().passage_id == after.passage_id
         # The judged question's build starts after this frame, not beside its painting.
         assert not window.metrics.builder.busy("judged") and window.metrics_busy()
