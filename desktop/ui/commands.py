@@ -65,7 +65,7 @@ class ReviewCommands:
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
             return []
-        self.window.metrics.after_judgement(question, others_move)
+        self.window.metrics.after_judgement(question, others_move, self.window.pool_panel.moved_on)
         self.update_undo_actions()
         saved = "; ".join(
             QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(

@@ -72,6 +72,9 @@ class PassageTabs(QTabWidget):
     def _pool_chosen(self, row) -> None:
         self.picked_from, self._picked = POOL, None
         self.reader.show_passage(row.passage_pk)
+        # The one a key on this passage moves on to, read now: shown at once after the key.
+        after = self.pool.after(row)
+        self.reader.read_ahead(after.passage_pk if after is not None else None)
 
     def _neighbour_chosen(self, passage_pk: int, passage_id: str) -> None:
         self.picked_from, self._picked = READER, Picked(passage_pk, passage_id)

@@ -29,6 +29,7 @@ from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.operations import NextPool
+from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate
 from desktop.ui.worker import Worker, wait_shown
@@ -60,6 +61,9 @@ class PoolPanel(QWidget):
         self._selecting = False
         self._wanted: tuple[int, int] | None = None  # (question, passage) to pick next
         self._pending: QuestionView | None = None  # shown while the panel was hidden
+        # (judged row, its index, the row picked at the key, the view's items then): the
+        # queue moved on at the key, before the judged question's build came back
+        self._ahead: tuple[PoolRow, int, PoolRow, list] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._header())
@@ -154,8 +158,14 @@ class PoolPanel(QWidget):
         self._fill(view, keep)
 
     def _fill(self, view: QuestionView, keep: bool) -> None:
+        ahead, self._ahead = self._ahead, None
         before = self.current() if keep else None
         before_row = self.table.currentIndex().row()
+        shown = before  # the passage the reader has, or is reading
+        if ahead is not None and keep and before == ahead[2]:
+            # Moved on at the key: pick as the judged passage's rows would have, so that a
+            # queue that did not change as foreseen is followed still.
+            before, before_row = ahead[0], ahead[1]
         left = self.left()
         rows = self._rows(view)
         self.model.set_rows(rows, self.session.blind, self.session.terms)
@@ -167,7 +177,7 @@ class PoolPanel(QWidget):
         row = self._row_to_pick(before, before_row)
         self._select(row)
         picked = self.current()
-        if not (keep and self.active) or picked == before:
+        if not (keep and self.active) or picked == shown and not read_anew(ahead, view):
             return
         if picked is not None and picked.question_pk != view.pk:
             # This question's pool is done: on to the next one's, after this change is shown.
@@ -295,12 +305,43 @@ class PoolPanel(QWidget):
             self.forget()  # a new reviewer of the gold: what counts changes everywhere
         else:
             self._next.pop(pk, None)  # its pool comes in its view
+        self._move_ahead(pk)
+
+    def _move_ahead(self, pk: int) -> None:
+        """The passage picked was just judged: the queue drops it and the next one it holds
+        is picked and read now, while the question's build runs on its worker (the build's
+        queue is then followed: _fill). Not when the question's pool is done: moving on to
+        the next question waits for the build."""
+        self._ahead = None
+        judged, index, view = self.current(), self.table.currentIndex().row(), self.session.view
+        if not self.active or self.pending or judged is None or view is None:
+            return
+        if judged.question_pk != pk or pk != view.pk or not just_judged(view, judged):
+            return
+        after = self.after(judged)
+        if after is None:
+            return
+        self._ahead = (judged, index, after, reading_items(view))
+        self._selecting = True  # the row taken out moves the current one: not a pick
+        try:
+            self.model.drop(index)
+        finally:
+            self._selecting = False
+        self._select(index)
+        self._say(view, self.left())
+        self.passageChosen.emit(after)
 
     def forget(self) -> None:
         """Drop the next questions' pools: they are read again when next shown."""
         self._next.clear()
         self._generation += 1
         self._reviewers = tuple(self.session.reviewers)
+
+    @property
+    def moved_on(self) -> bool:
+        """The last key's judged passage left the queue and the next one is shown: the
+        judged question's build is not waited for."""
+        return self._ahead is not None
 
     @property
     def pending(self) -> bool:
@@ -373,6 +414,13 @@ class PoolPanel(QWidget):
         else:
             self.passageChosen.emit(picked)
 
+    def after(self, row: PoolRow) -> PoolRow | None:
+        """The passage a judgement of this one moves on to at the key: the next in its
+        question's pool, or None."""
+        index = self.model.row_of(row.question_pk, row.passage_pk)
+        after = self.model.row(index + 1) if index >= 0 else None
+        return after if after is not None and after.question_pk == row.question_pk else None
+
     def current(self) -> PoolRow | None:
         return self.model.row(self.table.currentIndex().row())
 
@@ -387,3 +435,18 @@ class PoolPanel(QWidget):
     def left(self) -> int:
         """Unjudged passages left in the current question."""
         return sum(1 for r in self.model.rows if r.question_pk == self.session.current_pk)
+
+
+def just_judged(view: QuestionView, row: PoolRow) -> bool:
+    """The reviewer's own line on the passage, as the key wrote it in the view, takes it out
+    of the pool (a role, not evidence, an alternative)."""
+    return any(
+        view.mine.get((kind, row.passage_id)) for kind in ("role", "not_evidence", "alternative")
+    )
+
+
+def read_anew(ahead: tuple | None, view: QuestionView) -> bool:
+    """The passage picked at the key was read with the items before the judgement: read
+    again when the judgement changed them (an E makes the judged passage an item, whose span
+    its document then marks)."""
+    return ahead is not None and reading_items(view) != ahead[3]

@@ -22,6 +22,16 @@ NEIGHBOUR_CHARS = 600
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
+def reading_items(view) -> list[tuple[int, str | None, list[int]]]:
+    """What of a question's view a passage is read with: its evidence items as (position,
+    role, passage keys), which mark the gold spans in the passage's document."""
+    if view is None:
+        return []
+    return [
+        (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
+    ]
+
+
 class PassageReader(QWidget):
     # A neighbour was followed: (passage pk, passage id), now the passage the keys act on
     # (evidence no system retrieved is often beside evidence that one did).
@@ -32,6 +42,8 @@ class PassageReader(QWidget):
         self.session = session
         self.worker = worker  # reads what is shown (operations.read_op)
         self._asked: tuple | None = None  # (passage pk, centre, a neighbour) being read
+        # (passage pk, items, reading): the passage likely next, read ahead (the pool's)
+        self._ahead: tuple[int, list, review.Reading | None] | None = None
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
         self.neighbour_pks: list[int] = []
@@ -39,6 +51,8 @@ class PassageReader(QWidget):
         self._origin = 0  # where its text starts in the viewer's document
         self._target: int | None = None  # the document position to scroll to
         self._document: QTextDocument | None = None  # the one shown, once a passage was
+        # ((markup, width), document): the passage read ahead, laid out while it waits
+        self._laid_ahead: tuple[tuple[str, int], QTextDocument] | None = None
         opaque(self)  # a new passage repaints the reader, not the window behind it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -55,6 +69,7 @@ class PassageReader(QWidget):
         self.graph.hide()
         layout.addWidget(self.graph)
         session.viewChanged.connect(self.show_graph)
+        session.dataReloaded.connect(self.forget_ahead)  # its text may have changed
         self.viewer = QTextBrowser()
         self.viewer.setOpenLinks(False)
         self.viewer.anchorClicked.connect(self._link)
@@ -92,8 +107,68 @@ class PassageReader(QWidget):
     def show_passage(self, passage_pk: int, centre: int | None = None) -> None:
         """The passage inside its document when it has a span (centre: the document offset
         to lay the text out around, when the reviewer moved through it), else between its
-        neighbours; read on the worker and shown when it arrives (the latest asked wins)."""
+        neighbours; read on the worker and shown when it arrives (the latest asked wins),
+        or at once when it was read ahead with the items it is shown with."""
+        ahead = self._ahead
+        if centre is None and ahead is not None and ahead[2] is not None:
+            if ahead[0] == passage_pk and ahead[1] == self._items():
+                self.worker.cancel("read")
+                self._asked = asked = (passage_pk, None, False)
+                self._arrived(asked, ahead[2])
+                return
         self._ask(passage_pk, centre, neighbour=False)
+
+    def read_ahead(self, passage_pk: int | None) -> None:
+        """Read the passage likely asked for next (after a pool key), to show it at once
+        then; the latest read ahead is kept."""
+        items, ahead = self._items(), self._ahead
+        if passage_pk is None or (ahead is not None and ahead[:2] == (passage_pk, items)):
+            return
+        self.worker.cancel("ahead")
+        self._ahead = ahead = (passage_pk, items, None)
+        self.worker.start(
+            "ahead",
+            operations.read_op(passage_pk, items),
+            on_done=lambda done: self._read_ahead(ahead, done.result),
+        )
+
+    def _read_ahead(self, ahead: tuple, reading: review.Reading) -> None:
+        if ahead is self._ahead:
+            self._ahead = (*ahead[:2], reading)
+            # Laid out after the frame this arrives in, off the key's: the key only puts it in.
+            QTimer.singleShot(0, lambda: self._lay_out_ahead(ahead[0], reading))
+
+    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
+        ahead = self._ahead
+        if ahead is None or ahead[0] != passage_pk or ahead[2] is not reading:
+            return
+        if reading.passage is None or reading.window is not None:
+            return  # a passage in its document is laid out when shown
+        markup, width = self._between(reading), self.viewer.viewport().width()
+        self._drop_laid_ahead()
+        self._laid_ahead = ((markup, width), self._laid_out(markup, width))
+
+    def _drop_laid_ahead(self) -> None:
+        if self._laid_ahead is not None:
+            self._laid_ahead[1].setParent(None)  # Python's now: freed with the tuple
+            self._laid_ahead = None
+
+    @property
+    def laid_out_ahead(self) -> bool:
+        """The next passage's document is laid out, waiting for the key (tests)."""
+        return self._laid_ahead is not None
+
+    def _between(self, reading: review.Reading) -> str:
+        """The passage's markup, its terms marked, between its neighbours."""
+        parts = [self._neighbour(p) for p in reading.before]
+        parts.append(f"<p>{highlighted_html(reading.passage['text'], self.session.terms)}</p>")
+        parts += [self._neighbour(p) for p in reading.after]
+        return "".join(parts)
+
+    def forget_ahead(self) -> None:
+        self.worker.cancel("ahead")
+        self._ahead = None
+        self._drop_laid_ahead()
 
     def _ask(self, passage_pk: int, centre: int | None, neighbour: bool) -> None:
         self.worker.cancel("read")
@@ -143,14 +218,11 @@ class PassageReader(QWidget):
             )
         )
         self.title.setToolTip(passage["id"])
-        parts = [self._neighbour(p) for p in before]
-        parts.append(f"<p>{highlighted_html(passage['text'], self.session.terms)}</p>")
-        parts += [self._neighbour(p) for p in after]
         # Open on the passage itself, with the end of the neighbour above it in view: the
         # document is laid out whole before it is shown, so the view is scrolled before its
         # first paint (not painted at the top and then again).
         self._scroll_pending = bool(before)
-        self._show_document("".join(parts))
+        self._show_document(self._between(reading))
         if before:
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
@@ -190,12 +262,7 @@ class PassageReader(QWidget):
 
     def _items(self) -> list[tuple[int, str | None, list[int]]]:
         """The current question's evidence items: (position, role, passage keys)."""
-        view = self.session.view
-        if view is None:
-            return []
-        return [
-            (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
-        ]
+        return reading_items(self.session.view)
 
     @staticmethod
     def _gold_label(span) -> str:
@@ -248,12 +315,14 @@ class PassageReader(QWidget):
     def _show_document(self, content: str | QTextDocument) -> None:
         """Put in a document built and laid out here, off the paint path, in the viewer's
         font and at its width, in place of the one shown (markup, or a document filled)."""
+        width = self.viewer.viewport().width()
         if isinstance(content, QTextDocument):
             doc = content
+        elif self._laid_ahead is not None and self._laid_ahead[0] == (content, width):
+            doc, self._laid_ahead = self._laid_ahead[1], None  # laid out while it waited
         else:
-            doc = self._new_document()
-            doc.setHtml(content)
-        doc.setTextWidth(self.viewer.viewport().width())
+            doc = self._laid_out(content, width)
+        doc.setTextWidth(width)
         doc.size()  # lays the whole document out now
         previous = self._document
         self.viewer.setDocument(doc)  # Qt deletes only the viewer's first, its own
@@ -262,6 +331,13 @@ class PassageReader(QWidget):
             # to run a deleteLater (the bench has none).
             previous.setParent(None)
         self._document = doc
+
+    def _laid_out(self, markup: str, width: int) -> QTextDocument:
+        doc = self._new_document()
+        doc.setHtml(markup)
+        doc.setTextWidth(width)
+        doc.size()
+        return doc
 
     @staticmethod
     def _neighbour(p: dict) -> str:

@@ -4,6 +4,8 @@ All of it runs in the metrics worker, in order; results of a superseded pass are
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from desktop.ui import operations
@@ -32,6 +34,7 @@ class MetricsRunner(QObject):
         self._judged: dict[int, object] = {}  # pk -> Judged applied since the pass started
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
+        self._due: list = []  # builds to start once the key's frame is painted
         dock.agreementWanted.connect(self.refresh_agreement)
         # The comparison (seconds at the reference size) on a thread of its own too: a
         # judgement's rescore must not queue behind a comparison's next progress call.
@@ -124,16 +127,18 @@ class MetricsRunner(QObject):
             on_failed=lambda error: self._failed(generation, error),
         )
 
-    def after_judgement(self, question: dict, others_move: bool) -> None:
+    def after_judgement(self, question: dict, others_move: bool, shown: bool = False) -> None:
         """Build the judged question once, on the builder: the window shows its view, then
         takes its scores. A second reviewer joining changes what counts on every question the
         first judged (single → pending): that full pass starts after the key's effect is
-        shown."""
+        shown. shown: the key's effect is on screen without the build (the pool queue moved
+        on at the key): the build starts after that frame, not beside its painting."""
         generation, session = self.generation, self.session
         shown = session.shown_systems()
         serial = session.serial
         ks = list(session.board.ks) if session.board else session.window_ks()
-        self.builder.start(
+        start = partial(
+            self.builder.start,
             "judged",
             operations.judged_op(
                 question,
@@ -152,9 +157,21 @@ class MetricsRunner(QObject):
             on_done=lambda done: self._judged_ready(generation, serial, done.result, others_move),
             on_failed=lambda error: self._failed(generation, error),
         )
+        if not shown:
+            start()
+            return
+        self._due.append(start)
+        self._later(self.start_due)
+
+    def start_due(self) -> None:
+        """Start the builds held back until the key's frame was painted."""
+        due, self._due = self._due, []
+        for start in due:
+            start()
 
     def settle(self, msecs: int = 5000) -> None:
         """Show a judged question's build still coming, now (waiting for it when needed)."""
+        self.start_due()  # a key before the timer: it acts on the build
         if self.builder.busy("judged"):
             self.builder.wait(msecs)
             # Its result is a queued signal from the builder's thread: deliver it.

@@ -388,7 +388,8 @@ def _pool_judgements(window, qapp, n: int) -> dict:
     the key to that frame (target: one frame, 16 ms); next_shown counts the keys after which
     it was (the clock used to stop before the queue moved: none were). U moves on when a
     question's pool is judged; the metrics worker finishes between keys, as it does while a
-    reviewer reads."""
+    reviewer reads. until_built: from the key until the judged question's build is shown in
+    every panel too (the queue may move on before it, issue 23)."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
@@ -400,7 +401,17 @@ def _pool_judgements(window, qapp, n: int) -> dict:
     panel = window.pool_panel
     window.middle_tabs.setCurrentWidget(panel)
     timed: list[float] = []
+    rebuilt: list[float] = []
     advanced = 0
+
+    def next_shown(before, view) -> bool:
+        # The queue moved on and the reader shows its pick (the queue holds the next passage
+        # and moves at the key), or the judged question's build arrived (a new view).
+        now = panel.current()
+        reader = window.reader
+        moved = now is not None and now != before and not reader.pending
+        return (moved and reader.passage_pk == now.passage_pk) or window.session.view is not view
+
     for i in range(n):
         if not panel.left():
             QTest.keyClick(window, Qt.Key.Key_U)
@@ -410,14 +421,19 @@ def _pool_judgements(window, qapp, n: int) -> dict:
         view = window.session.view
         t = time.perf_counter()
         QTest.keyClick(window, key)
-        # The queue moves on when the judged question's build arrives from its worker (a
-        # new view); then the next passage is read on the reader's worker and painted.
-        while window.session.view is view and time.perf_counter() - t < 30:
+        while not next_shown(before, view) and time.perf_counter() - t < 30:
             qapp.processEvents()
         panel.settle()
         window.reader.settle()
         window.repaint_now()
         timed.append((time.perf_counter() - t) * 1000)
+        # Until the build is in every panel (what the key changed on the question).
+        while window.session.view is view and time.perf_counter() - t < 30:
+            qapp.processEvents()
+        panel.settle()
+        window.reader.settle()
+        window.repaint_now()
+        rebuilt.append((time.perf_counter() - t) * 1000)
         after = panel.current()
         if after is None or (after != before and window.reader.passage_pk == after.passage_pk):
             advanced += 1  # the next one shown (or the question's pool is done)
@@ -425,6 +441,7 @@ def _pool_judgements(window, qapp, n: int) -> dict:
     return {
         **_percentiles(timed),
         "next_shown": advanced,
+        "until_built": _percentiles(rebuilt),
         "pool_depth": window.session.pool_depth,
         "target_ms": 16,
     }

@@ -61,12 +61,22 @@ class PoolModel(QAbstractTableModel):
         self.marks: dict[int, dict[int, list[tuple[str, float]]]] = {}
 
     def set_rows(self, rows: Sequence[PoolRow], blind: bool, terms_: Sequence[str]) -> None:
+        if (list(rows), blind, list(terms_)) == (self.rows, self.blind, self._terms):
+            return  # as shown (the queue moved on at the key as its build has it): no repaint
         self.beginResetModel()
         self.rows = list(rows)
         self.blind = blind
         self._terms = list(terms_)
         self._html = [""] * len(self.rows)
         self.endResetModel()
+
+    def drop(self, index: int) -> None:
+        """Take one row out (a passage judged: it leaves the queue before the pool is read
+        again), the rows after it moving up."""
+        self.beginRemoveRows(ROOT, index, index)
+        del self.rows[index]
+        del self._html[index]
+        self.endRemoveRows()
 
     def set_marks(self, question_pk: int, marks: dict[int, list[tuple[str, float]]]) -> None:
         """Mark the question's passages that are candidates of one of its items (≈)."""
