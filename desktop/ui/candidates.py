@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from desktop.gold import candidates as rule
@@ -27,6 +27,76 @@ from desktop.ui.worker import Worker
 
 ROW_LINES = 5  # a row: score and where it comes from, the systems, the text's first lines
 ROWS_SHOWN = 2  # the table's height in rows at most; more scroll (the list is best first)
+LOOKING_AFTER_MS = 400  # most lists come sooner: "looking…" would flash and go each switch
+
+
+def _title_label(parent=None) -> QLabel:
+    label = shrinkable(QLabel(parent))
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    return label
+
+
+class TitleBox(QWidget):
+    """The panel's title, a word-wrapped label in a box of its own that asks for a new layout
+    only when the title's height changes. A QLabel given a new text asks its parent's layout
+    for one whatever its size; in the panel's layout that climbed to the evidence column,
+    which was laid out again and repainted with each list that came. While a list is awaited
+    the box keeps its height (`held`), so that a shorter title in between moves nothing.
+
+    Its size is measured on a twin label that is never shown (`ruler`): a rich-text label
+    asked its height for a width lays its text out at that width and repaints itself, so
+    that measuring the shown one painted the title once more after each change."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.label = _title_label(self)
+        self.ruler = _title_label()
+        self.setSizePolicy(self.label.sizePolicy())  # its height for its width, as the label's
+        self.setMinimumWidth(self.label.minimumWidth())
+        self._held = 0
+
+    def set_text(self, text: str, hold: bool = False) -> bool:
+        """The new title; true when it asked for a new layout (its height changed)."""
+        width = self.width()
+        before = self.heightForWidth(width)
+        self._held = self.height() if hold else 0
+        if text != self.label.text():
+            self.ruler.setFont(self.font())
+            self.ruler.setText(text)
+            self.label.setText(text)
+            # Its text laid out now, before the paint: laid out inside the paint, it asked for
+            # one paint more (a label lays out its text when it is measured or painted).
+            self.label.heightForWidth(self.label.width())
+        moved = not self.isVisible() or self.heightForWidth(width) != before
+        if moved:
+            self.updateGeometry()
+        return moved
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return max(self.ruler.heightForWidth(width), self._held)
+
+    def sizeHint(self):  # noqa: N802 (Qt's name)
+        return self.ruler.sizeHint()
+
+    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
+        return self.ruler.minimumSizeHint()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.label.setGeometry(self.rect())
+        self.label.heightForWidth(self.label.width())  # laid out now, as in set_text
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.FontChange:  # the ruler has no parent to follow
+            self.ruler.setFont(self.font())
+            self.updateGeometry()
+        super().changeEvent(event)
 
 
 class CandidatesPanel(QWidget):
@@ -39,10 +109,13 @@ class CandidatesPanel(QWidget):
         opaque(self)  # candidates arriving after the switch repaint this panel alone
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
-        self.title = shrinkable(QLabel())
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.title.setWordWrap(True)
+        self.title = TitleBox(self)
         layout.addWidget(self.title)
+        self._looking_for = ""  # the item whose list is awaited
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(LOOKING_AFTER_MS)
+        self._later.timeout.connect(lambda: self.looking(self._looking_for))
         self.model = CandidateModel(self)
         self.table = review_table(self)
         self.table.setModel(self.model)
@@ -65,17 +138,38 @@ class CandidatesPanel(QWidget):
         layout.addWidget(self.table)
         self.nothing_for(None)
 
-    def say(self, text: str, found: ItemCandidates | None = None, blind: bool = False) -> None:
-        name = html.escape(self.tr("Candidate alternatives"))
-        self.title.setText(f"<b>{name}</b> · {text}")
+    def say(
+        self, text: str, found: ItemCandidates | None = None, blind: bool = False, hold=False
+    ) -> None:
+        """The title's state text and the list (none unless found); hold: a list is awaited,
+        the table keeps its room and the title its height until it comes."""
+        name = f"<b>{html.escape(self.tr('Candidate alternatives'))}</b>"
+        moved = self.title.set_text(f"{name} · {text}" if text else name, hold)
         if found != self.model.found or blind != self.model.blind:
             self.model.set_candidates(found, blind)  # a reset repaints the list: only if new
+        if hold:
+            return
+        self._later.stop()
         shown = min(len(found.candidates), ROWS_SHOWN) if found else 0
-        self.table.setVisible(bool(shown))
+        room = (self.table.isVisible(), self.table.height())
         if shown:  # as tall as its rows, up to ROWS_SHOWN: no empty room under one candidate
             header = self.table.horizontalHeader().sizeHint().height()
             frame = 2 * self.table.frameWidth()
             self.table.setFixedHeight(header + self.row_height * shown + frame)
+        self.table.setVisible(bool(shown))
+        if moved or room != (self.table.isVisible(), self.table.height()):
+            self._lay_out_now()
+
+    def _lay_out_now(self) -> None:
+        """The panel and the column around it laid out now, before the paint the new title
+        asked for, as Qt lays out a widget's parents when it shows it. Left to the layout
+        requests, each posted by the level under it after that paint's request, the column
+        grew or shrank a pass later and its scroll bar came or went one more pass later:
+        the column was painted three times."""
+        widget = self
+        while widget is not None:
+            QCoreApplication.sendPostedEvents(widget, QEvent.Type.LayoutRequest)
+            widget = widget.parentWidget()
 
     def nothing_for(self, item) -> None:
         """No item selected, or one given as a span (no passage of its own to be like)."""
@@ -89,8 +183,18 @@ class CandidatesPanel(QWidget):
     def pick_first(self) -> str:
         return self.tr("Select a candidate alternative first")
 
+    def pending(self, item_id: str) -> None:
+        """Another item's list is searched: the list shown goes at once (A and H act on the
+        list shown, never on the previous item's), its room stays for the new one, and
+        "looking…" is said only if the search takes longer than a moment. Said at once,
+        then replaced by the list, it laid the evidence column out and repainted it twice."""
+        self._looking_for = item_id
+        self.say("", hold=True)
+        self._later.start()
+
     def looking(self, item_id: str) -> None:
-        self.say(html.escape(self.tr("looking for passages like {item}…").format(item=item_id)))
+        text = self.tr("looking for passages like {item}…").format(item=item_id)
+        self.say(html.escape(text), hold=True)
 
     def show_found(self, found: ItemCandidates, blind: bool = False) -> None:
         shown = len(found.candidates)
@@ -198,7 +302,7 @@ class CandidateRunner(QObject):
             # The same item of a question judged again keeps its list until the new one
             # comes (most often the same): "looking…" in between laid out and repainted
             # the whole evidence column twice a judgement.
-            self.panel.looking(item.primary_id)
+            self.panel.pending(item.primary_id)
         known = {i.primary_pk for i in view.items} | {pk for pk, _ in item.alternatives}
         question = self.session.question(view.pk)
         self.worker.start(

@@ -649,3 +649,57 @@ def test_the_disagreements_keep_their_buttons_in_view_when_shown_again(
     assert [table.rowHeight(r) for r in range(table.model().rowCount())] == heights
     header = table.horizontalHeader().sizeHint().height()
     assert table.height() == header + sum(heights) + 2 * table.frameWidth()
+
+
+def test_a_switch_paints_the_candidates_once_and_lays_the_evidence_column_out_once(
+    open_window, sample_db
+):
+    """A switch to another item's candidates: the panel is painted in the switch's pass (the
+    previous list gone, its room kept) and once more when the new list comes after that frame
+    (twice in all; once when it comes before). The evidence column is laid out once, by the
+    switch, and once more only when the new list takes other room (the table shown, hidden or
+    of other rows, the title of other lines). "looking…" said at once, then the list, laid the
+    column out two or three times a switch and painted the panel three or four times."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    _shown(window, ids[0])
+    _candidates_arrived(window)
+    panel = window.evidence_panel
+    candidates = panel.candidates
+
+    def room():
+        table = candidates.table
+        return table.isVisible(), table.height(), candidates.title.height()
+
+    counter = PaintCounter(window)
+    layouts = LayoutCounter([panel])
+    for qid in ids[1:15]:
+        counter.reset()
+        layouts.count = 0
+        before = room()
+        _shown(window, qid)
+        _candidates_arrived(window)
+        assert counter.counts.get(candidates, 0) <= 2, qid
+        assert layouts.count <= 1 + (room() != before), qid
+
+
+def test_a_new_items_candidates_never_stand_beside_the_previous_list(open_window, qtbot, tmp_path):
+    """While the new item's list is searched, the previous one is gone (A and H act on the
+    list shown) and its room is kept; H then dismisses nothing."""
+    from tests.ui.planted import ITEM, QUESTION, planted_sample
+    from tests.ui.uihelpers import logged
+
+    db = planted_sample(tmp_path)
+    window = open_window(db)
+    window.show_question(QUESTION)
+    window.select_item([i.primary_id for i in window.view.items].index(ITEM))
+    candidates = window.evidence_panel.candidates
+    qtbot.waitUntil(lambda: bool(candidates.model.rows), timeout=10000)
+    _candidates_arrived(window)
+    height = candidates.table.height()
+    window.show_question(next(q for q in window.question_ids() if q != QUESTION))
+    assert candidates.model.rows == [] and candidates.current() is None
+    assert candidates.table.isVisible() and candidates.table.height() == height
+    window.alternatives.dismiss()
+    assert logged(db, kind="dismissed") == []
+    _candidates_arrived(window)
