@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from itertools import combinations, groupby
 from operator import itemgetter
 
-from desktop.app import compact
 from desktop.evaluation import metrics, scored
 from desktop.evaluation.significance import PERMUTATIONS, SEED, PairResult, pair_results
 from desktop.evaluation.ties import TieRange, tie_ranges
@@ -194,8 +193,8 @@ def coverage(
     names = list(masks)
     if not names:
         return [], [], [], {}
-    questions = compact.keys(q for q, items in gold.items() if items)
-    sizes = array("l", (len(gold[q]) for q in questions))  # read once: gold may decode
+    questions = [q for q, items in gold.items() if items]
+    sizes = array("l", (len(gold[q]) for q in questions))
     n = len(questions)
     unique, missed, union = [], [], []
     only_found: dict[Hashable, dict[str, list[list[int]]]] = {}
@@ -297,10 +296,8 @@ def compare(
     ks = metrics.parse_ks(ks)
     if progress is not None:
         progress(0, STEPS, "scoring")
-    with scored.collect(project, ks) as scores:
-        return compare_scores(
-            project, scores, permutations=permutations, seed=seed, progress=progress
-        )
+    scores = scored.collect(project, ks)
+    return compare_scores(project, scores, permutations=permutations, seed=seed, progress=progress)
 
 
 STEPS = 8  # progress steps of compare_scores: scoring, five measures tested, hits, ties
@@ -337,7 +334,6 @@ def compare_scores(
         permutations,
         seed,
         tick=lambda d, t: step(1 + d, "testing"),
-        store=scores.store,
     )
     step(6, "comparing hits")
     unique, missed, union, only_found = coverage(gold, scores.found, ks)
@@ -370,8 +366,8 @@ def compare_scores(
 def _abstentions(project, systems, gold, answerable) -> dict[str, Abstention]:
     """Per system, how its top-1 score separates answerable questions from the others."""
     by_pk = {s["pk"]: s["name"] for s in systems}
-    positives = compact.keys(q for q, yes in answerable.items() if yes and gold.get(q))
-    negatives = compact.keys(q for q, yes in answerable.items() if not yes)
+    positives = [q for q, yes in answerable.items() if yes and gold.get(q)]
+    negatives = [q for q, yes in answerable.items() if not yes]
     # One system's top scores at a time, merged with the questions in their order (the store
     # gives them system by system, each in question order).
     found: dict[str, Abstention] = {}
@@ -385,7 +381,7 @@ def _abstentions(project, systems, gold, answerable) -> dict[str, Abstention]:
 
 def _each_mask(masks, k_index: int, questions: Sequence[Hashable]) -> Iterator[int]:
     """The found masks at one K over these questions (all the evaluated ones), from a
-    scored.Found (read a block at a time) or from the dict of found_masks."""
+    scored.Found or from the dict of found_masks."""
     if isinstance(masks, scored.Found):
         return masks.each(k_index)
     return (masks[q][k_index] for q in questions)

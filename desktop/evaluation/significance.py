@@ -11,7 +11,6 @@ from functools import partial
 from itertools import combinations
 from operator import gt, lt, mul
 
-from desktop.app import compact
 from desktop.evaluation import metrics, scored, stats
 
 PERMUTATIONS = 1000
@@ -25,8 +24,8 @@ SEED = 42
 # narrower the units, the faster the packed sums of desktop.evaluation.stats.
 FIXED_POINT = 1 << 24
 # Values of one measure (of some systems and K) kept after their first read, up to this many
-# (8 bytes each in a scored.PerQuestion's arrays: 16 MB): columns past it are read from their
-# file each time they are asked for, so that memory does not grow with the questions.
+# (8 bytes each: 16 MB): columns past it are gathered again each time they are asked for (a
+# subset of a scored.PerQuestion's, or from the dicts of metrics.evaluate).
 KEPT_VALUES = 1 << 21
 
 
@@ -87,14 +86,12 @@ def pair_results(
     permutations: int,
     seed: int,
     tick: Callable[[int, int], None] | None = None,
-    store=None,
 ) -> tuple[list[PairResult], int]:
     """Win/tie/loss for every ordered pair, and the randomization test with Holm's adjustment
     over every unordered pair, measure and K. Returns the rows and the family size. Columns
-    of values are read as they are needed (a scored.PerQuestion keeps them in a file), and the
-    test keeps its own in ``store`` (see stats.randomization_p_values)."""
-    evaluated = compact.keys(q for q, items in gold.items() if items)
-    # Item and core counts read once (gold may decode on each read), by position.
+    of values are read as they are needed (_Values)."""
+    evaluated = [q for q, items in gold.items() if items]
+    # Item and core counts by position.
     n_items, n_core = array("l"), array("l")
     for q in evaluated:
         items = gold[q]
@@ -108,9 +105,7 @@ def pair_results(
         if measure == "CoreRecall":
             positions = array("l", (i for i in positions if n_core[i]))
         questions = (
-            evaluated
-            if len(positions) == len(evaluated)
-            else compact.keys(evaluated[i] for i in positions)
+            evaluated if len(positions) == len(evaluated) else [evaluated[i] for i in positions]
         )
         values = _Values(per_question, names, [metrics.label(measure, k) for k in ks], questions)
         by_pair = _counted_pairs(values, names, len(ks))
@@ -123,9 +118,7 @@ def pair_results(
                     for i in positions
                 ),
             )
-            test = partial(
-                stats.randomization_p_values, permutations=permutations, seed=seed, store=store
-            )
+            test = partial(stats.randomization_p_values, permutations=permutations, seed=seed)
             tested.extend(_tested(values, denominators, pairs, by_pair, test))
         for a, b in pairs:
             for k_index in range(len(ks)):

@@ -166,31 +166,17 @@ def _turns(fields: int, per_turn: int) -> list[range]:
 
 
 class _Units:
-    """The columns in units of 1/scale, each converted once and handed out as often as asked.
-    With a ``store`` (scratch.Columns: ``keep(array)`` gives back something with ``read()``)
-    the converted columns wait in its file and only the last few read stay in memory."""
+    """The columns in units of 1/scale, each converted once and handed out as often as asked."""
 
-    RECENT = 2
-
-    def __init__(self, numerators, denominators, scale: int, store=None):
+    def __init__(self, numerators, denominators, scale: int):
         self.numerators, self.denominators, self.scale = numerators, denominators, scale
-        self.store = store
-        self.kept: dict[int, object] = {}
-        self.recent: dict[int, Sequence[int]] = {}
+        self.kept: dict[int, Sequence[int]] = {}
 
     def __getitem__(self, c: int) -> Sequence[int]:
-        values = self.recent.pop(c, None)
+        values = self.kept.get(c)
         if values is None:
-            kept = self.kept.get(c)
-            if kept is None:
-                values = _unit_column(self.numerators[c], self.denominators, self.scale)
-                in_file = self.store is not None and isinstance(values, array)
-                self.kept[c] = self.store.keep(values) if in_file else values
-            else:
-                values = kept if isinstance(kept, (array, list)) else kept.read()
-            if len(self.recent) >= self.RECENT:
-                del self.recent[next(iter(self.recent))]
-        self.recent[c] = values
+            values = _unit_column(self.numerators[c], self.denominators, self.scale)
+            self.kept[c] = values
         return values
 
 
@@ -203,22 +189,20 @@ def randomization_p_values(
     seed: int = 0,
     tick: Tick | None = None,
     budget: int | None = None,
-    store=None,
 ) -> list[float]:
     """Two-sided paired randomization (sign-flip) test per pair (a, b) of columns, on the mean
     per-question difference a - b: each permutation flips the sign of every question's
     difference with probability 1/2 (that is, swaps the two systems' scores on it); the p-value
     is (1 + permutations whose |mean difference| >= the observed one) / (1 + permutations).
     Questions where every pair's difference is 0 change no statistic and are left out.
-    ``numerators[c]`` is read once per column; with a ``store`` (see _Units) the columns in
-    units wait in a file, so that memory does not grow with the columns."""
+    ``numerators[c]`` is read once per column."""
     n = len(denominators)
     if not pairs:
         return []
     if n == 0:
         return [1.0] * len(pairs)
     scale = common_scale(denominators)
-    units = _Units(numerators, denominators, scale, store)
+    units = _Units(numerators, denominators, scale)
     totals, differs = _observed(units, pairs, n)
     # Questions left out differ by 0 in every pair, so the sums over all and over keep agree.
     observed = [abs(t) for t in totals]

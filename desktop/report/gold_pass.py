@@ -4,27 +4,23 @@ Each question's effective gold is built from its own rows (desktop.review.questi
 window's keypress path, which gives what the whole build gives), read for all questions in a
 few statements (desktop.review.each_question_rows) rather than five per question; its review
 status, notes, pool count and evidence items go into a record, and the rows of the Reviewers
-and Gold changes sheets into tables, all spilled to temporary files (desktop.app.scratch.Spill)
-and read back as the sheets are written. What stays in memory per question is small: the
-compact evidence items compare needs (``CompactGold``), the answerable flag in force and the
-item count the bootstrap needs. The Per question rows are written system by system, so each record
-is read once per system. No Qt here.
+and Gold changes sheets into tables, with the evidence items compare needs, the answerable
+flag in force and the item count the bootstrap needs: all held in memory (issue 24: 16 MB at
+5,000 questions, measured with tracemalloc). No Qt here.
 """
 
 from __future__ import annotations
 
 import json
-import marshal
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
 from desktop import review
-from desktop.app import compact, scratch
 from desktop.evaluation import metrics
 from desktop.evaluation.spans import Span
 from desktop.gold import effective as gold
@@ -118,42 +114,6 @@ class Record(NamedTuple):
         return out
 
 
-class CompactGold(Mapping):
-    """question key -> its evidence items (metrics.Item), for the evaluated questions in
-    question order: marshalled into a temporary file (scratch.Blobs) and decoded on each
-    read, so that memory holds 16 bytes a question."""
-
-    def __init__(self) -> None:
-        self._questions = compact.Ordered()
-        self._blobs = scratch.Blobs()
-
-    def put(self, question_pk: int, items: list[metrics.Item]) -> None:
-        self._questions.add(question_pk)
-        self._blobs.append(
-            marshal.dumps(tuple((i.primary, i.role, tuple(i.passages)) for i in items))
-        )
-
-    def __getitem__(self, question_pk) -> list[metrics.Item]:
-        return [
-            metrics.Item(primary, role, frozenset(passages))
-            for primary, role, passages in marshal.loads(
-                self._blobs[self._questions.index(question_pk)]
-            )
-        ]
-
-    def __contains__(self, question_pk) -> bool:
-        return question_pk in self._questions
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._questions)
-
-    def __len__(self) -> int:
-        return len(self._questions)
-
-    def close(self) -> None:
-        self._blobs.close()
-
-
 @dataclass
 class ReviewerLines:
     """One reviewer's lines: per kind, how many, on how many questions, first and last."""
@@ -187,10 +147,11 @@ class QuestionPass:
         self.reviewer_names = project.reviewers()
         # who is a machine is decided by these for every question (effective.is_machine)
         self.mark_lines = sorted(project.reads.mark_lines(), key=itemgetter("reviewer"))
-        self.records = scratch.Spill()
-        self.tables = {name: scratch.Spill() for name in TABLES}
-        self.gold = CompactGold()  # evaluated questions only, in question order
-        self.answerable = compact.Keyed("b", bool)  # every question, in question order
+        self.records: list[Record] = []
+        self.tables: dict[str, list[list]] = {name: [] for name in TABLES}
+        # evaluated questions only, in question order: key -> its items for the scorer
+        self.gold: dict[int, list[metrics.Item]] = {}
+        self.answerable: dict[int, bool] = {}  # every question, in question order
         self.denominators = array("l")  # evidence items of each evaluated question
         self.primaries = array("q")  # every evidence item's primary passage, for excerpts
         self.questions = self.core_evaluated = self.lines = 0
@@ -199,8 +160,8 @@ class QuestionPass:
         self.machines = MachineTally()  # each machine against the people's effective gold
 
     def __iter__(self) -> Iterator[Record]:
-        """The records in question order, read back from the spill (once per system)."""
-        return (Record(*r) for r in self.records)
+        """The records in question order."""
+        return iter(self.records)
 
     @property
     def evaluated(self) -> int:
@@ -247,11 +208,11 @@ class QuestionPass:
         self.questions += 1
         items = built.items.get(pk, [])
         answerable = built.answerable.get(pk, bool(question["answerable"]))
-        self.answerable.put(pk, answerable)
+        self.answerable[pk] = answerable
         judged = built.judged(pk)
         if items:
             metric_items = [i.as_item() for i in items]
-            self.gold.put(pk, metric_items)
+            self.gold[pk] = metric_items
             self.denominators.append(len(items))
             # an item given as a span has no primary passage to excerpt (design 10)
             self.primaries.extend(i.primary_pk for i in items if i.span is None)
@@ -262,31 +223,27 @@ class QuestionPass:
         open_ = sum(1 for d in built.decisions if d.status in (gold.PENDING, gold.DISPUTED))
         notes = notes_of(rows)
         self.records.append(
-            tuple(
-                Record(
-                    pk,
-                    question["id"],
-                    question["text"],
-                    answerable,
-                    tuple(
-                        (
-                            i.primary_pk,
-                            i.primary_id,
-                            i.role,
-                            tuple(i.alternatives.items()),
-                            role_set_by(decided.get(("role", i.primary_id))),
-                            i.span is not None,  # given as a span: no passage of its own
-                            tuple(
-                                (s.document, s.start, s.end) for s in i.as_item().spans
-                            ),  # plain tuples: records are marshalled
-                        )
-                        for i in items
-                    ),
-                    STATUS_OF[review.review_status(rows, items, None, open_)],
-                    count if listed else None,
-                    tuple(judged),
-                    tuple(notes),
-                )
+            Record(
+                pk,
+                question["id"],
+                question["text"],
+                answerable,
+                tuple(
+                    (
+                        i.primary_pk,
+                        i.primary_id,
+                        i.role,
+                        tuple(i.alternatives.items()),
+                        role_set_by(decided.get(("role", i.primary_id))),
+                        i.span is not None,  # given as a span: no passage of its own
+                        tuple((s.document, s.start, s.end) for s in i.as_item().spans),
+                    )
+                    for i in items
+                ),
+                STATUS_OF[review.review_status(rows, items, None, open_)],
+                count if listed else None,
+                tuple(judged),
+                tuple(notes),
             )
         )
         self._decisions(question, built, [r for r in rows if r["kind"] != gold.MARK], notes)
@@ -355,12 +312,6 @@ class QuestionPass:
                 if item.primary_id == d.passage_id:
                     return ROLE_WORDS[item.role][0] + " (imported 가져온 정답)"
         return "imported gold 가져온 정답"
-
-    def close(self) -> None:
-        self.records.close()
-        self.gold.close()
-        for table in self.tables.values():
-            table.close()
 
 
 def role_set_by(decision: gold.Decision | None) -> str:

@@ -135,7 +135,6 @@ def write_report(
     target = project.export_target(path)
     with scratch.replacing(target) as tmp:
         wb = Workbook(write_only=True)
-        report = None
         try:
             # One snapshot for every read: a judgement saved meanwhile in the window is in
             # the next report, never in half of this one.
@@ -147,9 +146,6 @@ def write_report(
         except BaseException:
             _discard(wb, tmp)
             raise
-        finally:
-            if report is not None:
-                report.gold.close()
         report.tick(report.total)
     return target
 
@@ -172,7 +168,7 @@ class Report:
         self.systems = self.project.systems()
         self.systems_by_name = {s["name"]: s for s in self.systems}
         self.spans: SpanPass | None = None  # runs with spans (score_spans)
-        # Every question's gold, status, notes and pool count, spilled question by question.
+        # Every question's gold, status, notes and pool count, question by question.
         self.gold = QuestionPass(project, POOL_DEPTH)
         self.gold.run()
         self.depth = self.project.reads.max_rank() or 1
@@ -205,10 +201,10 @@ class Report:
         sheets = make_sheets(wb, names, max_rows, ks, len(self.labels), len(self.systems), widths)
         if CANDIDATES in sheets:
             self.candidates = CandidateList(self, sheets[CANDIDATES])
-        with scored.Scores(ks, self.gold.gold, self.gold.answerable) as scores:
-            ran = write_runs(self, sheets[PER_QUESTION], sheets[MISSES], scores)
-            intervals = self._intervals(scores)
-            comparison = self._compare(self.rows_total + self.step, scores)
+        scores = scored.Scores(ks, self.gold.gold, self.gold.answerable)
+        ran = write_runs(self, sheets[PER_QUESTION], sheets[MISSES], scores)
+        intervals = self._intervals(scores)
+        comparison = self._compare(self.rows_total + self.step, scores)
         without = self.gold.questions - self.gold.evaluated
         comparison_sheet(sheets[COMPARISON], comparison, self.alpha)
         reviewers_sheet(sheets[REVIEWERS], self.gold)

@@ -155,7 +155,9 @@ def test_printable_and_safe_stream():
     assert json.loads(sink.text.splitlines()[0]) == {"a": "x\u202ey\x9b"}
 
 
-def test_report_spill_files_stay_beside_the_target_and_go(demo_db, tmp_path):
+def test_report_holds_its_records_in_memory_and_leaves_only_the_report(demo_db, tmp_path):
+    # issue 24: nothing is spilled beside the target while the sheets are written (no
+    # .rr-parts folder); the file appears once, renamed into place.
     from desktop.project import Project
     from desktop.report import write_report
 
@@ -169,7 +171,8 @@ def test_report_spill_files_stay_beside_the_target_and_go(demo_db, tmp_path):
 
     with Project(demo_db) as project:
         write_report(project, out / "r.xlsx", [5], progress, resamples=20, permutations=20)
-    assert any(name.endswith(".rr-parts") for name in seen)
+    # the workbook being saved, once the sheets are written, and nothing else
+    assert {name.rsplit(".", 1)[-1] for name in seen} == {"rr-tmp"}
     assert sorted(p.name for p in out.iterdir()) == ["r.xlsx"]
     assert set(Path(tempfile.gettempdir()).glob("openpyxl.*")) <= system_temp
     assert not list(paths.pending_dir().glob("*.json"))

@@ -1,61 +1,20 @@
-"""Numbers kept for every question in a file, not in memory (issue 12): desktop.app.scratch.Columns
-gives back what was put; scored.Found keeps masks of more than 64 items; and the statistics,
-packing their columns in turns under a small budget, give exactly the numbers of one turn."""
+"""Numbers kept for every question (issue 12; in memory since issue 24): scored.Found keeps
+masks of more than 64 items; and the statistics, packing their columns in turns under a small
+budget, give exactly the numbers of one turn."""
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
-from array import array
 from fractions import Fraction
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from desktop.app import compact, scratch
 from desktop.evaluation import metrics, scored, stats
 from desktop.report import sheet as rs
 from desktop.report import workbook as rw
 from tests.report.test_report_stream import many_questions
-
-
-def test_columns_give_back_what_was_put(tmp_path):
-    folder = tmp_path / "out"
-    folder.mkdir()
-    rows = 2 * scratch.Columns.BLOCK + 5  # more than one block is written
-    with scratch.replacing(folder / "out.xlsx") as tmp:
-        tmp.write_bytes(b"done")
-        store = scratch.Columns(rows)
-        values, masks = store.column("d"), store.column("Q")
-        short = store.column("q", 3)
-        for i in range(rows):
-            values.put(i, i / 7)
-            if i % 3 == 0:
-                masks.put(i, (1 << 64) - 1 - i)
-        short.put(2, -9)
-        short.put(0, 4)  # out of order: written at once
-        assert values.read() == array("d", (i / 7 for i in range(rows)))
-        assert values.read(5, 9) == array("d", (i / 7 for i in range(5, 9)))
-        assert list(masks.read()) == [(1 << 64) - 1 - i if i % 3 == 0 else 0 for i in range(rows)]
-        assert [masks[i] for i in (0, 1, rows - 2)] == [(1 << 64) - 1, 0, masks.read()[rows - 2]]
-        assert list(short.read()) == [4, 0, -9] and short[2] == -9
-        blocks = list(values.blocks())
-        assert [len(b) for b in blocks] == [scratch.Columns.BLOCK] * 2 + [5]
-        assert sum(blocks, array("d")) == values.read()
-        kept = store.keep(array("q", [5, 6, 7]))
-        assert kept.read() == array("q", [5, 6, 7]) and len(kept) == 3
-        with pytest.raises(IndexError):
-            short.put(3, 1)
-        with pytest.raises(IndexError):
-            short[3]
-        # In the hidden folder beside the target (made for it), with no name of its own
-        # where the system allows: not even a kill leaves it behind.
-        assert [p.name.endswith(".rr-parts") for p in folder.iterdir()].count(True) == 1
-        store.close()
-    assert [p.name for p in folder.iterdir()] == ["out.xlsx"]  # nothing left behind
 
 
 def test_masks_of_more_than_64_items_are_kept_whole():
@@ -64,21 +23,21 @@ def test_masks_of_more_than_64_items_are_kept_whole():
         "narrow": [metrics.Item("p1", "supporting", frozenset(["p1"]))],
         "none": [],
     }
-    with scored.Scores([3, 100], items, {}) as scores:
-        assert scores.words == 2 and scores.evaluated == 2
-        scores.system("S")
-        first = [None] * 70
-        first[0], first[65], first[69] = 1, 2, 90
-        values = dict.fromkeys(scores.labels, 0.5)
-        scores.add("S", "wide", values, first)
-        scores.add("S", "narrow", values, [None])
-        found = scores.found["S"]
-        wide = [1 | 1 << 65, 1 | 1 << 65 | 1 << 69]
-        assert found["wide"] == wide and found["narrow"] == [0, 0]
-        assert list(found.column(1)) == [wide[1], 0]
-        assert list(found.each(0)) == [wide[0], 0]
-        assert found.column(0, ["narrow"]) == [0]
-        assert scores.values["S"]["wide"] == values
+    scores = scored.Scores([3, 100], items, {})
+    assert scores.evaluated == 2
+    scores.system("S")
+    first = [None] * 70
+    first[0], first[65], first[69] = 1, 2, 90
+    values = dict.fromkeys(scores.labels, 0.5)
+    scores.add("S", "wide", values, first)
+    scores.add("S", "narrow", values, [None])
+    found = scores.found["S"]
+    wide = [1 | 1 << 65, 1 | 1 << 65 | 1 << 69]
+    assert found["wide"] == wide and found["narrow"] == [0, 0]
+    assert list(found.column(1)) == [wide[1], 0]
+    assert list(found.each(0)) == [wide[0], 0]
+    assert found.column(0, ["narrow"]) == [0]
+    assert scores.values["S"]["wide"] == values
 
 
 def read_once(columns):
@@ -118,19 +77,9 @@ def test_turns_change_no_number(case, seed):
     whole_p = stats.randomization_p_values(
         numerators, denominators, pairs, permutations=60, seed=seed, budget=10**9
     )
-    store = scratch.Columns(len(denominators))
-    try:
-        turns_p = stats.randomization_p_values(
-            read_once(numerators),
-            denominators,
-            pairs,
-            permutations=60,
-            seed=seed,
-            budget=1,
-            store=store,
-        )
-    finally:
-        store.close()
+    turns_p = stats.randomization_p_values(
+        read_once(numerators), denominators, pairs, permutations=60, seed=seed, budget=1
+    )
     assert turns_p == whole_p
 
 
@@ -154,55 +103,6 @@ def test_the_report_and_compare_give_the_same_numbers_in_turns(project, tmp_path
         }
         wb.close()
     assert cells[1] == cells[10**9]
-
-
-def test_blobs_give_back_each_by_its_number():
-    blobs = scratch.Blobs()
-    try:
-        many = [bytes([i % 256]) * (i * 37 % 5000) for i in range(200)]  # past the buffer
-        numbers = [blobs.append(b) for b in many]
-        assert numbers == list(range(200)) and len(blobs) == 200
-        assert blobs._written > 0 and blobs._pending  # some in the file, some not yet
-        for i in (199, 0, 57, 120, 3):
-            assert blobs[i] == many[i]
-        blobs.append(b"more")
-        assert blobs[200] == b"more" and blobs[10] == many[10]
-        for bad in (-1, 201):
-            with pytest.raises(IndexError):
-                blobs[bad]
-    finally:
-        blobs.close()
-
-
-def test_ordered_keys_find_their_rows_as_a_dict_would():
-    ordered = compact.Ordered([3, 8, 20])
-    assert dict(ordered) == {3: 0, 8: 1, 20: 2} and ordered.index(20) == 2
-    assert 8 in ordered and 9 not in ordered and "8" not in ordered and ordered.get(4) is None
-    with pytest.raises(ValueError):
-        ordered.add(20)  # keys must ascend
-    flags = compact.Keyed("b", bool)
-    flags.put(5, True)
-    flags.put(7, False)
-    assert dict(flags.items()) == {5: True, 7: False} and flags[5] is True
-    with pytest.raises(KeyError):
-        flags[6]
-    assert isinstance(compact.positions([1, 4, 9]), compact.Ordered)
-    assert compact.positions([1, 4, 2]) == {1: 0, 4: 1, 2: 2}  # not ascending: a dict
-    assert compact.positions(["b", "a"]) == {"b": 0, "a": 1}
-    assert compact.positions([]) == {}
-    assert compact.keys([1, 2]) == array("q", [1, 2])
-    assert compact.keys([1, "x", 3]) == [1, "x", 3] and compact.keys([1, 1 << 70]) == [1, 1 << 70]
-
-
-@pytest.mark.skipif(os.name != "posix", reason="unnamed temporary files are POSIX's")
-def test_scratch_files_outside_an_export_leave_no_name_in_the_temp_folder():
-    before = set(os.listdir(tempfile.gettempdir()))
-    made = [scratch.Spill(), scratch.Columns(10), scratch.Blobs()]
-    made[0].append("가")
-    made[2].append(b"x")
-    assert set(os.listdir(tempfile.gettempdir())) == before
-    for each in made:
-        each.close()
 
 
 def naive_p_values(numerators, denominators, pairs, permutations, seed):

@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-from desktop.app import scratch
 from desktop.gold import effective as gold
 from desktop.project import Project
 from desktop.report.gold_pass import QuestionPass
@@ -125,38 +124,33 @@ def test_the_pass_holds_what_the_whole_gold_holds(project, tmp_path, seed):
     with project.reads.reading():
         passed = QuestionPass(project, 10)
         passed.run()
-    try:
-        records = list(passed)
-        questions = project.questions()
-        assert [r.id for r in records] == [q["id"] for q in questions]
-        for record, question in zip(records, questions, strict=True):
-            pk = question["pk"]
-            assert _items(record.gold_items()) == _items(whole.items.get(pk, []))
-            assert record.metric_items() == [i.as_item() for i in whole.items.get(pk, [])]
-            assert set(record.judged) == whole.judged(pk)
-            assert record.answerable == whole.answerable[pk]
-            assert record.unjudged == counts.get(question["id"])
-        evaluated = [q["pk"] for q in questions if whole.items.get(q["pk"])]
-        assert list(passed.gold) == evaluated
-        assert {q: passed.gold[q] for q in passed.gold} == {
-            q: [i.as_item() for i in whole.items[q]] for q in evaluated
-        }
-        assert list(passed.denominators) == [len(whole.items[q]) for q in evaluated]
-        agreement = {**passed.agreement.result(), "machines": passed.machines.result()}
-        assert agreement == project.agreement() and agreement["machines"]
-        decided = [(r[0], r[1], r[2], r[3]) for r in passed.tables["decisions"]]
-        assert sorted(decided) == sorted(
-            (d.question_id, d.kind, d.passage_id, d.status) for d in whole.decisions
-        )
-        disputed = {(r[0], r[1], r[2]) for r in passed.tables["disputed"]}
-        assert disputed == {
-            (d.question_id, d.kind, d.passage_id)
-            for d in whole.decisions
-            if d.status == gold.DISPUTED
-        }
-        assert passed.lines == len(project.reads.judgements())
-    finally:
-        passed.close()
+    records = list(passed)
+    questions = project.questions()
+    assert [r.id for r in records] == [q["id"] for q in questions]
+    for record, question in zip(records, questions, strict=True):
+        pk = question["pk"]
+        assert _items(record.gold_items()) == _items(whole.items.get(pk, []))
+        assert record.metric_items() == [i.as_item() for i in whole.items.get(pk, [])]
+        assert set(record.judged) == whole.judged(pk)
+        assert record.answerable == whole.answerable[pk]
+        assert record.unjudged == counts.get(question["id"])
+    evaluated = [q["pk"] for q in questions if whole.items.get(q["pk"])]
+    assert list(passed.gold) == evaluated
+    assert {q: passed.gold[q] for q in passed.gold} == {
+        q: [i.as_item() for i in whole.items[q]] for q in evaluated
+    }
+    assert list(passed.denominators) == [len(whole.items[q]) for q in evaluated]
+    agreement = {**passed.agreement.result(), "machines": passed.machines.result()}
+    assert agreement == project.agreement() and agreement["machines"]
+    decided = [(r[0], r[1], r[2], r[3]) for r in passed.tables["decisions"]]
+    assert sorted(decided) == sorted(
+        (d.question_id, d.kind, d.passage_id, d.status) for d in whole.decisions
+    )
+    disputed = {(r[0], r[1], r[2]) for r in passed.tables["disputed"]}
+    assert disputed == {
+        (d.question_id, d.kind, d.passage_id) for d in whole.decisions if d.status == gold.DISPUTED
+    }
+    assert passed.lines == len(project.reads.judgements())
 
 
 def test_lines_about_a_question_no_longer_there_are_still_listed(project, tmp_path):
@@ -183,35 +177,13 @@ def test_lines_about_a_question_no_longer_there_are_still_listed(project, tmp_pa
     with project.reads.reading():
         passed = QuestionPass(project, 10)
         passed.run()
-    try:
-        rows = [r for r in passed.tables["decisions"] if r[0] == "q-gone"]
-        # three reviewers are in the database, so kim's line alone waits for a second review
-        assert rows == [["q-gone", "role", "p1", "pending", False, "kim=core", None, ""]]
-        assert passed.lines == len(project.reads.judgements())
-        assert passed.by_reviewer["kim"].questions == len(
-            {j["question_id"] for j in project.reads.judgements() if j["reviewer"] == "kim"}
-        )
-    finally:
-        passed.close()
-
-
-def test_a_spill_gives_back_its_records_in_order_again_and_after_more(tmp_path):
-    folder = tmp_path / "out"
-    folder.mkdir()
-    records = [(1, "가", None, True, 2.5, ("x", (1, 2))), [3, {"k": "v"}], "끝"]
-    with scratch.replacing(folder / "out.xlsx") as tmp:
-        tmp.write_bytes(b"done")
-        spill = scratch.Spill()
-        for r in records[:2]:
-            spill.append(r)
-        assert list(spill) == records[:2]
-        spill.append(records[2])
-        assert list(spill) == records and list(spill) == records and len(spill) == 3
-        # In the hidden folder beside the target (made for it), with no name of its own
-        # where the system allows: not even a kill leaves it behind.
-        assert [p.name.endswith(".rr-parts") for p in folder.iterdir()].count(True) == 1
-        spill.close()
-    assert [p.name for p in folder.iterdir()] == ["out.xlsx"]  # the spill folder is gone
+    rows = [r for r in passed.tables["decisions"] if r[0] == "q-gone"]
+    # three reviewers are in the database, so kim's line alone waits for a second review
+    assert rows == [["q-gone", "role", "p1", "pending", False, "kim=core", None, ""]]
+    assert passed.lines == len(project.reads.judgements())
+    assert passed.by_reviewer["kim"].questions == len(
+        {j["question_id"] for j in project.reads.judgements() if j["reviewer"] == "kim"}
+    )
 
 
 def test_reading_is_one_snapshot(project, tmp_path):
@@ -281,7 +253,6 @@ def test_the_pass_reads_the_gold_in_statements_that_do_not_grow_with_the_questio
                 passed.run()
             finally:
                 project.store.trace(None)
-            passed.close()
         assert passed.questions == len(project.questions()) > 30
         assert len(statements) < 15, statements
     finally:

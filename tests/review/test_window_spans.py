@@ -107,10 +107,10 @@ def test_the_comparison_scores_runs_on_other_chunkings_as_metrics_does(sample_st
 
     expected = {row["system"]: row for row in metrics_json(sample_study)["systems"]}
     with Project(sample_study) as project:
-        with scored.collect(project, KS) as scores:
-            for system, means in scores.means.items():
-                for label in ("Recall@5", "Recall@10", "Hit@5", "MRR@10", "CoreRecall@5"):
-                    assert means[label] == expected[system][label], (system, label)
+        scores = scored.collect(project, KS)
+        for system, means in scores.means.items():
+            for label in ("Recall@5", "Recall@10", "Hit@5", "MRR@10", "CoreRecall@5"):
+                assert means[label] == expected[system][label], (system, label)
         found = compare.compare(project, KS, permutations=200)
     labels = {(row.a, row.b, row.metric) for row in found.pairs}
     assert ("BM25-articles", "BM25-c500o100", "Recall@5") in labels
