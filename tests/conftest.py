@@ -1,6 +1,7 @@
 import os
 import shutil
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 # Qt tests run without a screen; set before anything imports Qt.
@@ -34,6 +35,21 @@ def db_path(tmp_path) -> Path:
     return tmp_path / "review.db"
 
 
+@contextmanager
+def _home(folder: Path):
+    """RECALL_REVIEWER_HOME set to folder while a session's template is made (its backups and
+    journal stay there), then as it was."""
+    saved = os.environ.get("RECALL_REVIEWER_HOME")
+    os.environ["RECALL_REVIEWER_HOME"] = str(folder)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("RECALL_REVIEWER_HOME", None)
+        else:
+            os.environ["RECALL_REVIEWER_HOME"] = saved
+
+
 @pytest.fixture(scope="session")
 def empty_template(tmp_path_factory) -> Path:
     """A database made and migrated once per test process; project starts from a copy (a
@@ -41,15 +57,8 @@ def empty_template(tmp_path_factory) -> Path:
     from desktop.project import Project
 
     base = tmp_path_factory.mktemp("empty")
-    saved = os.environ.get("RECALL_REVIEWER_HOME")
-    os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")
-    try:
+    with _home(base / "home"):
         Project(base / "empty.db").close()
-    finally:
-        if saved is None:
-            os.environ.pop("RECALL_REVIEWER_HOME", None)
-        else:
-            os.environ["RECALL_REVIEWER_HOME"] = saved
     return base / "empty.db"
 
 
@@ -85,16 +94,8 @@ def sample_template(tmp_path_factory) -> Path:
     from desktop.project import Project
 
     base = tmp_path_factory.mktemp("sample")
-    saved = os.environ.get("RECALL_REVIEWER_HOME")
-    os.environ["RECALL_REVIEWER_HOME"] = str(base / "home")  # backups stay in here
-    try:
-        with Project(base / "sample.db") as project:
-            list(load_sample(project))
-    finally:
-        if saved is None:
-            os.environ.pop("RECALL_REVIEWER_HOME", None)
-        else:
-            os.environ["RECALL_REVIEWER_HOME"] = saved
+    with _home(base / "home"), Project(base / "sample.db") as project:  # backups stay in there
+        list(load_sample(project))
     return base / "sample.db"
 
 
