@@ -301,28 +301,19 @@ class Gold(Area):
     def each_question_evidence(self) -> Iterator[tuple[int, list[dict]]]:
         """(question_pk, question_evidence of that question) for every question with imported
         evidence, in question order, streamed: two statements for the report's whole pass
-        instead of two per question, the items and alternatives in question_evidence's order."""
+        instead of two per question, the items and alternatives in question_evidence's order.
+        The alternatives are read whole first (a few per item: small beside the items)."""
+        alts: dict[int, list[tuple[int, str]]] = {}
+        for item_pk, ppk, pid in self.conn.execute(
+            "SELECT a.item_pk, p.pk, p.id FROM alternative a JOIN passage p ON p.pk = a.passage_pk "
+            "ORDER BY a.item_pk, p.pk"
+        ):
+            alts.setdefault(item_pk, []).append((ppk, pid))
         items = self.conn.execute(
             "SELECT e.question_pk, e.pk, e.role, p.pk, p.id FROM evidence_item e "
             "JOIN passage p ON p.pk = e.passage_pk ORDER BY e.question_pk, e.pk"
         )
-        alternatives = groupby(
-            self.conn.execute(
-                "SELECT e.question_pk, a.item_pk, p.pk, p.id FROM alternative a "
-                "JOIN passage p ON p.pk = a.passage_pk JOIN evidence_item e ON e.pk = a.item_pk "
-                "ORDER BY e.question_pk, p.pk"
-            ),
-            key=itemgetter(0),
-        )
-        pending = next(alternatives, None)
         for question_pk, rows in groupby(items, key=itemgetter(0)):
-            alts: dict[int, list[tuple[int, str]]] = {}
-            while pending is not None and pending[0] < question_pk:
-                pending = next(alternatives, None)
-            if pending is not None and pending[0] == question_pk:
-                for _, item_pk, ppk, pid in pending[1]:
-                    alts.setdefault(item_pk, []).append((ppk, pid))
-                pending = next(alternatives, None)
             yield (
                 question_pk,
                 [
