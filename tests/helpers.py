@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,6 +58,28 @@ def cli_here(db: Path, *args: str) -> subprocess.CompletedProcess:
     finally:
         sys.stdout, sys.stderr = saved  # main wraps both in SafeStream
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def kill_when_writing(db: Path, *args: str, wal_bytes: int) -> None:
+    """Run the command on the database and SIGKILL it once its WAL has grown past wal_bytes,
+    that is while it is writing; fails when the command ended first (make its input bigger)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop", "--db", str(db), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wal = db.with_name(db.name + "-wal")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        # SQLite removes the WAL when the database's last connection closes, as happens
+        # while the command opens the project: it can vanish between two looks.
+        with contextlib.suppress(FileNotFoundError):
+            if wal.stat().st_size > wal_bytes:
+                break
+        time.sleep(0.005)
+    assert proc.poll() is None, f"{args[0]} ended before it could be killed; make it bigger"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
 
 
 def write_jsonl(path: Path, rows) -> Path:

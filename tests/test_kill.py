@@ -1,16 +1,13 @@
 """An import killed with SIGKILL leaves a sound database holding all of that file or none."""
 
-import contextlib
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
-from tests.helpers import small_project, write_jsonl
+from tests.helpers import kill_when_writing, small_project, write_jsonl
 
 # Kills take seconds each: marked slow (run in CI by tests/run, left out of `-m "not slow"`).
 pytestmark = [
@@ -20,22 +17,7 @@ pytestmark = [
 
 
 def kill_mid_way(db, *args) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "desktop", "--db", str(db), "import", *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wal = db.with_name(db.name + "-wal")
-    deadline = time.monotonic() + 60
-    # Wait until the import is writing (its WAL is growing), then kill it without warning.
-    while time.monotonic() < deadline and proc.poll() is None:
-        with contextlib.suppress(FileNotFoundError):  # SQLite removes it when a reader closes
-            if wal.stat().st_size > 2_000_000:
-                break
-        time.sleep(0.01)
-    assert proc.poll() is None, "the import finished before it could be killed; make it bigger"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    kill_when_writing(db, "import", *args, wal_bytes=2_000_000)
 
 
 def test_killed_corpus_import_leaves_nothing(tmp_path):

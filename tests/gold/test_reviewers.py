@@ -3,17 +3,13 @@
 import json
 import os
 import shutil
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 
 import pytest
 
 from desktop.gold.effective import cohen_kappa
 from desktop.project import Project
-from tests.helpers import cli, small_project, snapshot, write_jsonl, write_text
+from tests.helpers import cli, kill_when_writing, small_project, snapshot, write_jsonl, write_text
 
 
 def roles(project, question_id):
@@ -221,16 +217,6 @@ def test_cli_merge_and_agreement_json(tmp_path):
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
 
-def _size_or_zero(path):
-    # SQLite removes the WAL when a database's last connection closes, which
-    # happens while the merge opens the project; the file can vanish between a
-    # check and a stat (CI failed on exactly that once).
-    try:
-        return path.stat().st_size
-    except FileNotFoundError:
-        return 0
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 def test_merge_killed_mid_way_leaves_the_database_as_it_was(tmp_path):
@@ -254,28 +240,7 @@ def test_merge_killed_mid_way_leaves_the_database_as_it_was(tmp_path):
     kim.close()
     lee.close()
     before = snapshot(tmp_path / "kim.db")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "desktop",
-            "--db",
-            str(tmp_path / "kim.db"),
-            "merge",
-            str(tmp_path / "lee.db"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wal = tmp_path / "kim.db-wal"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        if _size_or_zero(wal) > 4_000_000:
-            break
-        time.sleep(0.005)
-    assert proc.poll() is None, "the merge ended before it could be killed"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    kill_when_writing(tmp_path / "kim.db", "merge", str(tmp_path / "lee.db"), wal_bytes=4_000_000)
     conn = sqlite3.connect(tmp_path / "kim.db")
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
