@@ -345,6 +345,12 @@ class Store(Passages, Questions, Gold, Runs, JudgementLog, Documents, Similar, C
         file (not for this connection's own commits); one cheap call, no file read."""
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
+    def write_mark(self) -> tuple[int, int]:
+        """Changes whenever the database may have changed: the rows this connection wrote
+        (sqlite3's total_changes) and data_version (commits by any other connection). What
+        was read while it stayed the same is still what a read now would give."""
+        return self.conn.total_changes, self.data_version()
+
     def integrity_check(self) -> str:
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 

@@ -213,8 +213,9 @@ class RankingsArea(QSplitter):
         if question is None or not systems or self.session.project is None:
             return
         terms_ = review.question_terms(question["text"])
-        arrived = partial(self._arrived, self.session.serial, terms_, systems)
         read = self.session.view_reader(question, systems)
+        mark = self.session.project.reads.write_mark()
+        arrived = partial(self._arrived, self.session.serial, terms_, systems, mark, read)
         self.worker.start(
             "ahead",
             lambda project, _progress: Done(read(project), Changes("query")),
@@ -222,9 +223,10 @@ class RankingsArea(QSplitter):
             on_failed=lambda _error: None,  # nothing drawn ahead: drawn when shown
         )
 
-    def _arrived(self, serial: int, terms_: list[str], systems: list[dict], view) -> None:
+    def _arrived(self, serial: int, terms_: list[str], systems, mark, read, view) -> None:
         if serial == self.session.serial:  # still the question it was read from
             self._read = (terms_, systems, view)
+            self.session.keep_ahead(serial, mark, read, view)  # the switch to it needs no read
 
     def show_only_found(self) -> None:
         """Mark the rows whose evidence only their system finds (from the board's ranks)."""

@@ -53,6 +53,7 @@ class ReviewSession(QObject):
         self.current_pk: int | None = None
         self.view: QuestionView | None = None
         self.serial = 0  # counts the views shown: a judged question's build comes later
+        self._ahead: dict[int, tuple] = {}  # question pk -> a view read ahead (keep_ahead)
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
         self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
@@ -133,13 +134,33 @@ class ReviewSession(QObject):
             return False
         same = pk == self.current_pk
         self.current_pk = pk
+        read = self.view_reader(question, self.shown_systems())
+        self.view = self._read_ahead(pk, read) or read(self.project)
         self.serial += 1
-        self.view = self.view_of(question, self.shown_systems())
         self.terms = review.question_terms(question["text"])
         if not same:
             self.questionChanged.emit(pk)
         self.viewChanged.emit(self.view, keep_selection and same)
         return True
+
+    def keep_ahead(self, serial: int, mark: tuple, read: partial, view: QuestionView) -> None:
+        """A neighbour's view a worker read while view `serial` was shown, with the store's
+        write mark taken when the read was asked for (the rankings draw it ahead): the next
+        switch to it takes it instead of building it again."""
+        if serial == self.serial:
+            self._ahead[view.pk] = (serial, mark, read.keywords, view)
+
+    def _read_ahead(self, pk: int, read: partial) -> QuestionView | None:
+        """The view read ahead for pk when it is exactly what `read` would build now: read
+        while this same view was shown, nothing written since (by this window or any other
+        connection), and every argument equal (K, systems, reviewers, blind, marks…)."""
+        ahead, self._ahead = self._ahead.get(pk), {}
+        if ahead is None:
+            return None
+        serial, mark, keywords, view = ahead
+        if serial != self.serial or keywords != read.keywords:
+            return None
+        return view if mark == self.project.reads.write_mark() else None
 
     def view_of(self, question: dict, systems: list[dict]) -> QuestionView:
         return self.view_reader(question, systems)(self.project)

@@ -1,8 +1,9 @@
 """The reviewer window at the reference size (design section 8): 1,000,000 passages, 5,000
 questions, 10 systems x 100 results. Drives the real widgets offscreen and prints one JSON
 object: open-to-first-question time, question-switch latency (p50/p95/max, idle and while the
-metrics worker runs), the full metrics pass, judging a pool passage until the next one is
-shown, and resident memory.
+metrics worker runs), the next-question key back to back and after half a second of reading
+(when the window reads the neighbours ahead), the full metrics pass, judging a pool passage
+until the next one is shown, and resident memory.
 
 Beside the app, in the same run, the same screen made plainly with PySide6 and sqlite3
 (bare_window.py) on a copy of the same database: each timed run of the app is followed by the
@@ -320,6 +321,33 @@ def _switching(out: dict, window, bare, watch: PaintWatch, rng, switches: int, t
     _settle_metrics(window, watch)
 
 
+def _reading(ms: int = 500) -> None:
+    """The event loop waiting for input for a moment, as while a reviewer reads a question
+    (the window draws the neighbours ahead only then; processEvents never blocks)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def _after_reading(window, bare, watch, n: int) -> dict:
+    """The next-question key pressed after half a second of reading, not back to back as in
+    next_question_key: what the window prepared meanwhile (the neighbour's view and cells)
+    counts. The bare reference pauses the same way."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    keyed: list[float] = []
+    ref: list[float] = []
+    for _ in range(n):
+        _reading()
+        keyed.append(watch.timed(lambda: QTest.keyClick(window, Qt.Key.Key_J)))
+        _reading()
+        ref.append(watch.timed(bare.next_question))
+    return _beside(keyed, ref)
+
+
 def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) -> None:
     """Keyboard navigation through the real shortcut, as a reviewer presses it; then
     judgements: written, shown, and the metrics brought up to date by the worker. The first
@@ -333,6 +361,7 @@ def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) 
         keyed.append(watch.timed(lambda: QTest.keyClick(window, Qt.Key.Key_J)))
         ref.append(watch.timed(bare.next_question))
     out["next_question_key"] = _beside(keyed, ref)
+    out["next_key_after_reading"] = _after_reading(window, bare, watch, min(n, 50))
 
     for name in ("first_judgement", "next_judgement"):
         QTest.keyClick(window, Qt.Key.Key_J)
