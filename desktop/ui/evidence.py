@@ -215,8 +215,11 @@ class EvidencePanel(QWidget):
 
     def show_judged(self, view: QuestionView) -> None:
         """The key's judgement in the key's event: the judged rows' roles and values are
-        repainted in place (no reset, the selection kept), with the notes, disagreements
-        and summary it changed; the question's rebuild follows through show_view."""
+        repainted in place (no reset, the selection kept), with the notes and summary it
+        changed; the question's rebuild follows through show_view. A disagreement the key
+        opens or settles shows in the role's cell now; the box listing it, whose buttons are
+        made and laid out (most of the key's time in this panel at a million passages),
+        comes with the rebuild, after the key's frame."""
         names = [s["name"] for s in self.session.shown_systems()]
         if self._shown is None or not self.model.update_items(view.items):
             self.show_view(view, True)
@@ -224,7 +227,6 @@ class EvidencePanel(QWidget):
         self._shown = (view.items, *self._shown[1:])
         self.note.setText(self._summary(view, names))
         self._show_notes(view)
-        self._show_disputes(view)
 
     def _show_items(self, view: QuestionView, names: list[str], texts: dict) -> None:
         # The header's signals are held through the reset unless the columns' count changes

@@ -67,6 +67,8 @@ class RankingModel(QAbstractTableModel):
         rows, items = list(rows), list(items)
         if [r.passage_pk for r in rows] != [r.passage_pk for r in self.rows]:
             return False
+        if len(items) != len(self.items):
+            return False
         # An item's role shows in the rows that cover it (on another chunking).
         pairs = enumerate(zip(items, self.items, strict=True))
         roles = {i for i, (a, b) in pairs if a.role != b.role}
