@@ -33,6 +33,13 @@ def _left(entries: list[PoolEntry], mine: set[str]) -> list[PoolEntry]:
     return [e for e in entries if e.passage_id not in mine] if mine else entries
 
 
+def left_unjudged(
+    entries: list[PoolEntry], rows: Iterable[dict], reviewer: str, question_id: str
+) -> list[PoolEntry]:
+    """A question's pool without the passages the reviewer's own latest lines judge."""
+    return _left(entries, judged_by(rows, reviewer).get(question_id, set()))
+
+
 def question_pool(
     project,
     question: dict,
@@ -55,7 +62,7 @@ def question_pool(
     candidates = project.reads.pool_candidates(depth, not blind, question_pk=question["pk"])
     found = pool_module.collect(candidates, built.judged, None if blind else names)
     entries = pool_module.ordered(found.get(question["pk"], []), None, question["id"])
-    return _left(entries, judged_by(rows, reviewer).get(question["id"], set()))
+    return left_unjudged(entries, rows, reviewer, question["id"])
 
 
 def pool_of(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from desktop.evaluation import metrics, spans
@@ -13,9 +13,9 @@ from desktop.evaluation.metrics import Item
 from desktop.gold.effective import Decision, EffectiveGold, instant, line_order
 from desktop.gold.pool import PoolEntry
 from desktop.review import coverage
-from desktop.review.seen import question_gold
+from desktop.review.seen import QuestionRows, question_gold, question_rows
 from desktop.review.suggestions import suggestions
-from desktop.review.unjudged import question_pool
+from desktop.review.unjudged import left_unjudged, question_pool
 
 TEXT_CHARS = 1500  # of a passage's text: enough for a row's excerpt and its tooltip
 
@@ -123,6 +123,9 @@ class QuestionView:
     # (question id, passage id) -> a machine's verdict, from the question's visible lines
     # (in blind mode the reviewer's own alone, so none): the pool queue shows them
     suggestions: dict = field(default_factory=dict)
+    # The question's rows its gold was built from (question_rows): a key builds that gold
+    # again with its new lines (at_key) without reading them. Not part of what is shown.
+    read: QuestionRows | None = field(default=None, repr=False, compare=False)
 
     def item_texts(self) -> dict[int, str]:
         """The start of each evidence item's primary passage text, by passage key."""
@@ -167,8 +170,10 @@ def question_view(
     pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
     shown; behind the rankings it shows only the pool's size). marks: the reviewer-mark lines,
     when the caller holds them (question_gold)."""
-    seen = question_gold(project, question, reviewer, blind, reviewers, marks)
+    read = question_rows(project, question)
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks, read)
     view = view_of(project, question, seen, systems, k, reviewer)
+    view.read = read
     if pool_depth is not None:
         view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
     return with_excerpts(project, view, pool_excerpts)
@@ -223,22 +228,11 @@ def view_of(
 ) -> QuestionView:
     """question_view from the question's gold as question_gold gave it (built once, shared
     with the scores on the keypress path)."""
-    built, evidence, rows = seen
+    built, _, rows = seen
     pk = question["pk"]
-    gold_items = built.items.get(pk, [])
-    decisions = {(d.kind, d.passage_id): d for d in built.decisions}
-    imported = {e["passage_pk"]: e["role"] for e in evidence}
-    latest = _latest_by_key(rows)
-    mine = {
-        (kind, pid): json.loads(r["value"])
-        for (who, kind, pid), r in latest.items()
-        if who == reviewer and kind != "note"
-    }
-    proposed = _proposed(gold_items, latest)
-    states = _item_states(gold_items, decisions, imported, proposed)
+    judged = _judged_parts(seen, question, reviewer)
+    states, latest = judged.states, judged.latest
     items = [s.item() for s in states]
-    not_evidence = _not_evidence(decisions, mine)
-    proposed_for = {pid: primary for primary, pids in proposed.items() for pid in pids}
     rankings: dict[str, list[RankedRow]] = {}
     depth: dict[str, int] = {}
     lists: dict[str, list[int]] = {}
@@ -249,11 +243,12 @@ def view_of(
         _record_found(states, system["name"], matches)
         ranked = project.reads.ranking(system["pk"], pk, k)
         rankings[system["name"]] = [
-            _ranked_row(row, per_rank, states, not_evidence, proposed_for) for row in ranked
+            _ranked_row(row, per_rank, states, judged.not_evidence, judged.proposed_for)
+            for row in ranked
         ]
     by_spans(project, states, items, rankings, lists, systems, k)
     notes, disputes = _notes_and_disputes(latest, built, question["id"])
-    answer = decisions.get(("answerable", ""))
+    answer = judged.decisions.get(("answerable", ""))
     return QuestionView(
         pk,
         question["id"],
@@ -267,9 +262,106 @@ def view_of(
         depth,
         disputes,
         notes,
-        mine,
+        judged.mine,
         k,
         suggestions=suggestions(rows),
+    )
+
+
+@dataclass
+class _Judged:
+    """What a question's gold and visible lines make of its items and rows (view_of, at_key)."""
+
+    states: list[ItemState]
+    decisions: dict  # (kind, passage id) -> its Decision
+    latest: dict
+    mine: dict
+    not_evidence: set[str]
+    proposed_for: dict[str, str]
+
+
+def _judged_parts(seen, question: dict, reviewer: str) -> _Judged:
+    built, evidence, rows = seen
+    gold_items = built.items.get(question["pk"], [])
+    decisions = {(d.kind, d.passage_id): d for d in built.decisions}
+    imported = {e["passage_pk"]: e["role"] for e in evidence}
+    latest = _latest_by_key(rows)
+    mine = {
+        (kind, pid): json.loads(r["value"])
+        for (who, kind, pid), r in latest.items()
+        if who == reviewer and kind != "note"
+    }
+    proposed = _proposed(gold_items, latest)
+    return _Judged(
+        _item_states(gold_items, decisions, imported, proposed),
+        decisions,
+        latest,
+        mine,
+        _not_evidence(decisions, mine),
+        {pid: primary for primary, pids in proposed.items() for pid in pids},
+    )
+
+
+def _matched_alike(state: ItemState) -> tuple:
+    """What where a system finds an item depends on: its passages and spans."""
+    return state.primary_pk, state.alternatives, state.spans, state.given_as_span
+
+
+def at_key(
+    project,
+    view: QuestionView,
+    question: dict,
+    lines: Sequence[dict],
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    marks: list[dict] | None,
+) -> QuestionView | None:
+    """The view with the lines a key just wrote, as the question's rebuild will show them,
+    before any worker round trip. The effective role comes from question_gold, the one build
+    of the gold's rules, over the rows the view was built from and the new lines (in memory;
+    a passage named for the first time costs one read), so the key never shows a second
+    copy of the rules. Where the systems find each item and the rankings are kept; a line
+    that changes them (an item added or dropped, an alternative in force) needs the
+    systems' lists again: None, and the rebuild shows it."""
+    if view.read is None:
+        return None
+    last = max((r.get("pk") or 0 for r in view.read.lines), default=0)
+    new = [{**line, "pk": last + n} for n, line in enumerate(lines, 1)]
+    read = view.read._replace(lines=[*view.read.lines, *new])
+    seen = question_gold(project, question, reviewer, blind, reviewers, marks, read)
+    judged = _judged_parts(seen, question, reviewer)
+    if [_matched_alike(s) for s in judged.states] != [_matched_alike(s) for s in view.items]:
+        return None
+    for state, before in zip(judged.states, view.items, strict=True):
+        state.found, state.coverage = before.found, before.coverage
+    built, _, rows = seen
+    notes, disputes = _notes_and_disputes(judged.latest, built, question["id"])
+    answer = judged.decisions.get(("answerable", ""))
+    rankings = {
+        name: [
+            replace(
+                row,
+                not_evidence=row.passage_id in judged.not_evidence,
+                proposed_for=judged.proposed_for.get(row.passage_id),
+            )
+            for row in ranked
+        ]
+        for name, ranked in view.rankings.items()
+    }
+    return replace(
+        view,
+        answerable=built.answerable.get(view.pk, view.imported_answerable),
+        answerable_status=answer.status if answer else None,
+        answerable_votes=dict(answer.votes) if answer else {},
+        items=judged.states,
+        rankings=rankings,
+        disputes=disputes,
+        notes=notes,
+        mine=judged.mine,
+        pool=left_unjudged(view.pool, rows, reviewer, question["id"]),
+        suggestions=suggestions(rows),
+        read=read,
     )
 
 

@@ -65,7 +65,10 @@ class ReviewCommands:
                 QCoreApplication.translate("MainWindow", "The judgement was not saved"), str(error)
             )
             return []
-        self.window.metrics.after_judgement(question, others_move, self.window.pool_panel.moved_on)
+        # Shown at the key (the next pool passage, or the judged rows): the build waits for
+        # that frame instead of taking the GIL from its painting.
+        shown = self.window.pool_panel.moved_on or self.window.session.keyed is not None
+        self.window.metrics.after_judgement(question, others_move, shown)
         self.update_undo_actions()
         saved = "; ".join(
             QCoreApplication.translate("MainWindow", "{kind} {passage} → {value}").format(

@@ -107,6 +107,7 @@ class EvidencePanel(QWidget):
         legend.setStyleSheet("color: #6b6b6b")  # muted, still readable
         layout.addWidget(legend)
         session.viewChanged.connect(self.show_view)
+        session.judgementShown.connect(self.show_judged)
         session.scoresChanged.connect(self._scores_changed)
 
     def _table(self):
@@ -211,6 +212,21 @@ class EvidencePanel(QWidget):
             # Its rows laid out now, at the table's new height: left to the reset's timer,
             # that layout ran inside the coming paint and asked for a second one.
             self.table.doItemsLayout()
+
+    def show_judged(self, view: QuestionView) -> None:
+        """The key's judgement in the key's event: the judged rows' roles and values are
+        repainted in place (no reset, the selection kept), with the notes and summary it
+        changed; the question's rebuild follows through show_view. A disagreement the key
+        opens or settles shows in the role's cell now; the box listing it, whose buttons are
+        made and laid out (most of the key's time in this panel at a million passages),
+        comes with the rebuild, after the key's frame."""
+        names = [s["name"] for s in self.session.shown_systems()]
+        if self._shown is None or not self.model.update_items(view.items):
+            self.show_view(view, True)
+            return
+        self._shown = (view.items, *self._shown[1:])
+        self.note.setText(self._summary(view, names))
+        self._show_notes(view)
 
     def _show_items(self, view: QuestionView, names: list[str], texts: dict) -> None:
         # The header's signals are held through the reset unless the columns' count changes

@@ -159,6 +159,7 @@ class RankingsArea(QSplitter):
         self.panels[1].hide()
         self.panels[1].setObjectName("compare-panel")
         session.viewChanged.connect(self.show_view)
+        session.judgementShown.connect(self.show_judged)
         session.scoresChanged.connect(self._scores_changed)
         session.systemsChanged.connect(self._mode_changed)
 
@@ -185,6 +186,16 @@ class RankingsArea(QSplitter):
         self._ahead, self._read = None, None
         if self.worker is not None:
             self.worker.cancel("ahead")
+
+    def show_judged(self, view: QuestionView) -> None:
+        """The key's judgement in the key's event: the rows whose marks it changed are
+        repainted in place; the question's rebuild follows through show_view."""
+        names = [s["name"] for s in self.session.shown_systems()]
+        for i, panel in enumerate(self.panels):
+            name = names[i] if i < len(names) else None
+            rows = view.rankings.get(name, []) if name else []
+            if name is not None and not panel.model.update_rows(rows, view.items):
+                self._fill(panel, i, name, view)
 
     def neighbours(self) -> list[int]:
         """The questions the next and previous keys go to from the one shown."""

@@ -20,6 +20,9 @@ class ReviewSession(QObject):
     questionChanged = Signal(int)  # pk of the question now current
     viewChanged = Signal(object, bool)  # (QuestionView, keep the panels' selections)
     judgementsChanged = Signal(int)  # pk of the question a judgement was written on
+    # The current question's view with the key's lines, in the key's event (review.at_key):
+    # the panels showing what was judged update their rows; its rebuild follows (viewChanged).
+    judgementShown = Signal(object)
     kChanged = Signal(int)
     systemsChanged = Signal()  # the shown system or the compared one changed
     blindChanged = Signal(bool)
@@ -54,6 +57,7 @@ class ReviewSession(QObject):
         self.view: QuestionView | None = None
         self.serial = 0  # counts the views shown: a judged question's build comes later
         self._ahead: dict[int, tuple] = {}  # question pk -> a view read ahead (keep_ahead)
+        self.keyed: QuestionView | None = None  # shown at a key, until its rebuild is taken
         self.terms: list[str] = []
         self.overview: review.Overview | None = None
         self.unjudged: dict[int, int] = {}  # question pk -> unjudged passages of its pool
@@ -137,6 +141,7 @@ class ReviewSession(QObject):
         read = self.view_reader(question, self.shown_systems())
         self.view = self._read_ahead(pk, read) or read(self.project)
         self.serial += 1
+        self.keyed = None
         self.terms = review.question_terms(question["text"])
         if not same:
             self.questionChanged.emit(pk)
@@ -309,20 +314,43 @@ class ReviewSession(QObject):
         if new_reviewer:
             self.reviewers = sorted({*self.reviewers, self.reviewer})
         if question["pk"] == self.current_pk and self.view is not None:
-            # Until the question's build comes back (take_view), the keys that toggle read
+            self._show_at_key(question, rows)
+        self.judgementsChanged.emit(question["pk"])
+        return rows, others_move
+
+    def _show_at_key(self, question: dict, rows: list[dict]) -> None:
+        """The judged question as its rebuild will show it, now: the write is on disk and
+        the rebuild is a worker round trip away. The effective role is built by the one
+        build of the gold (review.at_key calls question_gold on this question's rows, held
+        by the view, and the new lines), not by a copy of its rules here; another reviewer's
+        lines written meanwhile come with the rebuild, which replaces this view."""
+        view = review.at_key(
+            self.project,
+            self.view,
+            question,
+            rows,
+            self.reviewer,
+            self.blind,
+            self.reviewers,
+            self.marks,
+        )
+        if view is None:
+            # A line the systems' lists must be matched again for (an item added or
+            # dropped): until the build comes back (take_view), the keys that toggle read
             # the reviewer's own latest values from here.
             for row in rows:
                 if row["kind"] != "note":
                     self.view.mine[(row["kind"], row["passage_id"])] = json.loads(row["value"])
-        self.judgementsChanged.emit(question["pk"])
-        return rows, others_move
+            return
+        self.view = self.keyed = view
+        self.judgementShown.emit(view)
 
     def take_view(self, view: QuestionView, serial: int) -> bool:
         """A judged question's view, built on a worker once its line was written: shown
         unless another view was shown since the judgement (another question, K, system)."""
         if serial != self.serial or view.pk != self.current_pk:
             return False
-        self.view = view
+        self.view, self.keyed = view, None
         self.viewChanged.emit(view, True)
         return True
 

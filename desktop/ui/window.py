@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         session.kChanged.connect(lambda k: self.metrics.k_changed(k))
         session.poolDepthChanged.connect(lambda _depth: self.metrics.count_pool())
         session.judgementsChanged.connect(lambda _pk: self.journal_warning.check(self.project))
+        session.judgementShown.connect(lambda view: show_header(self.question_header, view))
 
     # -- shortcuts to the panels (tests and the bench read these) -----------------------------
 

@@ -194,6 +194,33 @@ class PaintWatch:
             if self.filter.seen == before:
                 return
 
+    def painted_after(self, widget, ready) -> list[float]:
+        """A list that gets the time of the first paint of `widget` once ready() is true
+        (the frame that shows a change), when it comes."""
+        from PySide6.QtCore import QEvent, QObject
+
+        when: list[float] = []
+
+        class First(QObject):
+            def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+                if not when and obj is widget and event.type() == QEvent.Type.Paint and ready():
+                    when.append(time.perf_counter())
+                return False
+
+        self._first = First()  # kept alive while installed
+        self.qapp.installEventFilter(self._first)
+        return when
+
+    def pass_once(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        self.arriving()
+        QApplication.sendPostedEvents()
+        self.qapp.processEvents()
+
+    def stop_painted(self) -> None:
+        self.qapp.removeEventFilter(self._first)
+
     def timed(self, action, passes: list[int] | None = None) -> float:
         """Milliseconds from `action` until painting has settled; the paint passes it took
         are added to `passes` when given."""
@@ -378,15 +405,26 @@ def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) 
         window.alternatives.worker.wait()
         watch.settle()
         selected = (time.perf_counter() - t) * 1000
-        t = time.perf_counter()
         before, generation = window.session.view, window.metrics.generation
+        viewport = window.evidence_panel.table.viewport()
+        painted = watch.painted_after(viewport, lambda b=before: window.session.view is not b)
+        t = time.perf_counter()
         QTest.keyClick(window, Qt.Key.Key_1)
-        # The key writes at once; what it changed is shown when the worker's build of the
-        # question arrives (a new view), so the clock stops when that is painted.
-        while window.session.view is before and time.perf_counter() - t < 30:
+        # The key writes at once and shows the judged role in a view built at the key (or,
+        # for a line that changes what the systems find, in its question's build from the
+        # worker): the clock stops at the evidence table's first paint of that view. The
+        # rebuild follows after that frame: until_built stops when it is shown and settled.
+        # One pass of the event loop at a time: the clock stops after the pass that painted.
+        while not painted and time.perf_counter() - t < 30:
+            watch.pass_once()
+        shown = (time.perf_counter() - t) * 1000
+        watch.stop_painted()
+        while (
+            window.session.view is before or window.session.keyed is not None
+        ) and time.perf_counter() - t < 30:
             watch.settle()
         watch.settle()
-        shown = (time.perf_counter() - t) * 1000
+        built = (time.perf_counter() - t) * 1000
         _settle_metrics(window, watch)
         updated = (time.perf_counter() - t) * 1000
         bare.next_question()
@@ -403,6 +441,7 @@ def _keys_and_judgements(out: dict, window, bare, watch, reviewer: str, n: int) 
             "full_pass": window.metrics.generation != generation,
             "item_selected_ms": round(selected, 2),
             "shown_ms": round(shown, 2),
+            "until_built_ms": round(built, 2),
             "metrics_updated_ms": round(updated, 2),
             "bare_shown_ms": round(bare_shown, 2),
             "bare_metrics_updated_ms": round(bare_updated, 2),

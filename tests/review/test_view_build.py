@@ -53,6 +53,8 @@ def assert_same_views(project, k: int, depth: int) -> int:
                 later.excerpts.update(pool_excerpts(project, unread_pool(later)))
                 for new in (review.question_view(*args), review.question_view(*args, names), later):
                     for f in dataclasses.fields(old):
+                        if not f.compare:  # not shown: the rows a key builds from (at_key)
+                            continue
                         name = f.name
                         assert getattr(new, name) == getattr(old, name), (question["id"], name)
                     compared += 1

@@ -20,6 +20,12 @@ def hold_builder(window) -> threading.Event:
     return release
 
 
+def built(window, view) -> bool:
+    """The judged question's build came back: a view other than the one before the key and
+    than the one the key showed (issue 23: a judgement is shown at its key)."""
+    return window.session.view is not view and window.session.keyed is None
+
+
 def key_before_the_build(window, qtbot, key) -> tuple:
     panel = window.pool_panel
     judged, index, view = panel.current(), panel.table.currentIndex().row(), window.session.view
@@ -32,7 +38,7 @@ def key_before_the_build(window, qtbot, key) -> tuple:
             lambda: not window.reader.pending and window.reader.passage_pk == after.passage_pk,
             timeout=3000,
         )
-        assert window.session.view is view  # the build has not come back
+        assert not built(window, view)
         assert after != judged
         assert judged.passage_id not in [p for _, p in shown(window)]
         assert window.selected_passage().passage_id == after.passage_id
@@ -40,7 +46,7 @@ def key_before_the_build(window, qtbot, key) -> tuple:
         panel.model.modelReset.connect(lambda: resets.append(1))
     finally:
         release.set()
-    qtbot.waitUntil(lambda: window.session.view is not view, timeout=5000)
+    qtbot.waitUntil(lambda: built(window, view), timeout=5000)
     idle(qtbot, window)
     assert not resets  # the build's queue is the one shown: not laid out and painted again
     return judged, index, after
@@ -93,7 +99,7 @@ def test_a_queue_the_build_changed_otherwise_is_followed(sample_db, open_window,
         )
     finally:
         release.set()
-    qtbot.waitUntil(lambda: window.session.view is not view, timeout=5000)
+    qtbot.waitUntil(lambda: built(window, view), timeout=5000)
     idle(qtbot, window)
     rebuilt = pool_of(sample_db, "q05")
     assert [e.passage_id for e in rebuilt] == [e.passage_id for e in entries[2:]]

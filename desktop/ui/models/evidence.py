@@ -70,6 +70,18 @@ class EvidenceModel(QAbstractTableModel):
         self.texts = {pk: " ".join(t.split()) for pk, t in (texts or {}).items()}
         self.endResetModel()
 
+    def update_items(self, items: Sequence[ItemState]) -> bool:
+        """The same items with new roles or values (a key's judgement): only the rows that
+        changed are repainted, the table is not reset. False when the items are other ones."""
+        items = list(items)
+        if [i.primary_pk for i in items] != [i.primary_pk for i in self.items]:
+            return False
+        changed = [row for row, (a, b) in enumerate(zip(items, self.items, strict=True)) if a != b]
+        self.items = items
+        for row in changed:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+        return True
+
     def set_only(self, only: dict[str, set[int]]) -> None:
         """Items only one system finds at K among all: "◆" beside its "found at"."""
         if only == self.only:

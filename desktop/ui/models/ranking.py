@@ -60,6 +60,29 @@ class RankingModel(QAbstractTableModel):
         self._only_rows = self._flags(self.only)
         self.endResetModel()
 
+    def update_rows(self, rows: Sequence[RankedRow], items: Sequence[ItemState]) -> bool:
+        """The same passages with new marks (a key's judgement: not evidence, a proposed
+        alternative, an item's role): only the rows that changed are repainted, the table is
+        not reset. False when the passages are other ones."""
+        rows, items = list(rows), list(items)
+        if [r.passage_pk for r in rows] != [r.passage_pk for r in self.rows]:
+            return False
+        if len(items) != len(self.items):
+            return False
+        # An item's role shows in the rows that cover it (on another chunking).
+        pairs = enumerate(zip(items, self.items, strict=True))
+        roles = {i for i, (a, b) in pairs if a.role != b.role}
+        changed = [
+            n
+            for n, (a, b) in enumerate(zip(rows, self.rows, strict=True))
+            if a != b or roles.intersection(i for i, _ in a.coverage)
+        ]
+        self.rows, self.items = rows, items
+        for n in changed:
+            self._html[n] = ""
+            self.dataChanged.emit(self.index(n, 0), self.index(n, self.COLUMNS - 1))
+        return True
+
     def set_compact(self, compact: bool) -> None:
         if compact != self.compact:
             self.compact = compact
