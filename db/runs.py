@@ -20,6 +20,9 @@ POOLED = (
     "WHERE f.system_pk = s.pk LIMIT 1) = 1"
 )
 
+# The ranks the partial index result_pool holds (migration 0015): the pool's usual depth.
+POOL_INDEX_DEPTH = 10
+
 
 class Runs(Area):
     """Systems and their ranked results."""
@@ -202,11 +205,22 @@ class Runs(Area):
         one = "AND q.pk = ? " if question_pk is not None else ""
         # Not in a CASE: an aggregate is accumulated even where its value is never used.
         systems = "group_concat(r.system_pk)" if with_systems else "NULL"
+        if question_pk is None and depth <= POOL_INDEX_DEPTH:
+            # The whole pool at the usual depth: result_pool holds those ranks already in
+            # (passage, question) order, so grouping them needs no sort (0.3 s at a million).
+            rows = (
+                f"FROM result r INDEXED BY result_pool WHERE r.rank <= {POOL_INDEX_DEPTH} "
+                f"AND r.system_pk IN (SELECT s.pk FROM system s WHERE {POOLED}) "
+            )
+        else:
+            rows = (
+                "FROM system s CROSS JOIN question q CROSS JOIN result r "
+                f"WHERE {POOLED} AND r.system_pk = s.pk AND r.question_pk = q.pk {one}"
+            )
         return self.conn.execute(
             "SELECT g.question_pk, g.passage_pk, p.id, g.systems, g.best, g.keys FROM "
             "(SELECT r.question_pk, r.passage_pk, count(*) AS systems, min(r.rank) AS best, "
-            f"{systems} AS keys FROM system s CROSS JOIN question q CROSS JOIN result r "
-            f"WHERE {POOLED} AND r.system_pk = s.pk AND r.question_pk = q.pk {one}"
+            f"{systems} AS keys {rows}"
             "AND r.rank <= ? GROUP BY r.passage_pk, r.question_pk) g "
             "JOIN passage p INDEXED BY passage_key_id ON p.pk = g.passage_pk "
             "ORDER BY g.question_pk, g.systems DESC, g.best, p.id, g.passage_pk",

@@ -564,4 +564,18 @@ def _dismissed_candidates(db: Database) -> None:
     _script(db, judgement_kinds.widened(("machine", "dismissed")))
 
 
+@MIGRATIONS(name="0015_pool_index")
+def _pool_index(db: Database) -> None:
+    """The results a pool at depth 10 or less reads, in (passage, question) order: the pool
+    groups them by passage without sorting half a million rows (issue 23 item 8;
+    db/runs.py POOL_INDEX_DEPTH). Partial, so it holds a tenth of lists 100 long."""
+    _script(
+        db,
+        """
+        CREATE INDEX result_pool ON result(passage_pk, question_pk, rank, system_pk)
+            WHERE rank <= 10;
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS.steps)

@@ -6,11 +6,13 @@ and the largest peak RSS, and the pool/metrics ratios. RECALL_REVIEWER_HOME poin
 temporary folder, which is removed at the end.
 
     python tests/bench/bench_pool.py [--questions 5000] [--systems 10] [--depth 100]
-        [--db FILE | --keep FILE] [--before TREE] [--repeat 5]
+        [--db FILE | --keep FILE] [--before TREE [--before-db FILE]] [--repeat 5]
 
 --keep FILE builds the database there and keeps it; --db FILE times an existing one instead of
 building it (a copy of your own: the commands migrate an older schema in place). --before TREE
-times that checkout's `pool` as well, in the same rounds (e.g. `git worktree add TREE main`).
+times that checkout's `pool` as well, in the same rounds (e.g. `git worktree add TREE main`);
+--before-db FILE gives it a copy of its own when the checkout's schema is older than this one's
+(a checkout never opens a database a newer program migrated).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="time this database instead of building one")
     parser.add_argument("--keep", type=Path, help="build the database here and keep it")
     parser.add_argument("--before", type=Path, help="a checkout whose pool is timed too")
+    parser.add_argument("--before-db", type=Path, help="the database --before's pool reads")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -101,7 +104,8 @@ def main() -> None:
             "pool": (pool, ROOT),
         }
         if args.before:
-            commands["pool_before"] = (pool, args.before.resolve())
+            old = [PY, "-m", "desktop", "--db", str(args.before_db or db)]
+            commands["pool_before"] = ([*old, *pool[len(old) :]], args.before.resolve())
         timings = alternated(commands, args.repeat)
         unjudged = json.loads(resource_run([*cli, "pool", "--json"])[2])["unjudged"]
     result = {
