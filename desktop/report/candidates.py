@@ -113,11 +113,19 @@ class CandidateList:
         """Score every miss's passages against its item and write the rows."""
         reads = self.report.project.reads
         lines = reads.judged_pairs()
-        wanted: dict[int, set[int]] = {}
+        # Per item the top-K arrays of its misses, its passages made into a set one item at a
+        # time: a set of every item's passages at once, and the ids of them all, were most of
+        # the report's peak memory with this sheet (issue 24: 48 MB and more at 5,000
+        # questions). Only the candidates found need their ids.
+        wanted: dict[int, list[array]] = {}
         for _, _, item, _, _, top in self.misses:
-            wanted.setdefault(item, set()).update(top[1::2])
-        ids = reads.passage_ids_of({p for these in wanted.values() for p in these})
-        scores = {item: rule.candidate_scores(reads, item, these) for item, these in wanted.items()}
+            wanted.setdefault(item, []).append(top)
+        scores = {
+            item: rule.candidate_scores(reads, item, {p for top in tops for p in top[1::2]})
+            for item, tops in wanted.items()
+        }
+        del wanted
+        ids = reads.passage_ids_of({p for found in scores.values() for p in found})
         texts = reads.passage_excerpts(
             {p for found in scores.values() for p in found} | {i for i, f in scores.items() if f},
             EXCERPT + 1,

@@ -163,3 +163,25 @@ def test_export_candidates_on_the_command_line(study, tmp_path):
     }
     settings = {r[0]: r[1] for r in wb["설정"].iter_rows(values_only=True) if len(r) > 1}
     assert settings["candidate alternatives 대체 후보"].startswith("listed (export --candidates)")
+
+
+def test_only_the_candidates_found_have_their_ids_read(study, tmp_path, monkeypatch):
+    """The sheet reads the ids of the candidates it can list, not of every top-K passage of
+    every miss (issue 24: those, with a set of them per item, were most of the peak memory
+    of `export --candidates` at 5,000 questions)."""
+    from desktop.project import Project
+
+    with Project(study) as project:
+        reads, asked = project.reads, set()
+        real = reads.passage_ids_of
+
+        def passage_ids_of(pks):
+            pks = set(pks)
+            asked.update(pks)
+            return real(pks)
+
+        monkeypatch.setattr(reads, "passage_ids_of", passage_ids_of)
+        rows, _ = _rows(project, tmp_path, candidates=True)
+        named = set(real(asked).values())
+    assert {r[5] for r in rows} == {"copy", "dismissed", "noted", "late"}
+    assert named == {"copy", "dismissed", "noted", "late"}  # not "unrelated", "gap3", …
