@@ -167,6 +167,7 @@ class HtmlDelegate(QStyledItemDelegate):
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
     SEEN = 256  # keys of cells painted once remembered, to keep them when painted again
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
+    KEPT_AT_FIRST = False  # True: a cell is kept from its first paint, not its second
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
@@ -219,7 +220,7 @@ class HtmlDelegate(QStyledItemDelegate):
         found = self._drawn.get(key)
         if found is not None:
             self._drawn.move_to_end(key)
-        elif key not in self._seen:
+        elif key not in self._seen and not self.KEPT_AT_FIRST:
             # Painted for the first time: drawn as it is (most cells of a question not seen
             # before are painted once); a cell painted again is kept from then on.
             self._seen[key] = None
@@ -358,3 +359,24 @@ def _underlay(option: QStyleOptionViewItem) -> QColor:
         viewport = view.viewport()
         return viewport.palette().color(viewport.backgroundRole())
     return option.palette.color(QPalette.ColorRole.Base)
+
+
+class KeptTextDelegate(HtmlDelegate):
+    """A plain-text cell drawn by Qt's own delegate (wrapped, elided as the view says) and kept
+    as a pixmap like a rich-text cell: Qt lays a wrapped text out again on every paint (Korean
+    text through its fallback fonts, ~3 ms for a few rows), a kept cell is copied. Its text
+    comes from `role`, which the model gives for the cells to keep alone; other cells are Qt's
+    own as they are. Kept from the first paint: the evidence table has a few such cells, and
+    a question's rows are painted again by the key that judges them."""
+
+    KEPT_AT_FIRST = True
+
+    def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
+        return (*super()._key(option, index, markup, ratio), option.textElideMode.value)
+
+    def draw(self, painter: QPainter, option: QStyleOptionViewItem, index, markup: str) -> None:
+        self.drawn += 1
+        QStyledItemDelegate.paint(self, painter, option, index)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        return QStyledItemDelegate.sizeHint(self, option, index)

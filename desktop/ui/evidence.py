@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
+from desktop.ui.cells import KeptTextDelegate
 from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -31,6 +32,8 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
 SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
+# The passage text's column with one system shown or two (after the alternatives).
+TEXT_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM + 2, EvidenceModel.COL_FIRST_SYSTEM + 3)
 MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
 
 
@@ -116,6 +119,11 @@ class EvidencePanel(QWidget):
         table = review_table(self, coloured=coloured + SYSTEM_COLUMNS, kind=EvidenceTable)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
         # in the middle by the model
+        # The excerpt's cells laid out once and kept (the model gives their text in TextRole
+        # alone; the other cell of these columns, the alternatives, stays Qt's own).
+        self.text_cells = KeptTextDelegate(EvidenceModel.TextRole, parent=table)
+        for column in TEXT_COLUMNS:
+            table.setItemDelegateForColumn(column, self.text_cells)
         set_review_model(table, self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)

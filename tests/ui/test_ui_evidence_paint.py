@@ -1,0 +1,74 @@
+"""The evidence column on a question switch (issue 23): the passage text's cells are laid out
+once and kept as pixmaps, drawn exactly as Qt's own delegate draws them, and a paint of the
+table copies them instead of wrapping the Korean text again."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QStyledItemDelegate
+
+from desktop.ui.evidence import TEXT_COLUMNS
+from tests.ui.test_ui_repaint import PaintCounter, _settle, _shown
+
+
+def _hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+def _with_items(window, least: int = 1, skip: str = "") -> str:
+    """Show the first question with at least `least` evidence items (other than `skip`)."""
+    for question in window.question_ids():
+        if question != skip:
+            _shown(window, question)
+            if len(window.view.items) >= least:
+                return question
+    raise AssertionError("no question with evidence items")
+
+
+def _grab(table):
+    table.viewport().update()
+    _settle()
+    return table.grab().toImage()
+
+
+def test_kept_text_cells_look_as_qts_own_cells(open_window, sample_db):
+    """Grabbed with the kept cells and with Qt's own delegate drawing them anew: the same
+    pixels, a selected row and unselected ones, Korean text, at two column widths."""
+    window = open_window(sample_db)
+    panel = window.evidence_panel
+    table = panel.table
+    _with_items(window, least=2)
+    assert _hangul(" ".join(panel.model.texts.values()))
+    plain = QStyledItemDelegate(table)
+    for width in (1366, 1100):
+        window.resize(width, 768)
+        _settle()
+        table.selectRow(0)
+        for column in TEXT_COLUMNS:
+            table.setItemDelegateForColumn(column, panel.text_cells)
+        _grab(table)  # the cells drawn and kept
+        drawn = panel.text_cells.drawn
+        kept = _grab(table)
+        assert panel.text_cells.drawn == drawn, "painted again from the kept pixmaps"
+        assert panel.text_cells.kept() >= 2
+        for column in TEXT_COLUMNS:
+            table.setItemDelegateForColumn(column, plain)
+        anew = _grab(table)
+        assert kept == anew, width
+    for column in TEXT_COLUMNS:
+        table.setItemDelegateForColumn(column, panel.text_cells)
+
+
+def test_a_question_shown_again_repaints_its_evidence_without_laying_text_out(
+    open_window, sample_db
+):
+    """Back to a question just left: the evidence table is repainted (its rows are new
+    again) and every text cell is copied from what was kept, none laid out anew."""
+    window = open_window(sample_db)
+    panel = window.evidence_panel
+    first = _with_items(window)
+    _with_items(window, skip=first)
+    counter = PaintCounter(window)
+    drawn = panel.text_cells.drawn
+    _shown(window, first)
+    assert counter.counts.get(panel.table.viewport(), 0) >= 1
+    assert panel.text_cells.drawn == drawn
