@@ -203,6 +203,7 @@ class EvidencePanel(QWidget):
         self._fit()
         self._show_notes(view)
         self._show_disputes(view)
+        self._lay_out_column()
         # Select the evidence item to act on: the first miss, else the first item.
         if row < 0 or row >= len(view.items):
             missed = view.missed(names[0]) if names else []
@@ -220,6 +221,15 @@ class EvidencePanel(QWidget):
             # Its rows laid out now, at the table's new height: left to the reset's timer,
             # that layout ran inside the coming paint and asked for a second one.
             self.table.doItemsLayout()
+
+    def _lay_out_column(self) -> None:
+        """The panel laid out now (the table's new height, the notes' lines, the
+        disagreements shown or hidden), in the switch's event: its scroll area's request,
+        posted from here, then comes before the switch's paint. Left to the panel's own
+        request, delivered with that paint's, the buttons moved and the scroll bar came or
+        went a pass later, and the whole column was painted again at its new width."""
+        if self.isVisible():
+            self.layout().activate()
 
     def show_judged(self, view: QuestionView) -> None:
         """The key's judgement in the key's event: the judged rows' roles and values are

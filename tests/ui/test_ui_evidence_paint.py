@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QStyledItemDelegate
 
 from desktop.ui.evidence import TEXT_COLUMNS
-from tests.ui.test_ui_repaint import PaintCounter, _settle, _shown
+from tests.ui.test_ui_repaint import PaintCounter, _candidates_arrived, _settle, _shown
 
 
 def _hangul(text: str) -> bool:
@@ -72,3 +72,38 @@ def test_a_question_shown_again_repaints_its_evidence_without_laying_text_out(
     _shown(window, first)
     assert counter.counts.get(panel.table.viewport(), 0) >= 1
     assert panel.text_cells.drawn == drawn
+
+
+def test_a_switch_that_moves_the_column_paints_its_buttons_and_rows_once(open_window, sample_db):
+    """A question of another number of items: the table's new height moves the buttons under
+    it, and the column may take or lose its scroll bar (a new width for everything in it).
+    The disagreements shown or hidden do the same. Everything is laid out before the switch's
+    paint, so that each triage button and the table's rows are painted once; left to the
+    layout requests, a switch that brought or took the scroll bar painted them all a second
+    time at the new width."""
+    window = open_window(sample_db, size=(1366, 640))
+    panel = window.evidence_panel
+    bar = panel.parentWidget().parentWidget().verticalScrollBar()  # the column's scroll area
+    ids = window.question_ids()
+    _shown(window, ids[0])
+    _candidates_arrived(window)
+    counter = PaintCounter(window)
+    toggled = 0
+    candidates = panel.candidates
+
+    def room():
+        return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
+
+    for qid in ids[1:] + ids[:1]:
+        counter.reset()
+        before = bar.isVisible(), room()
+        _shown(window, qid)
+        _candidates_arrived(window)
+        # A new item's candidates come after the switch's frame: a list of other height may
+        # bring or take the scroll bar then, and the column is painted again at that width.
+        later = 1 + (room() != before[1])
+        toggled += bar.isVisible() != before[0] and later == 1
+        for button in panel.triage.buttons:
+            assert counter.counts.get(button, 0) <= later, (qid, button.text())
+        assert counter.counts.get(panel.table.viewport(), 0) <= later, qid
+    assert toggled >= 2  # the scroll bar came and went with the switch itself
