@@ -167,7 +167,6 @@ class HtmlDelegate(QStyledItemDelegate):
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
     SEEN = 256  # keys of cells painted once remembered, to keep them when painted again
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
-    KEPT_AT_FIRST = False  # True: a cell is kept from its first paint, not its second
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
@@ -220,7 +219,7 @@ class HtmlDelegate(QStyledItemDelegate):
         found = self._drawn.get(key)
         if found is not None:
             self._drawn.move_to_end(key)
-        elif key not in self._seen and not self.KEPT_AT_FIRST:
+        elif key not in self._seen:
             # Painted for the first time: drawn as it is (most cells of a question not seen
             # before are painted once); a cell painted again is kept from then on.
             self._seen[key] = None
@@ -364,12 +363,9 @@ def _underlay(option: QStyleOptionViewItem) -> QColor:
 class KeptTextDelegate(HtmlDelegate):
     """A plain-text cell drawn by Qt's own delegate (wrapped, elided as the view says) and kept
     as a pixmap like a rich-text cell: Qt lays a wrapped text out again on every paint (Korean
-    text through its fallback fonts, ~3 ms for a few rows), a kept cell is copied. Its text
-    comes from `role`, which the model gives for the cells to keep alone; other cells are Qt's
-    own as they are. Kept from the first paint: the evidence table has a few such cells, and
-    a question's rows are painted again by the key that judges them."""
-
-    KEPT_AT_FIRST = True
+    text through its fallback fonts), a kept cell is copied. Its text comes from `role`,
+    which the model gives for the cells to keep alone; other cells are Qt's own as they are.
+    Kept as a rich-text cell is (from its second paint, or drawn ahead with `prepare`)."""
 
     def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
         return (*super()._key(option, index, markup, ratio), option.textElideMode.value)
@@ -380,3 +376,33 @@ class KeptTextDelegate(HtmlDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         return QStyledItemDelegate.sizeHint(self, option, index)
+
+
+def keep_shown(table, delegate: HtmlDelegate, column: int) -> None:
+    """Draw a column's cells on screen into the delegate's kept pixmaps, in the states the
+    table paints them in now (QTableView's drawCell: selected, the focus on the current
+    cell, alternate rows), so that their next paint only copies them."""
+    if table.isColumnHidden(column):
+        return
+    model = table.model()
+    viewport = table.viewport()
+    option = QStyleOptionViewItem()
+    table.initViewItemOption(option)
+    focus = table.hasFocus() or viewport.hasFocus()
+    selection = table.selectionModel()
+    for row in range(model.rowCount()):
+        index = model.index(row, column)
+        rect = table.visualRect(index)
+        if table.isRowHidden(row) or not rect.intersects(viewport.rect()):
+            continue
+        opt = QStyleOptionViewItem(option)
+        opt.rect = rect
+        if selection.isSelected(index):
+            opt.state |= QStyle.StateFlag.State_Selected
+        if opt.state & QStyle.StateFlag.State_Enabled:
+            opt.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        if focus and index == table.currentIndex():
+            opt.state |= QStyle.StateFlag.State_HasFocus
+        if table.alternatingRowColors() and table.verticalHeader().visualIndex(row) % 2:
+            opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
+        delegate.prepare(opt, index)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from functools import partial
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractEventDispatcher, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
-from desktop.ui.cells import KeptTextDelegate
+from desktop.ui.cells import KeptTextDelegate, keep_shown
 from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -112,6 +112,9 @@ class EvidencePanel(QWidget):
         session.viewChanged.connect(self.show_view)
         session.judgementShown.connect(self.show_judged)
         session.scoresChanged.connect(self._scores_changed)
+        self._unkept = False  # text cells shown since the window last waited for input
+        # Kept when the event loop is about to wait for input, never while events are pending.
+        QAbstractEventDispatcher.instance().aboutToBlock.connect(self._keep_cells)
 
     def _table(self):
         # The mark, the role's status and where each system finds the item keep their colours.
@@ -196,6 +199,7 @@ class EvidencePanel(QWidget):
         # table: a reset repainted it and its header whole.
         changed = shown != self._shown
         self._shown = shown
+        self._unkept = True
         if changed:
             self._show_items(view, names, texts)
         self.model.set_only(self.session.only_found())
@@ -221,6 +225,15 @@ class EvidencePanel(QWidget):
             # Its rows laid out now, at the table's new height: left to the reset's timer,
             # that layout ran inside the coming paint and asked for a second one.
             self.table.doItemsLayout()
+
+    def _keep_cells(self) -> None:
+        """The passage text's cells on screen kept while the window waits: the table's next
+        paint of them (a judgement's, the question seen again) copies them. Drawn in the
+        switch's own paint, a new question's cells are not kept then (copying them into a
+        pixmap costs more than drawing them, and most are painted once)."""
+        if self._unkept and self.isVisible():
+            self._unkept = False
+            keep_shown(self.table, self.text_cells, self.model.col_text)
 
     def _lay_out_column(self) -> None:
         """The panel laid out now (the table's new height, the notes' lines, the

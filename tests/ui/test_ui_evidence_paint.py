@@ -1,12 +1,16 @@
-"""The evidence column on a question switch (issue 23): the passage text's cells are laid out
-once and kept as pixmaps, drawn exactly as Qt's own delegate draws them, and a paint of the
-table copies them instead of wrapping the Korean text again."""
+"""The evidence column on a question switch (issue 23): the passage text's cells are kept as
+pixmaps drawn exactly as Qt's own delegate draws them (kept while the window waits for input,
+so that a judgement's repaint copies them instead of wrapping the Korean text again), and the
+column is laid out in the switch's event, so that the switch paints it once."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QStyledItemDelegate
 
+from desktop.ui.cells import KeptTextDelegate, keep_shown
 from desktop.ui.evidence import TEXT_COLUMNS
+from desktop.ui.models import EvidenceModel
 from tests.ui.test_ui_repaint import PaintCounter, _candidates_arrived, _settle, _shown
 
 
@@ -30,9 +34,23 @@ def _grab(table):
     return table.grab().toImage()
 
 
+def _wait_for_input(ms: int = 150) -> None:
+    """The event loop run as a reviewer's window runs while they read: it blocks for input
+    (processEvents never does)."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def _with_delegate(table, delegate) -> None:
+    for column in TEXT_COLUMNS:
+        table.setItemDelegateForColumn(column, delegate)
+
+
 def test_kept_text_cells_look_as_qts_own_cells(open_window, sample_db):
-    """Grabbed with the kept cells and with Qt's own delegate drawing them anew: the same
-    pixels, a selected row and unselected ones, Korean text, at two column widths."""
+    """Grabbed with the kept cells (kept by a second paint, or drawn ahead as when the window
+    waits) and with Qt's own delegate drawing them anew: the same pixels, a selected row and
+    unselected ones, Korean text, at two column widths."""
     window = open_window(sample_db)
     panel = window.evidence_panel
     table = panel.table
@@ -42,32 +60,51 @@ def test_kept_text_cells_look_as_qts_own_cells(open_window, sample_db):
     for width in (1366, 1100):
         window.resize(width, 768)
         _settle()
-        table.selectRow(0)
-        for column in TEXT_COLUMNS:
-            table.setItemDelegateForColumn(column, panel.text_cells)
-        _grab(table)  # the cells drawn and kept
-        drawn = panel.text_cells.drawn
-        kept = _grab(table)
-        assert panel.text_cells.drawn == drawn, "painted again from the kept pixmaps"
-        assert panel.text_cells.kept() >= 2
-        for column in TEXT_COLUMNS:
-            table.setItemDelegateForColumn(column, plain)
-        anew = _grab(table)
-        assert kept == anew, width
-    for column in TEXT_COLUMNS:
-        table.setItemDelegateForColumn(column, panel.text_cells)
+        table.selectRow(1)
+        for kept_by in ("paint", "ahead"):
+            # A delegate of its own each time: nothing kept before.
+            panel.text_cells = KeptTextDelegate(EvidenceModel.TextRole, parent=table)
+            if kept_by == "paint":
+                _with_delegate(table, panel.text_cells)
+                _grab(table)  # drawn
+                _grab(table)  # drawn again: kept
+            else:
+                # Drawn ahead as the table would paint them, before it paints with them.
+                keep_shown(table, panel.text_cells, panel.model.col_text)
+                assert panel.text_cells.drawn == panel.text_cells.kept() >= 2
+                _with_delegate(table, panel.text_cells)
+            drawn = panel.text_cells.drawn
+            kept = _grab(table)
+            assert panel.text_cells.drawn == drawn, ("copied from the kept pixmaps", kept_by)
+            assert panel.text_cells.kept() >= 2
+            _with_delegate(table, plain)
+            assert kept == _grab(table), (width, kept_by)
+    _with_delegate(table, panel.text_cells)
 
 
-def test_a_question_shown_again_repaints_its_evidence_without_laying_text_out(
-    open_window, sample_db
+def test_a_judgement_repaints_the_evidence_rows_from_cells_kept_while_waiting(
+    open_window, sample_db, qtbot
 ):
-    """Back to a question just left: the evidence table is repainted (its rows are new
-    again) and every text cell is copied from what was kept, none laid out anew."""
+    """A question shown, the window waiting for input: its text cells are kept then, and a
+    judgement that repaints the table (the item's role changed) lays no text out again;
+    neither does the question shown again after another."""
     window = open_window(sample_db)
     panel = window.evidence_panel
-    first = _with_items(window)
-    _with_items(window, skip=first)
+    first = _with_items(window, skip=window.session.current_id())  # not painted before
+    kept = panel.text_cells.kept()
+    _wait_for_input()
+    assert panel.text_cells.kept() > kept
     counter = PaintCounter(window)
+    drawn = panel.text_cells.drawn
+    view = window.session.view
+    qtbot.keyClick(panel.table, Qt.Key.Key_2)  # supporting
+    qtbot.waitUntil(lambda: window.session.view is not view)
+    _settle()
+    assert counter.counts.get(panel.table.viewport(), 0) >= 1
+    assert panel.text_cells.drawn == drawn
+    _with_items(window, skip=first)
+    _wait_for_input()
+    counter.reset()
     drawn = panel.text_cells.drawn
     _shown(window, first)
     assert counter.counts.get(panel.table.viewport(), 0) >= 1
