@@ -358,3 +358,73 @@ def _underlay(option: QStyleOptionViewItem) -> QColor:
         viewport = view.viewport()
         return viewport.palette().color(viewport.backgroundRole())
     return option.palette.color(QPalette.ColorRole.Base)
+
+
+class KeptTextDelegate(HtmlDelegate):
+    """A plain-text cell drawn by Qt's own delegate (wrapped, elided as the view says) and kept
+    as a pixmap like a rich-text cell: Qt lays a wrapped text out again on every paint (Korean
+    text through its fallback fonts), a kept cell is copied. Its text comes from `role`,
+    which the model gives for the cells to keep alone; other cells are Qt's own as they are.
+    Cells are kept when drawn ahead (`prepare`, `keep_shown`) and from then on copied; a text
+    never kept is drawn as it is without working out its key (a new question's first paint:
+    the key's Python cost a cell was a fifth of drawing it)."""
+
+    def __init__(self, role: int, parent=None):
+        super().__init__(role, parent=parent)
+        self._texts: set[str] = set()  # the texts kept (and some dropped since): worth a key
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        text = index.data(self.role)
+        if text and text not in self._texts:
+            self.draw(painter, option, index, text)
+            return
+        super().paint(painter, option, index)
+
+    def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
+        key = (*super()._key(option, index, markup, ratio), option.textElideMode.value)
+        if not self.kept():  # all dropped (a new width or font)
+            self._texts.clear()
+        return key
+
+    def _keep(self, key: tuple, option, index, markup: str, ratio: float) -> QPixmap:
+        self._texts.add(markup)
+        if len(self._texts) > 2 * self.kept() + 64:  # the texts of cells dropped since, gone
+            self._texts = {kept[0] for kept in self._drawn}
+        return super()._keep(key, option, index, markup, ratio)
+
+    def draw(self, painter: QPainter, option: QStyleOptionViewItem, index, markup: str) -> None:
+        self.drawn += 1
+        QStyledItemDelegate.paint(self, painter, option, index)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        return QStyledItemDelegate.sizeHint(self, option, index)
+
+
+def keep_shown(table, delegate: HtmlDelegate, column: int) -> None:
+    """Draw a column's cells on screen into the delegate's kept pixmaps, in the states the
+    table paints them in now (QTableView's drawCell: selected, the focus on the current
+    cell, alternate rows), so that their next paint only copies them."""
+    if table.isColumnHidden(column):
+        return
+    model = table.model()
+    viewport = table.viewport()
+    option = QStyleOptionViewItem()
+    table.initViewItemOption(option)
+    focus = table.hasFocus() or viewport.hasFocus()
+    selection = table.selectionModel()
+    for row in range(model.rowCount()):
+        index = model.index(row, column)
+        rect = table.visualRect(index)
+        if table.isRowHidden(row) or not rect.intersects(viewport.rect()):
+            continue
+        opt = QStyleOptionViewItem(option)
+        opt.rect = rect
+        if selection.isSelected(index):
+            opt.state |= QStyle.StateFlag.State_Selected
+        if opt.state & QStyle.StateFlag.State_Enabled:
+            opt.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        if focus and index == table.currentIndex():
+            opt.state |= QStyle.StateFlag.State_HasFocus
+        if table.alternatingRowColors() and table.verticalHeader().visualIndex(row) % 2:
+            opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
+        delegate.prepare(opt, index)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from functools import partial
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractEventDispatcher, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
+from desktop.ui.cells import KeptTextDelegate, keep_shown
 from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -31,6 +32,8 @@ from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import text_lines_height
 
 SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM + 1)
+# The passage text's column with one system shown or two (after the alternatives).
+TEXT_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM + 2, EvidenceModel.COL_FIRST_SYSTEM + 3)
 MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
 
 
@@ -109,6 +112,9 @@ class EvidencePanel(QWidget):
         session.viewChanged.connect(self.show_view)
         session.judgementShown.connect(self.show_judged)
         session.scoresChanged.connect(self._scores_changed)
+        self._unkept = False  # text cells shown since the window last waited for input
+        # Kept when the event loop is about to wait for input, never while events are pending.
+        QAbstractEventDispatcher.instance().aboutToBlock.connect(self._keep_cells)
 
     def _table(self):
         # The mark, the role's status and where each system finds the item keep their colours.
@@ -116,6 +122,11 @@ class EvidencePanel(QWidget):
         table = review_table(self, coloured=coloured + SYSTEM_COLUMNS, kind=EvidenceTable)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the excerpt reads on; ids are cut
         # in the middle by the model
+        # The excerpt's cells laid out once and kept (the model gives their text in TextRole
+        # alone; the other cell of these columns, the alternatives, stays Qt's own).
+        self.text_cells = KeptTextDelegate(EvidenceModel.TextRole, parent=table)
+        for column in TEXT_COLUMNS:
+            table.setItemDelegateForColumn(column, self.text_cells)
         set_review_model(table, self.model)
         # Two lines a row: the passage text's excerpt wraps, and so does "missed (found at 14)".
         table.setWordWrap(True)
@@ -188,6 +199,7 @@ class EvidencePanel(QWidget):
         # table: a reset repainted it and its header whole.
         changed = shown != self._shown
         self._shown = shown
+        self._unkept = True
         if changed:
             self._show_items(view, names, texts)
         self.model.set_only(self.session.only_found())
@@ -195,6 +207,7 @@ class EvidencePanel(QWidget):
         self._fit()
         self._show_notes(view)
         self._show_disputes(view)
+        self._lay_out_column()
         # Select the evidence item to act on: the first miss, else the first item.
         if row < 0 or row >= len(view.items):
             missed = view.missed(names[0]) if names else []
@@ -212,6 +225,24 @@ class EvidencePanel(QWidget):
             # Its rows laid out now, at the table's new height: left to the reset's timer,
             # that layout ran inside the coming paint and asked for a second one.
             self.table.doItemsLayout()
+
+    def _keep_cells(self) -> None:
+        """The passage text's cells on screen kept while the window waits: the table's next
+        paint of them (a judgement's, the question seen again) copies them. Drawn in the
+        switch's own paint, a new question's cells are not kept then (copying them into a
+        pixmap costs more than drawing them, and most are painted once)."""
+        if self._unkept and self.isVisible():
+            self._unkept = False
+            keep_shown(self.table, self.text_cells, self.model.col_text)
+
+    def _lay_out_column(self) -> None:
+        """The panel laid out now (the table's new height, the notes' lines, the
+        disagreements shown or hidden), in the switch's event: its scroll area's request,
+        posted from here, then comes before the switch's paint. Left to the panel's own
+        request, delivered with that paint's, the buttons moved and the scroll bar came or
+        went a pass later, and the whole column was painted again at its new width."""
+        if self.isVisible():
+            self.layout().activate()
 
     def show_judged(self, view: QuestionView) -> None:
         """The key's judgement in the key's event: the judged rows' roles and values are

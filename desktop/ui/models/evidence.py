@@ -34,7 +34,8 @@ class EvidenceModel(QAbstractTableModel):
     COL_MARK, COL_ROLE, COL_PASSAGE, COL_FIRST_SYSTEM = range(4)
     ItemRole = USER
     ContrastRole = USER + 1  # True when the shown systems disagree on finding the item at K
-    ROLES = frozenset((*PAINTED_ROLES, ItemRole, ContrastRole))  # the roles served
+    TextRole = USER + 2  # the passage text's excerpt, in its column alone: the cell kept drawn
+    ROLES = frozenset((*PAINTED_ROLES, ItemRole, ContrastRole, TextRole))  # the roles served
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -179,6 +180,8 @@ class EvidenceModel(QAbstractTableModel):
             return item
         if role == self.ContrastRole:
             return self.contrast(item)
+        if role == self.TextRole:
+            return self._display(item, column, None) if column == self.col_text else None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(item, column, system)
         if role == Qt.ItemDataRole.ForegroundRole:
