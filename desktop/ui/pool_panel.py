@@ -29,6 +29,7 @@ from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.operations import NextPool
+from desktop.ui.pool_ahead import CellsAfterKey
 from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate
@@ -70,9 +71,10 @@ class PoolPanel(QWidget):
         self.model = PoolModel(self)
         self.table = review_table(self)
         self.table.setModel(self.model)
-        self.table.setItemDelegateForColumn(
-            PoolModel.COL_TEXT, HtmlDelegate(PoolModel.HtmlRole, 1, self.table)
-        )
+        delegate = HtmlDelegate(PoolModel.HtmlRole, 1, self.table)
+        self.table.setItemDelegateForColumn(PoolModel.COL_TEXT, delegate)
+        # The cells the next key shows, drawn once the queue or its pick changed was painted.
+        self.after_key = CellsAfterKey(self.table, delegate, PoolModel.COL_TEXT, self)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         size_columns(
             self.table,
@@ -87,6 +89,7 @@ class PoolPanel(QWidget):
             },
         )
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.table.selectionModel().currentRowChanged.connect(self.after_key.schedule)
         layout.addWidget(self.table, 1)
         layout.addLayout(self._empty_row())
         session.viewChanged.connect(self.show_view)
