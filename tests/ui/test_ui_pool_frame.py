@@ -5,6 +5,8 @@ painted, and the frame only copies them, with the pixels cells drawn on the spot
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -76,3 +78,37 @@ def test_nothing_is_drawn_ahead_behind_the_rankings(sample_db, open_window, qtbo
     before = delegate.drawn
     window.pool_panel.after_key.draw()
     assert delegate.drawn == before
+
+
+def test_the_read_ahead_starts_after_the_keys_frame(sample_db, open_window, qtbot):
+    """The passage after the next is read once the key's frame is painted: a read started in
+    the key's event would take the GIL and a core from that frame."""
+    window = open_window(sample_db)
+    to_pool(window, qtbot, "q05")
+    reader = window.reader
+    for key in (Qt.Key.Key_X, Qt.Key.Key_E):
+        qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
+        qtbot.keyClick(window, key)
+        assert not window.reading.busy()  # nothing read beside the key's event
+        window.repaint_now()  # the key's frame: its posted paints
+        assert not window.reading.busy()
+        qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)  # then read, laid out
+        idle(qtbot, window)
+
+
+def test_a_question_rebuild_does_not_cancel_the_read_ahead(sample_db, open_window, qtbot):
+    """The rankings share the reading worker and cancel their own reads ahead (the next
+    questions' views) at each rebuild of the question: the reader's read ahead goes on."""
+    window = open_window(sample_db)
+    to_pool(window, qtbot, "q05")
+    reader = window.reader
+    qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
+    release = threading.Event()
+    window.reading.start("held", lambda _project, _progress: release.wait(20))
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_X)
+        qtbot.waitUntil(lambda: len(window.reading.operations) == 2, timeout=3000)
+        window.reading.cancel("ahead")  # what the rankings do when the build comes back
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
