@@ -56,10 +56,6 @@ class PassageReader(QWidget):
         self._document: QTextDocument | None = None  # the one shown, once a passage was
         # ((markup, width), document): the passage read ahead, laid out while it waits
         self._laid_ahead: tuple[tuple[str, int], QTextDocument] | None = None
-        self._ahead_timer = QTimer(self)  # starts the read ahead (_start_ahead)
-        self._ahead_timer.setSingleShot(True)
-        self._ahead_timer.setInterval(0)
-        self._ahead_timer.timeout.connect(self._start_ahead)
         opaque(self)  # a new passage repaints the reader, not the window behind it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -132,19 +128,10 @@ class PassageReader(QWidget):
         if passage_pk is None or (ahead is not None and ahead[:2] == (passage_pk, items)):
             return
         self.worker.cancel(READ_AHEAD)
-        self._ahead = (passage_pk, items, None)
-        # Read once the frame that shows the passage picked is painted (a timer runs after
-        # the posted paints): a read started in the key's event takes the GIL and a core
-        # from that frame's painting.
-        self._ahead_timer.start()
-
-    def _start_ahead(self) -> None:
-        ahead = self._ahead
-        if ahead is None or ahead[2] is not None:
-            return
+        self._ahead = ahead = (passage_pk, items, None)
         self.worker.start(
             READ_AHEAD,
-            operations.read_op(ahead[0], ahead[1]),
+            operations.read_op(passage_pk, items),
             on_done=lambda done: self._read_ahead(ahead, done.result),
         )
 

@@ -80,22 +80,6 @@ def test_nothing_is_drawn_ahead_behind_the_rankings(sample_db, open_window, qtbo
     assert delegate.drawn == before
 
 
-def test_the_read_ahead_starts_after_the_keys_frame(sample_db, open_window, qtbot):
-    """The passage after the next is read once the key's frame is painted: a read started in
-    the key's event would take the GIL and a core from that frame."""
-    window = open_window(sample_db)
-    to_pool(window, qtbot, "q05")
-    reader = window.reader
-    for key in (Qt.Key.Key_X, Qt.Key.Key_E):
-        qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
-        qtbot.keyClick(window, key)
-        assert not window.reading.busy()  # nothing read beside the key's event
-        window.repaint_now()  # the key's frame: its posted paints
-        assert not window.reading.busy()
-        qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)  # then read, laid out
-        idle(qtbot, window)
-
-
 def test_a_question_rebuild_does_not_cancel_the_read_ahead(sample_db, open_window, qtbot):
     """The rankings share the reading worker and cancel their own reads ahead (the next
     questions' views) at each rebuild of the question: the reader's read ahead goes on."""
