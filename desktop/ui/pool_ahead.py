@@ -24,24 +24,47 @@ class CellsAfterKey(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self.draw)
+        self._timer.timeout.connect(self._step)
+        self._todo: list[tuple[QStyleOptionViewItem, int]] | None = None
 
     def schedule(self) -> None:
+        self._todo = None  # worked out at the first step, from the queue as then shown
         self._timer.start()
 
+    @property
+    def pending(self) -> bool:
+        """Cells are still to be drawn ahead (tests)."""
+        return self._timer.isActive()
+
+    def _step(self) -> None:
+        """One cell a pass of the event loop: a key, or the reader's passage arriving, waits
+        for half a millisecond at most, not for a queue's worth of cells."""
+        if self._todo is None:
+            self._todo = self._cells()
+        if self._todo:
+            option, row = self._todo.pop(0)
+            self.delegate.prepare(option, self.table.model().index(row, self.column))
+        if self._todo:
+            self._timer.start()
+
     def draw(self) -> None:
+        """Every cell the next key shows, at once."""
+        for option, row in self._cells():
+            self.delegate.prepare(option, self.table.model().index(row, self.column))
+
+    def _cells(self) -> list[tuple[QStyleOptionViewItem, int]]:
         """Each visible row from the picked one down, as the table will paint it once the
         picked row is taken out: the row below in its place, selected at the picked row."""
         table, model = self.table, self.table.model()
         picked = table.currentIndex().row()
         if not table.isVisible() or picked < 0 or picked + 1 >= model.rowCount():
-            return
+            return []
         viewport = table.viewport()
         last = table.rowAt(viewport.height() - 1)
         last = model.rowCount() - 2 if last < 0 else min(last, model.rowCount() - 2)
         size = table.visualRect(model.index(picked, self.column)).size()
         if size.isEmpty():
-            return
+            return []
         option = QStyleOptionViewItem()
         table.initViewItemOption(option)
         option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
@@ -49,6 +72,7 @@ class CellsAfterKey(QObject):
         focus = table.currentIndex().column() == self.column and (
             table.hasFocus() or viewport.hasFocus()
         )
+        cells = []
         for row in range(max(picked, table.rowAt(0)), last + 1):
             opt = QStyleOptionViewItem(option)
             opt.rect = QRect(0, 0, size.width(), size.height())
@@ -58,4 +82,5 @@ class CellsAfterKey(QObject):
                     opt.state |= QStyle.StateFlag.State_HasFocus
             if table.alternatingRowColors() and row % 2:
                 opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
-            self.delegate.prepare(opt, model.index(row + 1, self.column))
+            cells.append((opt, row + 1))
+        return cells

@@ -22,9 +22,8 @@ def _delegate(window):
 def _after_the_queue_was_painted(window, qtbot) -> None:
     """The window between two keys: the queue painted, then the event loop run on."""
     idle(qtbot, window)
-    for _ in range(3):
-        QApplication.sendPostedEvents()
-        QApplication.processEvents()
+    QApplication.sendPostedEvents()
+    qtbot.waitUntil(lambda: not window.pool_panel.after_key.pending, timeout=3000)
 
 
 def _key_frame(window, qtbot, key) -> int:
@@ -96,3 +95,24 @@ def test_a_question_rebuild_does_not_cancel_the_read_ahead(sample_db, open_windo
     finally:
         release.set()
     qtbot.waitUntil(lambda: reader.laid_out_ahead, timeout=3000)
+
+
+def test_the_cells_are_drawn_ahead_one_a_pass(sample_db, open_window, qtbot):
+    """A cell each pass of the event loop: a key or the reader's passage coming meanwhile
+    waits for one cell at most, not for the queue's worth."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    _after_the_queue_was_painted(window, qtbot)
+    width = window.width()  # another width: nothing drawn is kept for it
+    window.resize(width + 40, window.height())
+    for _ in range(3):  # painted at that width (the cells shown, drawn on the spot)
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+    assert not panel.after_key.pending
+    delegate = _delegate(window)
+    before = delegate.drawn
+    panel.after_key.schedule()
+    QApplication.processEvents()
+    assert delegate.drawn - before <= 1 and panel.after_key.pending
+    qtbot.waitUntil(lambda: not panel.after_key.pending, timeout=3000)
+    assert delegate.drawn - before > 1
