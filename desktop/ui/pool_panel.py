@@ -32,7 +32,7 @@ from desktop.ui.operations import NextPool
 from desktop.ui.pool_ahead import CellsAfterKey
 from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import HtmlDelegate
+from desktop.ui.widgets import HtmlDelegate, LayoutSlot
 from desktop.ui.worker import Worker, wait_shown
 
 EXCERPT_CHARS = 240  # of a passage's text in its row; the reader shows all of it
@@ -104,7 +104,8 @@ class PoolPanel(QWidget):
         row = QHBoxLayout()
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        row.addWidget(self.title, 1)
+        # Its count changes with every key: the slot keeps that from laying the panel out.
+        row.addWidget(LayoutSlot(self.title), 1)
         self.across = QCheckBox(self.tr("Across questions"))
         self.across.setToolTip(self.tr("Go on into the next questions' pools, in list order"))
         self.across.toggled.connect(self._across_toggled)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
 from desktop.ui.models.pool import PoolModel
@@ -116,3 +116,30 @@ def test_the_cells_are_drawn_ahead_one_a_pass(sample_db, open_window, qtbot):
     assert delegate.drawn - before <= 1 and panel.after_key.pending
     qtbot.waitUntil(lambda: not panel.after_key.pending, timeout=3000)
     assert delegate.drawn - before > 1
+
+
+class _LayoutRequests(QObject):
+    def __init__(self, widget):
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _watched, event):  # noqa: N802 (Qt's name)
+        self.count += event.type() == QEvent.Type.LayoutRequest
+        return False
+
+
+def test_a_pool_key_lays_out_nothing_of_the_queue_but_its_title(sample_db, open_window, qtbot):
+    """The queue's title counts what is left: its new text is measured in its slot, and the
+    panel, its table and the tab's pages are not laid out again (the panel was, each key)."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    _after_the_queue_was_painted(window, qtbot)
+    requests = _LayoutRequests(panel)
+    for key in (Qt.Key.Key_X, Qt.Key.Key_E, Qt.Key.Key_X):
+        title, view = panel.title.text(), window.session.view
+        qtbot.keyClick(window, key)
+        qtbot.waitUntil(lambda v=view: window.session.view is not v and not window.session.keyed)
+        _after_the_queue_was_painted(window, qtbot)
+        assert panel.title.text() != title
+    assert requests.count == 0
