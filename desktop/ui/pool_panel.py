@@ -29,9 +29,10 @@ from desktop.ui import operations
 from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.operations import NextPool
+from desktop.ui.pool_ahead import CellsAfterKey
 from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
-from desktop.ui.widgets import HtmlDelegate
+from desktop.ui.widgets import HtmlDelegate, LayoutSlot
 from desktop.ui.worker import Worker, wait_shown
 
 EXCERPT_CHARS = 240  # of a passage's text in its row; the reader shows all of it
@@ -70,9 +71,10 @@ class PoolPanel(QWidget):
         self.model = PoolModel(self)
         self.table = review_table(self)
         self.table.setModel(self.model)
-        self.table.setItemDelegateForColumn(
-            PoolModel.COL_TEXT, HtmlDelegate(PoolModel.HtmlRole, 1, self.table)
-        )
+        delegate = HtmlDelegate(PoolModel.HtmlRole, 1, self.table)
+        self.table.setItemDelegateForColumn(PoolModel.COL_TEXT, delegate)
+        # The cells the next key shows, drawn once the queue or its pick changed was painted.
+        self.after_key = CellsAfterKey(self.table, delegate, PoolModel.COL_TEXT, self)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         size_columns(
             self.table,
@@ -87,6 +89,7 @@ class PoolPanel(QWidget):
             },
         )
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.table.selectionModel().currentRowChanged.connect(self.after_key.schedule)
         layout.addWidget(self.table, 1)
         layout.addLayout(self._empty_row())
         session.viewChanged.connect(self.show_view)
@@ -101,7 +104,8 @@ class PoolPanel(QWidget):
         row = QHBoxLayout()
         self.title = shrinkable(QLabel())
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        row.addWidget(self.title, 1)
+        # Its count changes with every key: the slot keeps that from laying the panel out.
+        row.addWidget(LayoutSlot(self.title), 1)
         self.across = QCheckBox(self.tr("Across questions"))
         self.across.setToolTip(self.tr("Go on into the next questions' pools, in list order"))
         self.across.toggled.connect(self._across_toggled)

@@ -19,6 +19,9 @@ from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque
 from desktop.ui.worker import Worker, wait_shown
 
 NEIGHBOUR_CHARS = 600
+# The read ahead's operation on the reading worker, which the rankings share: their own
+# "ahead" (the next questions' views) is cancelled at each question's rebuild, this one not.
+READ_AHEAD = "next passage"
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
@@ -124,10 +127,10 @@ class PassageReader(QWidget):
         items, ahead = self._items(), self._ahead
         if passage_pk is None or (ahead is not None and ahead[:2] == (passage_pk, items)):
             return
-        self.worker.cancel("ahead")
+        self.worker.cancel(READ_AHEAD)
         self._ahead = ahead = (passage_pk, items, None)
         self.worker.start(
-            "ahead",
+            READ_AHEAD,
             operations.read_op(passage_pk, items),
             on_done=lambda done: self._read_ahead(ahead, done.result),
         )
@@ -166,7 +169,7 @@ class PassageReader(QWidget):
         return "".join(parts)
 
     def forget_ahead(self) -> None:
-        self.worker.cancel("ahead")
+        self.worker.cancel(READ_AHEAD)
         self._ahead = None
         self._drop_laid_ahead()
 
