@@ -134,7 +134,7 @@ class MetricsRunner(QObject):
         shown. shown: the key's effect is on screen without the build (the pool queue moved
         on at the key): the build starts after that frame, not beside its painting."""
         generation, session = self.generation, self.session
-        shown = session.shown_systems()
+        systems = session.shown_systems()
         serial = session.serial
         ks = list(session.board.ks) if session.board else session.window_ks()
         start = partial(
@@ -142,7 +142,7 @@ class MetricsRunner(QObject):
             "judged",
             operations.judged_op(
                 question,
-                shown,
+                systems,
                 session.k,
                 session.reviewer,
                 session.blind,

@@ -189,3 +189,28 @@ def test_the_key_view_is_the_rebuild_when_nothing_else_was_written(sample_db):
         alternative = {"kind": "alternative", "value": primary, "passage_id": strangers[1]}
         rows = project.add_judgement_lines("kim", [{**alternative, "question_id": "q05"}])
         assert review.at_key(project, view, question, rows, "kim", False, ["kim"], []) is None
+
+
+def test_a_judgement_not_shown_at_its_key_starts_its_build_at_once(
+    sample_db, open_window, qtbot, monkeypatch
+):
+    """Only a key whose effect is already on screen (the pool moved on, the judged view shown)
+    holds its question's build until that frame is painted; another starts it in the key's
+    event, since the window shows nothing until it comes (the systems shown were taken for
+    that flag once, and every build was held)."""
+    window = open_window(sample_db)
+    window.show_question("q03")
+    idle(qtbot, window)
+    builder, started = window.metrics.builder, []
+    start = builder.start
+    monkeypatch.setattr(
+        builder, "start", lambda name, *a, **k: [started.append(name), start(name, *a, **k)][1]
+    )
+    question = window.session.question()
+    window.metrics.after_judgement(question, False, shown=False)
+    assert started == ["judged"]  # in the key's event
+    idle(qtbot, window)
+    window.metrics.after_judgement(question, False, shown=True)
+    assert started == ["judged"]  # held until the frame
+    qtbot.waitUntil(lambda: started == ["judged", "judged"], timeout=2000)
+    idle(qtbot, window)
