@@ -209,6 +209,7 @@ def strace_works() -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_a_full_session_opens_no_network_connection(tmp_path):
     reason = gui_reason()
     use_strace = strace_works()

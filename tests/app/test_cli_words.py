@@ -317,6 +317,7 @@ def test_ctrl_c_stops_a_long_sql_statement_within_a_second():
     conn.close()
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_ctrl_c_during_an_import_says_nothing_was_changed(tmp_path):
     db = tmp_path / "c.db"
     assert cli_here(db, "init").returncode == 0
@@ -391,6 +392,7 @@ def test_a_full_disk_at_an_import_says_so_not_disk_io_error(full_disk, tmp_path)
     assert said.startswith(f"{db}: the disk is full")
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_ctrl_c_while_waiting_for_another_writer_stops_at_once(tmp_path):
     db = tmp_path / "w.db"
     assert cli_here(db, "init").returncode == 0

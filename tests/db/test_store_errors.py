@@ -40,6 +40,7 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
     return line
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_an_import_waits_for_a_lock_held_a_few_seconds_and_then_succeeds(project, tmp_path):
     small_project(project, tmp_path)
     run = tmp_path / "run.trec"

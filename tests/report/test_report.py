@@ -911,6 +911,7 @@ def test_rows_are_tall_enough_and_the_curve_is_straight(sample, tmp_path):
     assert re.findall(r'<(?:c:)?smooth val="(\d)"', line[0]) == ["0"] * 3
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_libreoffice_converts_the_workbook(sample, tmp_path):
     """The conversion the issue asks to look at; skipped where LibreOffice is missing."""
     import shutil

@@ -129,6 +129,7 @@ def test_sheet_names_are_in_one_language(sample, tmp_path):  # noqa: F811
         write_report(sample, tmp_path / "x.xlsx", [5], lang="fr", **FAST)
 
 
+@pytest.mark.slow  # seconds of real waiting or an external program: CI runs it
 def test_the_sample_prints_on_fewer_than_20_pages(sample, tmp_path):  # noqa: F811
     """LibreOffice's PDF of the sample's report (84 pages before the page setup)."""
     soffice = shutil.which("soffice")
