@@ -77,20 +77,22 @@ def test_nothing_is_drawn_ahead_past_the_last_question(open_window, sample_db):
     assert window.rankings.neighbours() == [order[-2]]
 
 
-def _reads_ahead(window) -> None:
-    for _ in range(4):  # the neighbours looked up, read and drawn, one step a wait
+def _read_ahead(window) -> tuple:
+    """The fourth question shown and the window left waiting until its next neighbour's view
+    was read and drawn (one step a wait): that neighbour and the view kept for it."""
+    window.show_question(window.question_ids()[3])
+    _settle(window)
+    for _ in range(4):
         _wait_for_input()
+    following = window.rankings.neighbours()[0]
+    return following, window.session._ahead[following][3]
 
 
 def test_the_next_question_key_takes_the_view_read_ahead(open_window, sample_db):
     """The view the worker read to draw the next question's cells is the one the key shows:
     not built again on the GUI thread (the switch's biggest Python step after the cells)."""
     window = open_window(sample_db)
-    window.show_question(window.question_ids()[3])
-    _settle(window)
-    _reads_ahead(window)
-    following = window.rankings.neighbours()[0]
-    ahead = window.session._ahead[following][3]
+    following, ahead = _read_ahead(window)
     QTest.keyClick(window, Qt.Key.Key_J)
     _settle(window)
     assert window.session.current_pk == following and window.session.view is ahead
@@ -102,11 +104,7 @@ def test_a_view_read_ahead_is_dropped_once_anything_is_written(open_window, samp
     """A judgement written after the neighbour was read (here on that neighbour, as a merge
     or an undo could) makes the key build the view anew: the judgement shows."""
     window = open_window(sample_db)
-    window.show_question(window.question_ids()[3])
-    _settle(window)
-    _reads_ahead(window)
-    following = window.rankings.neighbours()[0]
-    ahead = window.session._ahead[following][3]
+    following, ahead = _read_ahead(window)
     passage = ahead.rankings[window.session.system_name][0].passage_id
     window.session.project.add_judgement_lines(
         window.session.reviewer,
@@ -129,11 +127,7 @@ def test_a_view_read_ahead_with_other_arguments_is_not_taken(open_window, sample
     """The metrics pass can bring a new list of reviewers (set_overview) after the neighbour
     was read, with nothing written since and no other view shown: the key builds anew."""
     window = open_window(sample_db)
-    window.show_question(window.question_ids()[3])
-    _settle(window)
-    _reads_ahead(window)
-    following = window.rankings.neighbours()[0]
-    ahead = window.session._ahead[following][3]
+    following, ahead = _read_ahead(window)
     window.session.reviewers = [*window.session.reviewers, "someone new"]
     QTest.keyClick(window, Qt.Key.Key_J)
     _settle(window)
