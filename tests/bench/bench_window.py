@@ -1,9 +1,9 @@
 """The reviewer window at the reference size (design section 8): 1,000,000 passages, 5,000
 questions, 10 systems x 100 results. Drives the real widgets offscreen and prints one JSON
 object: open-to-first-question time, question-switch latency (p50/p95/max, idle and while the
-metrics worker runs), the next-question key back to back and after half a second of reading
-(when the window reads the neighbours ahead), the full metrics pass, judging a pool passage
-until the next one is shown, and resident memory.
+metrics worker runs), the next-question key back to back and after reading (half a second at
+least, until the window's workers are idle: it reads the neighbours ahead then), the full
+metrics pass, judging a pool passage until the next one is shown, and resident memory.
 
 Beside the app, in the same run, the same screen made plainly with PySide6 and sqlite3
 (bare_window.py) on a copy of the same database: each timed run of the app is followed by the
@@ -348,18 +348,27 @@ def _switching(out: dict, window, bare, watch: PaintWatch, rng, switches: int, t
     _settle_metrics(window, watch)
 
 
-def _reading(ms: int = 500) -> None:
-    """The event loop waiting for input for a moment, as while a reviewer reads a question
-    (the window draws the neighbours ahead only then; processEvents never blocks)."""
+def _reading(window, ms: int = 500) -> None:
+    """The event loop waiting for input, as while a reviewer reads a question (the window
+    draws the neighbours ahead only then; processEvents never blocks): at least `ms`, and
+    until the window's workers are idle. What the switch started (the selected item's
+    candidate alternatives: about a second at a million passages) would otherwise run into
+    the next timed key, the bare window's too, since both windows share this process."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
+    start = time.perf_counter()
+    while True:
+        loop = QEventLoop()
+        QTimer.singleShot(100, loop.quit)
+        loop.exec()
+        waited = (time.perf_counter() - start) * 1000
+        if waited >= ms and not any(w.busy() for w in window.workers()) or waited > 30_000:
+            return
 
 
 def _after_reading(window, bare, watch, n: int) -> dict:
-    """The next-question key pressed after half a second of reading, not back to back as in
+    """The next-question key pressed after reading (half a second at least, and until the
+    window's workers are idle), not back to back as in
     next_question_key: what the window prepared meanwhile (the neighbour's view and cells)
     counts. The bare reference pauses the same way."""
     from PySide6.QtCore import Qt
@@ -368,9 +377,9 @@ def _after_reading(window, bare, watch, n: int) -> dict:
     keyed: list[float] = []
     ref: list[float] = []
     for _ in range(n):
-        _reading()
+        _reading(window)
         keyed.append(watch.timed(lambda: QTest.keyClick(window, Qt.Key.Key_J)))
-        _reading()
+        _reading(window)
         ref.append(watch.timed(bare.next_question))
     return _beside(keyed, ref)
 
@@ -478,7 +487,11 @@ def _pool_judgements(window, qapp, n: int) -> dict:
         now = panel.current()
         reader = window.reader
         moved = now is not None and now != before and not reader.pending
-        return (moved and reader.passage_pk == now.passage_pk) or window.session.view is not view
+        return (moved and reader.passage_pk == now.passage_pk) or built(view)
+
+    def built(view) -> bool:
+        # Not the view a key shows its judgement in (session.keyed): the question's build.
+        return window.session.view is not view and window.session.keyed is None
 
     for i in range(n):
         if not panel.left():
@@ -496,7 +509,7 @@ def _pool_judgements(window, qapp, n: int) -> dict:
         window.repaint_now()
         timed.append((time.perf_counter() - t) * 1000)
         # Until the build is in every panel (what the key changed on the question).
-        while window.session.view is view and time.perf_counter() - t < 30:
+        while not built(view) and time.perf_counter() - t < 30:
             qapp.processEvents()
         panel.settle()
         window.reader.settle()
