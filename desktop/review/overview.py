@@ -13,13 +13,13 @@ from desktop.gold.effective import Decision, EffectiveGold, as_counted
 from desktop.gold.pool import DEFAULT_DEPTH
 from desktop.review.disputes import differ_at
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, entries_for, score_entry
-from desktop.review.seen import build_gold, question_gold, question_rows, visible
+from desktop.review.seen import build_gold, question_gold, visible
 from desktop.review.spanned import DEFAULT_CHOICE, SpanChoice, SpanScoring
 from desktop.review.spanned import full_pass as span_pass
 from desktop.review.spanned import one_question as span_question
 from desktop.review.status import Summary, missed_at, summarize
 from desktop.review.unjudged import question_pool
-from desktop.review.views import QuestionView, view_of, with_excerpts
+from desktop.review.views import QuestionView, built_view, with_excerpts
 
 Tick = Callable[[int, int], None]
 
@@ -229,10 +229,7 @@ def judged_question(
     one read of its log: the keypress path, on a worker. ``systems`` are the ones shown; the
     entries cover every system (``every_system``, read when not given); ``marks``: the
     reviewer-mark lines the window holds (read when not given)."""
-    read = question_rows(project, question)
-    seen = question_gold(project, question, reviewer, blind, reviewers, marks, read)
-    view = view_of(project, question, seen, systems, k, reviewer)
-    view.read = read  # what a key on the question builds its gold again from (at_key)
+    seen, view = built_view(project, question, systems, k, reviewer, blind, reviewers, marks)
     view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer)
     with_excerpts(project, view)
     summary, entries = _refreshed(

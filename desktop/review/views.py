@@ -170,13 +170,30 @@ def question_view(
     pool_excerpts: False leaves out the pool's excerpts (the pool queue reads them when it is
     shown; behind the rankings it shows only the pool's size). marks: the reviewer-mark lines,
     when the caller holds them (question_gold)."""
+    seen, view = built_view(project, question, systems, k, reviewer, blind, reviewers, marks)
+    if pool_depth is not None:
+        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
+    return with_excerpts(project, view, pool_excerpts)
+
+
+def built_view(
+    project,
+    question: dict,
+    systems: Sequence[dict],
+    k: int,
+    reviewer: str,
+    blind: bool,
+    reviewers: Sequence[str],
+    marks: list[dict] | None = None,
+) -> tuple:
+    """The question's gold built once from one read of its log (question_gold) and its view
+    (view_of), the view holding the rows read: what a key on the question builds its gold
+    again from (at_key). Returns (question_gold's result, the view)."""
     read = question_rows(project, question)
     seen = question_gold(project, question, reviewer, blind, reviewers, marks, read)
     view = view_of(project, question, seen, systems, k, reviewer)
     view.read = read
-    if pool_depth is not None:
-        view.pool = question_pool(project, question, seen, pool_depth, blind, reviewer, names)
-    return with_excerpts(project, view, pool_excerpts)
+    return seen, view
 
 
 def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionView:
