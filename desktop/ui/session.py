@@ -153,17 +153,18 @@ class ReviewSession(QObject):
         write mark taken when the read was asked for (the rankings draw it ahead): the next
         switch to it takes it instead of building it again."""
         if serial == self.serial:
-            self._ahead[view.pk] = (serial, mark, read.keywords, view)
+            self._ahead[view.pk] = (mark, read.keywords, view)
 
     def _read_ahead(self, pk: int, read: partial) -> QuestionView | None:
         """The view read ahead for pk when it is exactly what `read` would build now: read
         while this same view was shown, nothing written since (by this window or any other
-        connection), and every argument equal (K, systems, reviewers, blind, marks…)."""
+        connection), and every argument equal (K, systems, reviewers, blind, marks…). Each
+        view shown drops them all, so what is kept was read while the current one was."""
         ahead, self._ahead = self._ahead.get(pk), {}
         if ahead is None:
             return None
-        serial, mark, keywords, view = ahead
-        if serial != self.serial or keywords != read.keywords:
+        mark, keywords, view = ahead
+        if keywords != read.keywords:
             return None
         return view if mark == self.project.reads.write_mark() else None
 

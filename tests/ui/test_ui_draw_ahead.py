@@ -85,7 +85,7 @@ def _read_ahead(window) -> tuple:
     for _ in range(4):
         _wait_for_input()
     following = window.rankings.neighbours()[0]
-    return following, window.session._ahead[following][3]
+    return following, window.session._ahead[following][2]
 
 
 def test_the_next_question_key_takes_the_view_read_ahead(open_window, sample_db):
