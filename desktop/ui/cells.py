@@ -400,31 +400,45 @@ class KeptTextDelegate(HtmlDelegate):
         return QStyledItemDelegate.sizeHint(self, option, index)
 
 
-def keep_shown(table, delegate: HtmlDelegate, column: int) -> None:
-    """Draw a column's cells on screen into the delegate's kept pixmaps, in the states the
-    table paints them in now (QTableView's drawCell: selected, the focus on the current
-    cell, alternate rows), so that their next paint only copies them."""
-    if table.isColumnHidden(column):
-        return
-    model = table.model()
-    viewport = table.viewport()
+def table_option(table) -> QStyleOptionViewItem:
+    """The option a table starts each cell's from, in the colour group QTableView's drawCell
+    gives an enabled cell (the cells drawn ahead: keep_shown, the rankings, the pool queue)."""
     option = QStyleOptionViewItem()
     table.initViewItemOption(option)
-    focus = table.hasFocus() or viewport.hasFocus()
-    selection = table.selectionModel()
+    if option.state & QStyle.StateFlag.State_Enabled:
+        option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+    return option
+
+
+def cell_option(
+    table, base: QStyleOptionViewItem, rect: QRect, visual_row: int, selected: bool, current: bool
+) -> QStyleOptionViewItem:
+    """A cell's option as QTableView's drawCell makes it from `base` (table_option): selected,
+    the focus frame on the current cell of a focused table, every other row alternate."""
+    opt = QStyleOptionViewItem(base)
+    opt.rect = rect
+    if selected:
+        opt.state |= QStyle.StateFlag.State_Selected
+    if current and (table.hasFocus() or table.viewport().hasFocus()):
+        opt.state |= QStyle.StateFlag.State_HasFocus
+    if table.alternatingRowColors() and visual_row % 2:
+        opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
+    return opt
+
+
+def keep_shown(table, delegate: HtmlDelegate, column: int) -> None:
+    """Draw a column's cells on screen into the delegate's kept pixmaps, in the states the
+    table paints them in now (cell_option), so that their next paint only copies them."""
+    if table.isColumnHidden(column):
+        return
+    model, viewport, selection = table.model(), table.viewport(), table.selectionModel()
+    base = table_option(table)
     for row in range(model.rowCount()):
         index = model.index(row, column)
         rect = table.visualRect(index)
         if table.isRowHidden(row) or not rect.intersects(viewport.rect()):
             continue
-        opt = QStyleOptionViewItem(option)
-        opt.rect = rect
-        if selection.isSelected(index):
-            opt.state |= QStyle.StateFlag.State_Selected
-        if opt.state & QStyle.StateFlag.State_Enabled:
-            opt.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
-        if focus and index == table.currentIndex():
-            opt.state |= QStyle.StateFlag.State_HasFocus
-        if table.alternatingRowColors() and table.verticalHeader().visualIndex(row) % 2:
-            opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
-        delegate.prepare(opt, index)
+        selected = selection.isSelected(index)
+        current = index == table.currentIndex()
+        visual = table.verticalHeader().visualIndex(row)
+        delegate.prepare(cell_option(table, base, rect, visual, selected, current), index)

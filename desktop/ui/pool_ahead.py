@@ -9,10 +9,9 @@ key's frame only copies them."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRect, QTimer
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
+from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 
-from desktop.ui.cells import HtmlDelegate
+from desktop.ui.cells import HtmlDelegate, cell_option, table_option
 
 
 class CellsAfterKey(QObject):
@@ -65,22 +64,12 @@ class CellsAfterKey(QObject):
         size = table.visualRect(model.index(picked, self.column)).size()
         if size.isEmpty():
             return []
-        option = QStyleOptionViewItem()
-        table.initViewItemOption(option)
-        option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        base = table_option(table)
         # The focus frame is drawn on the current cell, in the column selectRow makes current.
-        focus = table.currentIndex().column() == self.column and (
-            table.hasFocus() or viewport.hasFocus()
-        )
+        current = table.currentIndex().column() == self.column
         cells = []
         for row in range(max(picked, table.rowAt(0)), last + 1):
-            opt = QStyleOptionViewItem(option)
-            opt.rect = QRect(0, 0, size.width(), size.height())
-            if row == picked:
-                opt.state |= QStyle.StateFlag.State_Selected
-                if focus:
-                    opt.state |= QStyle.StateFlag.State_HasFocus
-            if table.alternatingRowColors() and row % 2:
-                opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
-            cells.append((opt, row + 1))
+            rect = QRect(0, 0, size.width(), size.height())
+            option = cell_option(table, base, rect, row, row == picked, row == picked and current)
+            cells.append((option, row + 1))
         return cells

@@ -8,18 +8,16 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import QAbstractEventDispatcher, QRect, Qt, Signal
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
-    QStyle,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop import review
 from desktop.review import ItemState, QuestionView, RankedRow
+from desktop.ui.cells import cell_option, table_option
 from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.operations import Changes, Done
@@ -95,23 +93,15 @@ class RankingPanel(QWidget):
         size = table.visualRect(self.model.index(0, RankingModel.COL_TEXT)).size()
         self.ahead.set_rows(rows, items, terms_)
         shown = min(self.ahead.rowCount(), table.viewport().height() // max(size.height(), 1) + 1)
-        option = QStyleOptionViewItem()
-        table.initViewItemOption(option)
-        option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        base = table_option(table)
         # The focus frame is drawn on the current cell, in the column selectRow makes current.
         left = table.horizontalHeader().logicalIndexAt(
             table.viewport().width() if table.isRightToLeft() else 0
         )
-        focus = left == RankingModel.COL_TEXT and (table.hasFocus() or table.viewport().hasFocus())
         for row in range(shown):
-            opt = QStyleOptionViewItem(option)
-            opt.rect = QRect(0, 0, size.width(), size.height())
-            if row == 0:
-                opt.state |= QStyle.StateFlag.State_Selected
-                if focus:
-                    opt.state |= QStyle.StateFlag.State_HasFocus
-            if table.alternatingRowColors() and row % 2:
-                opt.features |= QStyleOptionViewItem.ViewItemFeature.Alternate
+            rect = QRect(0, 0, size.width(), size.height())
+            current = row == 0 and left == RankingModel.COL_TEXT
+            opt = cell_option(table, base, rect, row, row == 0, current)
             self.delegate.prepare(opt, self.ahead.index(row, RankingModel.COL_TEXT))
 
     def fit_rows(self, rows: int) -> None:
