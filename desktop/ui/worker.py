@@ -147,8 +147,8 @@ class Worker(QObject):
         return op
 
     def hold(self, msecs: int = 150) -> None:
-        """Ask running operations to pause at their next progress call until the GUI has
-        been quiet for msecs."""
+        """Ask running operations to pause at their next progress call, and the next ones
+        not to start, until the GUI has been quiet for msecs."""
         self.give_way.set()
         self._resume.start(msecs)
 
@@ -185,6 +185,12 @@ class Worker(QObject):
                     project = _reopen(project, wanted)
                     path = wanted
                     project.store.conn.set_progress_handler(self._in_statement, SQL_GIVE_WAY_EVERY)
+                # Held (hold()): not started while the GUI is busy, so that an operation a
+                # key started does not take the GIL and a core from that key's own frame; a
+                # key after it cancels it before it ran at all.
+                op.give_way()
+                if op.is_cancelled:
+                    raise Cancelled()
                 self._running = op
                 result = op.work(project, op.progress)
             except Cancelled:

@@ -172,3 +172,38 @@ def test_a_click_picks_a_new_candidate_once_and_the_current_one_again(planted, o
     assert read(window).passage_pk == panel.model.rows[0].passage_pk
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=centre)
     assert picks == [COPY_ID, COPY_ID]
+
+
+def test_questions_passed_over_start_no_candidate_search(
+    sample_db, open_window, qtbot, monkeypatch
+):
+    """A second's search at a million passages: it starts once the reviewer stops on a
+    question (the window quiet for a moment), so that it takes no core and no GIL from the
+    switches' frames, and not at all for the questions passed over on the way."""
+    import threading
+
+    from desktop.ui import candidates
+
+    ran: list[str] = []
+    lock = threading.Lock()
+    made = candidates.item_op
+
+    def counted(question, *args):
+        work = made(question, *args)
+
+        def run(project, progress):
+            with lock:
+                ran.append(question["id"])
+            return work(project, progress)
+
+        return run
+
+    monkeypatch.setattr(candidates, "item_op", counted)
+    window = open_window(sample_db)
+    idle(qtbot, window)
+    ran.clear()
+    for question_id in ("q01", "q02", "q03", "q04", "q05"):
+        window.show_question(question_id)  # back to back, as a held key
+    idle(qtbot, window)
+    qtbot.waitUntil(lambda: not window.alternatives.worker.busy(), timeout=10000)
+    assert ran == ["q05"]

@@ -168,9 +168,17 @@ def test_a_judgement_is_rescored_while_a_comparison_runs(sample_db, open_window,
     """The comparison has a worker of its own: a rescore never waits behind it."""
     window = open_window(sample_db)
     idle(qtbot, window)
-    release = threading.Event()
+    release, started = threading.Event(), threading.Event()
     runner = window.metrics.comparison
-    runner.worker.start("compare", lambda project, progress: release.wait(30))
+
+    def comparing(_project, _progress) -> None:
+        started.set()
+        release.wait(30)
+
+    runner.worker.start("compare", comparing)
+    # Running, not waiting to start: an operation not started yet is cancelled by the
+    # judgement below without ever running.
+    qtbot.waitUntil(started.is_set, timeout=10000)
     try:
         window.show_question("q05")
         window.commands.judge("role", "supporting", passage_id="art-084")
