@@ -332,8 +332,7 @@ class MainWindow(QMainWindow):
         if question is None:
             return False
         self.metrics.hold()  # the passes on all questions wait while the reviewer moves
-        # The question's candidate alternatives (a second's search at a million passages)
-        # start once the switch has been painted, and not for a question only passed over.
+        # Candidate alternatives (a second's search at a million passages) after the frame.
         self.alternatives.worker.hold()
         self.session.show(question["pk"])
         return True
