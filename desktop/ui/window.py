@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
             return False
         self.metrics.hold()  # the passes on all questions wait while the reviewer moves
         # Candidate alternatives (a second's search at a million passages) after the frame.
-        self.alternatives.worker.hold()
+        self.alternatives.worker.defer()
         self.session.show(question["pk"])
         return True
 

@@ -49,6 +49,9 @@ class Operation:
     def cancel(self) -> None:
         self._cancel.set()
 
+    def cancelled_within(self, seconds: float) -> bool:
+        return self._cancel.wait(seconds)
+
     @property
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
@@ -119,6 +122,7 @@ class Worker(QObject):
         self._queue: queue.Queue = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
+        self._quiet_after = 0.0  # monotonic time before which no operation starts (hold)
         self._thread = threading.Thread(target=self._loop, name=f"rr-{name}", daemon=True)
         self._thread.start()
 
@@ -151,6 +155,12 @@ class Worker(QObject):
         not to start, until the GUI has been quiet for msecs."""
         self.give_way.set()
         self._resume.start(msecs)
+        self.defer(msecs)
+
+    def defer(self, msecs: int = 150) -> None:
+        """The next operations start once msecs have passed without another defer (or
+        hold); what runs already goes on."""
+        self._quiet_after = time.monotonic() + msecs / 1000
 
     def busy(self, name: str | None = None) -> bool:
         return any(name is None or op.name == name for op in self.operations)
@@ -185,10 +195,7 @@ class Worker(QObject):
                     project = _reopen(project, wanted)
                     path = wanted
                     project.store.conn.set_progress_handler(self._in_statement, SQL_GIVE_WAY_EVERY)
-                # Held (hold()): not started while the GUI is busy, so that an operation a
-                # key started does not take the GIL and a core from that key's own frame; a
-                # key after it cancels it before it ran at all.
-                op.give_way()
+                self._start_when_quiet(op)
                 if op.is_cancelled:
                     raise Cancelled()
                 self._running = op
@@ -210,6 +217,17 @@ class Worker(QObject):
             if self._queue.empty():
                 self._idle.set()
         _reopen(project, None)
+
+    def _start_when_quiet(self, op: Operation) -> None:
+        """Held: an operation starts once the window has been quiet for the hold's time, so
+        that one a key started takes neither the GIL nor a core from that key's frame, and
+        one for a question passed over is cancelled before it ran. Timed by the clock, not by
+        the GUI's timer: a GUI thread blocked waiting for this worker would never run it."""
+        while not op.is_cancelled:
+            left = self._quiet_after - time.monotonic()
+            if left <= 0:
+                return
+            op.cancelled_within(left)  # the hold may have been renewed meanwhile: look again
 
     def _in_statement(self) -> int:
         """sqlite3's progress handler on the worker's connection: a statement pauses where it
