@@ -10,7 +10,22 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from desktop.ui.after_frame import AfterFrame
 from tests.ui.test_ui_pool import pool_of, to_pool
+from tests.ui.test_ui_pool_key import hold_builder
 from tests.ui.uihelpers import idle
+
+
+class _Events(QObject):
+    """Counts the events of one kind a widget gets."""
+
+    def __init__(self, widget, kind: QEvent.Type):
+        super().__init__(widget)
+        self.widget, self.kind, self.seen = widget, kind, 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+        if obj is self.widget and event.type() == self.kind:
+            self.seen += 1
+        return False
 
 
 class _Paints(QObject):
@@ -92,3 +107,23 @@ def test_a_pool_key_build_starts_after_the_frame_that_moves_the_queue_on(
     assert order[0] == "paint", order
     idle(qtbot, window)
     del paints
+
+
+def test_a_pool_key_lays_the_queue_out_before_its_frame(sample_db, open_window, qtbot):
+    """The row taken out is laid out in the key's event. Qt's delayed layout of it ran
+    inside the key's paint of the queue, and the update that asked for there (an UpdateLater)
+    painted the whole queue and its scroll bar again in a second frame."""
+    window = open_window(sample_db)
+    panel = to_pool(window, qtbot, "q05")
+    QApplication.sendPostedEvents()
+    later = _Events(panel.table.viewport(), QEvent.Type.UpdateLater)
+    release = hold_builder(window)  # no build arrives to paint the queue meanwhile
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_X)
+        for _ in range(5):
+            QApplication.sendPostedEvents()
+            QApplication.processEvents()
+        assert later.seen == 0
+    finally:
+        release.set()
+    idle(qtbot, window)
