@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -328,7 +329,7 @@ class PoolPanel(QWidget):
         self._ahead = (judged, index, after, reading_items(view))
         self._selecting = True  # the row taken out moves the current one: not a pick
         try:
-            self.model.drop(index)
+            drop_laid_out(self.table, self.model, index)
         finally:
             self._selecting = False
         self._select(index)
@@ -439,6 +440,15 @@ class PoolPanel(QWidget):
     def left(self) -> int:
         """Unjudged passages left in the current question."""
         return sum(1 for r in self.model.rows if r.question_pk == self.session.current_pk)
+
+
+def drop_laid_out(table: QTableView, model: PoolModel, index: int) -> None:
+    """Take a row out of the queue and lay the queue out now: Qt's delayed layout of a row
+    taken out ran inside the key's paint, and the update it asked for there came as a second
+    frame repainting the whole queue and its scroll bar (beside the judged question's build
+    by then)."""
+    model.drop(index)
+    table.doItemsLayout()
 
 
 def just_judged(view: QuestionView, row: PoolRow) -> bool:

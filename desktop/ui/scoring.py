@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from desktop.ui import operations
+from desktop.ui.after_frame import AfterFrame
 from desktop.ui.comparison import ComparisonRunner
 from desktop.ui.metrics_dock import MetricsDock
 from desktop.ui.session import ReviewSession
@@ -35,6 +36,7 @@ class MetricsRunner(QObject):
         self.generation = 0  # of the full pass
         self._pending = 0  # results received, to be applied
         self._due: list = []  # builds to start once the key's frame is painted
+        self._after_frame = AfterFrame(self)
         dock.agreementWanted.connect(self.refresh_agreement)
         # The comparison (seconds at the reference size) on a thread of its own too: a
         # judgement's rescore must not queue behind a comparison's next progress call.
@@ -47,8 +49,8 @@ class MetricsRunner(QObject):
         return self.worker.busy() or self.builder.busy() or self._pending > 0
 
     def _later(self, apply) -> None:
-        """Apply a result from a zero timer: after the frame that shows the judgement has
-        been painted, not inside it. Busy until then."""
+        """Apply a result after the frame that shows the judgement has been painted, not
+        inside it. Busy until then."""
         self._pending += 1
 
         def run() -> None:
@@ -56,7 +58,7 @@ class MetricsRunner(QObject):
             apply()
             self._state()
 
-        QTimer.singleShot(0, run)
+        self._after_frame(run)
 
     def forget(self) -> None:
         """Results still coming are for data no longer shown."""

@@ -30,7 +30,7 @@ def gui_statements(window, qtbot, press) -> list[str]:
     try:
         press()
         idle(qtbot, window)
-        qtbot.wait(50)  # results applied from zero timers, after the frame
+        qtbot.wait(50)  # results applied after the frame (AfterFrame)
     finally:
         window.project.store.trace(None)
     return seen
