@@ -23,9 +23,11 @@ window=(
 )
 # binutils for PyInstaller; strace, Xvfb, xauth, x11-utils and desktop-file-utils for the
 # packaging and window checks; nsis, osslsigncode, openssl, wine and wine64 for the Windows
-# build made here and its smoke test (tests/test_windows_packaging.py).
+# build made here and its smoke test (tests/test_windows_packaging.py); LibreOffice's Calc
+# and poppler's pdftoppm to open the report as a reader would (tests/report/test_report_paper.py
+# and test_report.py skip without them, as they did on a fresh machine).
 tests=(binutils strace xvfb xauth x11-utils desktop-file-utils
-  nsis osslsigncode openssl wine wine64)
+  nsis osslsigncode openssl wine wine64 libreoffice-calc-nogui poppler-utils)
 packages=("${window[@]}")
 case "${1:-}" in
   --test) packages+=("${tests[@]}") ;;
