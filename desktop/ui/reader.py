@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 from desktop import review
 from desktop.gold import span_snap
 from desktop.ui import document_text, operations, terms
+from desktop.ui.after_frame import AfterFrame
 from desktop.ui.common import shrinkable
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque
@@ -80,6 +81,7 @@ class PassageReader(QWidget):
         # The document is laid out after setHtml, bit by bit: the scroll range grows as it is,
         # so the scroll to the passage is made again each time, until the reviewer scrolls.
         self._scroll_pending = False
+        self._after_frame = AfterFrame(self)
         bar = self.viewer.verticalScrollBar()
         bar.rangeChanged.connect(lambda _low, _high: self._scroll())
         bar.actionTriggered.connect(self._scrolled_by_hand)
@@ -139,7 +141,7 @@ class PassageReader(QWidget):
         if ahead is self._ahead:
             self._ahead = (*ahead[:2], reading)
             # Laid out after the frame this arrives in, off the key's: the key only puts it in.
-            QTimer.singleShot(0, lambda: self._lay_out_ahead(ahead[0], reading))
+            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading))
 
     def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
         ahead = self._ahead

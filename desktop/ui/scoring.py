@@ -173,7 +173,7 @@ class MetricsRunner(QObject):
 
     def settle(self, msecs: int = 5000) -> None:
         """Show a judged question's build still coming, now (waiting for it when needed)."""
-        self.start_due()  # a key before the timer: it acts on the build
+        self.start_due()  # a key before the frame was painted: it acts on the build
         if self.builder.busy("judged"):
             self.builder.wait(msecs)
             # Its result is a queued signal from the builder's thread: deliver it.
