@@ -63,6 +63,7 @@ def build_central(window) -> None:
     )
     window.middle_tabs = PassageTabs(window.rankings, window.pool_panel, window.reader)
     window.rankings.nothingChosen.connect(lambda: _reader_fallback(window))
+    window.rankings.passageReadAhead.connect(window.reader.keep_ahead)
     window.pool_panel.questionWanted.connect(
         lambda pk: window.show_question(session.by_pk[pk]["id"])
     )

@@ -36,6 +36,21 @@ def reading_items(view) -> list[tuple[int, str | None, list[int]]]:
     ]
 
 
+def between(reading: review.Reading, terms_: list[str]) -> str:
+    """The passage's markup, its question's terms marked, between its neighbours."""
+    parts = [_neighbour(p) for p in reading.before]
+    parts.append(f"<p>{highlighted_html(reading.passage['text'], terms_)}</p>")
+    parts += [_neighbour(p) for p in reading.after]
+    return "".join(parts)
+
+
+def _neighbour(p: dict) -> str:
+    return (
+        f"<p style='color:#808080'><a href='passage:{p['pk']}'>{html.escape(p['id'])}</a> "
+        f"{highlighted_html(p['text'], [], NEIGHBOUR_CHARS)}</p>"
+    )
+
+
 class PassageReader(QWidget):
     # A neighbour was followed: (passage pk, passage id), now the passage the keys act on
     # (evidence no system retrieved is often beside evidence that one did).
@@ -46,7 +61,8 @@ class PassageReader(QWidget):
         self.session = session
         self.worker = worker  # reads what is shown (operations.read_op)
         self._asked: tuple | None = None  # (passage pk, centre, a neighbour) being read
-        # (passage pk, items, reading): the passage likely next, read ahead (the pool's)
+        # (passage pk, items, reading): the passage likely next, read ahead (the pool's next
+        # passage, or the next question's first)
         self._ahead: tuple[int, list, review.Reading | None] | None = None
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
@@ -130,6 +146,7 @@ class PassageReader(QWidget):
         if passage_pk is None or (ahead is not None and ahead[:2] == (passage_pk, items)):
             return
         self.worker.cancel(READ_AHEAD)
+        self._drop_laid_ahead()  # laid out for the passage read ahead before
         self._ahead = ahead = (passage_pk, items, None)
         self.worker.start(
             READ_AHEAD,
@@ -137,19 +154,30 @@ class PassageReader(QWidget):
             on_done=lambda done: self._read_ahead(ahead, done.result),
         )
 
-    def _read_ahead(self, ahead: tuple, reading: review.Reading) -> None:
+    def keep_ahead(self, ahead: tuple) -> None:
+        """A passage read ahead elsewhere, (passage pk, items, reading, terms): the next
+        question's first, read with its view (RankingsArea.passageReadAhead). Kept as the pool's
+        is, and laid out in its own question's terms."""
+        passage_pk, items, reading, terms_ = ahead
+        self.worker.cancel(READ_AHEAD)
+        self._drop_laid_ahead()
+        self._ahead = (passage_pk, items, None)
+        self._read_ahead(self._ahead, reading, terms_)
+
+    def _read_ahead(self, ahead: tuple, reading: review.Reading, terms_=None) -> None:
         if ahead is self._ahead:
             self._ahead = (*ahead[:2], reading)
             # Laid out after the frame this arrives in, off the key's: the key only puts it in.
-            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading))
+            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading, terms_))
 
-    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
+    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading, terms_=None) -> None:
         ahead = self._ahead
         if ahead is None or ahead[0] != passage_pk or ahead[2] is not reading:
             return
         if reading.passage is None or reading.window is not None:
             return  # a passage in its document is laid out when shown
-        markup, width = self._between(reading), self.viewer.viewport().width()
+        marked = self.session.terms if terms_ is None else terms_  # the pool's: this question
+        markup, width = between(reading, marked), self.viewer.viewport().width()
         self._drop_laid_ahead()
         self._laid_ahead = ((markup, width), self._laid_out(markup, width))
 
@@ -162,13 +190,6 @@ class PassageReader(QWidget):
     def laid_out_ahead(self) -> bool:
         """The next passage's document is laid out, waiting for the key (tests)."""
         return self._laid_ahead is not None
-
-    def _between(self, reading: review.Reading) -> str:
-        """The passage's markup, its terms marked, between its neighbours."""
-        parts = [self._neighbour(p) for p in reading.before]
-        parts.append(f"<p>{highlighted_html(reading.passage['text'], self.session.terms)}</p>")
-        parts += [self._neighbour(p) for p in reading.after]
-        return "".join(parts)
 
     def forget_ahead(self) -> None:
         self.worker.cancel(READ_AHEAD)
@@ -227,7 +248,7 @@ class PassageReader(QWidget):
         # document is laid out whole before it is shown, so the view is scrolled before its
         # first paint (not painted at the top and then again).
         self._scroll_pending = bool(before)
-        self._show_document(self._between(reading))
+        self._show_document(between(reading, self.session.terms))
         if before:
             self._scroll()
             QTimer.singleShot(0, self._scroll)  # again once the scroll bar has its range
@@ -343,13 +364,6 @@ class PassageReader(QWidget):
         doc.setTextWidth(width)
         doc.size()
         return doc
-
-    @staticmethod
-    def _neighbour(p: dict) -> str:
-        return (
-            f"<p style='color:#808080'><a href='passage:{p['pk']}'>{html.escape(p['id'])}</a> "
-            f"{highlighted_html(p['text'], [], NEIGHBOUR_CHARS)}</p>"
-        )
 
     def _scroll(self) -> None:
         if not self._scroll_pending:

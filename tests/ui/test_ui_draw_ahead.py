@@ -132,3 +132,39 @@ def test_a_view_read_ahead_with_other_arguments_is_not_taken(open_window, sample
     QTest.keyClick(window, Qt.Key.Key_J)
     _settle(window)
     assert window.session.current_pk == following and window.session.view is not ahead
+
+
+def test_the_next_question_key_shows_its_first_passage_read_and_laid_out_ahead(
+    open_window, sample_db
+):
+    """The reader's passage for the next question (its rank 1) was read with its view and
+    laid out while the window waited: the key shows it in its own event, with no worker round
+    trip, and the reader looks as when that passage is read on the spot."""
+    window = open_window(sample_db)
+    following, ahead = _read_ahead(window)
+    reader = window.reader
+    first = ahead.rankings[window.session.system_name][0].passage_pk
+    assert reader.laid_out_ahead
+    QTest.keyClick(window, Qt.Key.Key_J)
+    assert window.session.current_pk == following
+    assert not reader.pending and reader.passage_pk == first  # shown in the key's event
+    assert not reader.laid_out_ahead  # the document laid out ahead is the one shown
+    _settle(window)
+    shown = reader.viewer.viewport().grab().toImage()
+    reader.forget_ahead()
+    reader.show_passage(ahead.rankings[window.session.system_name][1].passage_pk)
+    assert reader.settle()
+    reader.show_passage(first)  # read on the worker this time
+    assert reader.pending and reader.settle()
+    _settle(window)
+    assert reader.viewer.viewport().grab().toImage() == shown
+
+
+def test_the_previous_question_key_reads_its_passage_on_the_worker(open_window, sample_db):
+    """Only the next question's passage is read ahead (one is kept, as for the pool): the
+    previous-question key reads its own and shows it when it arrives."""
+    window = open_window(sample_db)
+    _read_ahead(window)
+    QTest.keyClick(window, Qt.Key.Key_K)
+    assert window.reader.pending
+    assert window.reader.settle()

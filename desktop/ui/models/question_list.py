@@ -65,6 +65,9 @@ class QuestionListModel(QAbstractTableModel):
         self._at: dict[int, int] = {}  # question pk -> index in _rows
         self._order: list[int] = []  # indices in _rows, filtered and sorted
         self._row_of: dict[int, int] = {}  # question pk -> row in _order
+        # The pks in _order, made when the order changes: every question key asks for them
+        # (its neighbours, the next one), and making them each time cost 0.3 ms at 5,000.
+        self._pks: tuple[int, ...] = ()
         self._fetched = 0
         self.filter = QuestionFilter()
         self._sort: tuple[int, Qt.SortOrder] | None = None
@@ -194,7 +197,8 @@ class QuestionListModel(QAbstractTableModel):
                 reverse=direction == Qt.SortOrder.DescendingOrder,
             )
         self._order = order
-        self._row_of = {self._rows[i].pk: row for row, i in enumerate(order)}
+        self._pks = tuple(self._rows[i].pk for i in order)
+        self._row_of = {pk: row for row, pk in enumerate(self._pks)}
         self._fetched = min(self.PAGE, len(order))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -230,7 +234,7 @@ class QuestionListModel(QAbstractTableModel):
 
     def order(self) -> list[int]:
         """Question pks in the list's order (filtered and sorted), fetched or not."""
-        return [self._rows[i].pk for i in self._order]
+        return list(self._pks)
 
     def all_order(self) -> list[int]:
         return [s.pk for s in self._rows]
