@@ -25,7 +25,7 @@ from desktop.review.overview import (
     overview,
     refresh_question,
 )
-from desktop.review.reading import Reading, reading
+from desktop.review.reading import Reading, opening, reading, reading_items
 from desktop.review.scores import WINDOW_KS, Entry, Scoreboard, labels_for, score_entry
 from desktop.review.search import has_corpus, passage_context, source_label
 from desktop.review.seen import (
@@ -116,6 +116,8 @@ __all__ = [
     "pool_of",
     "passage_context",
     "reading",
+    "reading_items",
+    "opening",
     "Reading",
     "question_gold",
     "QuestionRows",

@@ -34,3 +34,22 @@ def reading(
         return Reading(passage_pk, centre, None)
     window = document_window(project, passage_pk, items, centre)
     return Reading(passage_pk, centre, passage, before, after, window)
+
+
+def reading_items(view) -> list[tuple[int, str | None, list[int]]]:
+    """What of a question's view a passage is read with: its evidence items as (position,
+    role, passage keys), which mark the gold spans in the passage's document."""
+    if view is None:
+        return []
+    return [
+        (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
+    ]
+
+
+def opening(project, view) -> Reading | None:
+    """The passage a question opens on in the reader, read with its view: rank 1 of the first
+    system shown (the window selects it at a switch). A point read (tens of microseconds at a
+    million passages), where a worker's read cost the switch a round trip and a second paint
+    of the reader. None when that system retrieved nothing."""
+    rows = next(iter(view.rankings.values()), [])
+    return reading(project, rows[0].passage_pk, reading_items(view)) if rows else None

@@ -13,6 +13,7 @@ from desktop.evaluation.metrics import Item
 from desktop.gold.effective import Decision, EffectiveGold, instant, line_order
 from desktop.gold.pool import PoolEntry
 from desktop.review import coverage
+from desktop.review.reading import Reading, opening
 from desktop.review.seen import QuestionRows, question_gold, question_rows
 from desktop.review.suggestions import suggestions
 from desktop.review.unjudged import left_unjudged, question_pool
@@ -126,6 +127,8 @@ class QuestionView:
     # The question's rows its gold was built from (question_rows): a key builds that gold
     # again with its new lines (at_key) without reading them. Not part of what is shown.
     read: QuestionRows | None = field(default=None, repr=False, compare=False)
+    # The passage the reader opens the question on, read with the view (reading.opening).
+    opening: Reading | None = None
 
     def item_texts(self) -> dict[int, str]:
         """The start of each evidence item's primary passage text, by passage key."""
@@ -197,8 +200,9 @@ def built_view(
 
 
 def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionView:
-    """The view with its items' and pool's passage excerpts, in one query, and the graph
-    contexts of the systems shown (what GraphRAG's context held besides its sources). A
+    """The view with its items' and pool's passage excerpts, in one query, the graph
+    contexts of the systems shown (what GraphRAG's context held besides its sources) and the
+    passage the reader opens on. A
     passage in a ranking shown is cut from the text its row already holds, not read again.
     pool: False leaves out the pool's passages that are not evidence items."""
     pks = {i.primary_pk for i in view.items} | {e.passage_pk for e in view.pool if pool}
@@ -213,6 +217,7 @@ def with_excerpts(project, view: QuestionView, pool: bool = True) -> QuestionVie
     view.excerpts.update(held)
     shown = project.reads.graph_contexts(view.pk).items()
     view.graph = {system: parts for system, parts in shown if system in view.rankings}
+    view.opening = opening(project, view)
     return view
 
 

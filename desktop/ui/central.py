@@ -63,7 +63,9 @@ def build_central(window) -> None:
     )
     window.middle_tabs = PassageTabs(window.rankings, window.pool_panel, window.reader)
     window.rankings.nothingChosen.connect(lambda: _reader_fallback(window))
-    window.rankings.passageReadAhead.connect(window.reader.keep_ahead)
+    window.rankings.nextViewRead.connect(
+        lambda view, terms_: window.reader.lay_out_ahead(view.opening, terms_)
+    )
     window.pool_panel.questionWanted.connect(
         lambda pk: window.show_question(session.by_pk[pk]["id"])
     )

@@ -31,7 +31,6 @@ from desktop.ui.common import review_table, shrinkable, size_columns
 from desktop.ui.models.pool import PoolModel, PoolRow
 from desktop.ui.operations import NextPool
 from desktop.ui.pool_ahead import CellsAfterKey
-from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate, LayoutSlot
 from desktop.ui.worker import Worker, wait_shown
@@ -326,7 +325,7 @@ class PoolPanel(QWidget):
         after = self.after(judged)
         if after is None:
             return
-        self._ahead = (judged, index, after, reading_items(view))
+        self._ahead = (judged, index, after, review.reading_items(view))
         self._selecting = True  # the row taken out moves the current one: not a pick
         try:
             drop_laid_out(self.table, self.model, index)
@@ -463,4 +462,4 @@ def read_anew(ahead: tuple | None, view: QuestionView) -> bool:
     """The passage picked at the key was read with the items before the judgement: read
     again when the judgement changed them (an E makes the judged passage an item, whose span
     its document then marks)."""
-    return ahead is not None and reading_items(view) != ahead[3]
+    return ahead is not None and review.reading_items(view) != ahead[3]

@@ -21,7 +21,6 @@ from desktop.ui.cells import cell_option, table_option
 from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.operations import Changes, Done
-from desktop.ui.reader import reading_items
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import HtmlDelegate, LayoutSlot, system_colour, text_lines_height
 from desktop.ui.worker import Worker
@@ -122,9 +121,9 @@ class RankingsArea(QSplitter):
 
     passageChosen = Signal(int)  # passage pk
     nothingChosen = Signal()  # no row to show: the reader falls back to the evidence
-    # The next question's first passage, read with its view while drawing ahead, for the
-    # reader (PassageReader.keep_ahead): (passage pk, items, review.Reading, terms).
-    passageReadAhead = Signal(object)
+    # The next question's view read ahead, and its terms: the reader lays out the passage
+    # it opens on (PassageReader.lay_out_ahead).
+    nextViewRead = Signal(object, list)
 
     def __init__(
         self,
@@ -221,25 +220,21 @@ class RankingsArea(QSplitter):
         terms_ = review.question_terms(question["text"])
         read = self.session.view_reader(question, systems)
         mark = self.session.project.reads.write_mark()
-        arrived = partial(self._arrived, self.session.serial, terms_, systems, mark, read)
-        # The next question's first passage too (the one its switch shows), so that the
-        # reader shows it in the key's own frame instead of a worker's read and a second paint.
-        first = systems[self.active]["name"] if next_one and self.active < len(systems) else None
+        serial = self.session.serial
+        arrived = partial(self._arrived, serial, terms_, systems, mark, read, next_one)
         self.worker.start(
             "ahead",
-            partial(_view_ahead, read, first),
+            lambda project, _progress: Done(read(project), Changes("query")),
             on_done=lambda done: arrived(done.result),
             on_failed=lambda _error: None,  # nothing drawn ahead: drawn when shown
         )
 
-    def _arrived(self, serial: int, terms_: list[str], systems, mark, read, result) -> None:
-        view, reading = result
+    def _arrived(self, serial: int, terms_, systems, mark, read, next_one: bool, view) -> None:
         if serial == self.session.serial:  # still the question it was read from
             self._read = (terms_, systems, view)
             self.session.keep_ahead(serial, mark, read, view)  # the switch to it needs no read
-            if reading is not None:
-                ahead = (reading.passage_pk, reading_items(view), reading, terms_)
-                self.passageReadAhead.emit(ahead)
+            if next_one:
+                self.nextViewRead.emit(view, terms_)
 
     def show_only_found(self) -> None:
         """Mark the rows whose evidence only their system finds (from the board's ranks)."""
@@ -302,14 +297,3 @@ class RankingsArea(QSplitter):
             return None
         panel = self.panels[self.active] if self.panels[self.active] in panels else panels[0]
         return panel.current_row()
-
-
-def _view_ahead(read: Callable, first: str | None, project, _progress) -> Done:
-    """A neighbour's view, on the worker; with `first` (the system in front) also the passage
-    the switch to it shows first, its rank 1, read as the reader reads it."""
-    view = read(project)
-    rows = view.rankings.get(first, []) if first is not None else []
-    reading = None
-    if rows:
-        reading = review.reading(project, rows[0].passage_pk, reading_items(view), None)
-    return Done((view, reading), Changes("query"))

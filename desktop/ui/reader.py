@@ -26,16 +26,6 @@ READ_AHEAD = "next passage"
 GRAPH_NAMES = 30  # of each part of a graph context listed; the rest in the saved file
 
 
-def reading_items(view) -> list[tuple[int, str | None, list[int]]]:
-    """What of a question's view a passage is read with: its evidence items as (position,
-    role, passage keys), which mark the gold spans in the passage's document."""
-    if view is None:
-        return []
-    return [
-        (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
-    ]
-
-
 def between(reading: review.Reading, terms_: list[str]) -> str:
     """The passage's markup, its question's terms marked, between its neighbours."""
     parts = [_neighbour(p) for p in reading.before]
@@ -61,8 +51,7 @@ class PassageReader(QWidget):
         self.session = session
         self.worker = worker  # reads what is shown (operations.read_op)
         self._asked: tuple | None = None  # (passage pk, centre, a neighbour) being read
-        # (passage pk, items, reading): the passage likely next, read ahead (the pool's next
-        # passage, or the next question's first)
+        # (passage pk, items, reading): the passage likely next, read ahead (the pool's)
         self._ahead: tuple[int, list, review.Reading | None] | None = None
         self.passage_pk: int | None = None
         self.passage_id: str | None = None
@@ -129,15 +118,22 @@ class PassageReader(QWidget):
         """The passage inside its document when it has a span (centre: the document offset
         to lay the text out around, when the reviewer moved through it), else between its
         neighbours; read on the worker and shown when it arrives (the latest asked wins),
-        or at once when it was read ahead with the items it is shown with."""
-        ahead = self._ahead
+        or at once when it was read with the question's view (the passage it opens on) or
+        read ahead with the items it is shown with."""
+        ahead, view = self._ahead, self.session.view
+        read = None
+        if centre is None and view is not None and view.opening is not None:
+            if view.opening.passage_pk == passage_pk:  # read with the view, with its items
+                read = view.opening
         if centre is None and ahead is not None and ahead[2] is not None:
             if ahead[0] == passage_pk and ahead[1] == self._items():
-                self.worker.cancel("read")
-                self._asked = asked = (passage_pk, None, False)
-                self._arrived(asked, ahead[2])
-                return
-        self._ask(passage_pk, centre, neighbour=False)
+                read = ahead[2]
+        if read is None:
+            self._ask(passage_pk, centre, neighbour=False)
+            return
+        self.worker.cancel("read")
+        self._asked = asked = (passage_pk, None, False)
+        self._arrived(asked, read)
 
     def read_ahead(self, passage_pk: int | None) -> None:
         """Read the passage likely asked for next (after a pool key), to show it at once
@@ -154,30 +150,28 @@ class PassageReader(QWidget):
             on_done=lambda done: self._read_ahead(ahead, done.result),
         )
 
-    def keep_ahead(self, ahead: tuple) -> None:
-        """A passage read ahead elsewhere, (passage pk, items, reading, terms): the next
-        question's first, read with its view (RankingsArea.passageReadAhead). Kept as the pool's
-        is, and laid out in its own question's terms."""
-        passage_pk, items, reading, terms_ = ahead
-        self.worker.cancel(READ_AHEAD)
-        self._drop_laid_ahead()
-        self._ahead = (passage_pk, items, None)
-        self._read_ahead(self._ahead, reading, terms_)
+    def lay_out_ahead(self, reading: review.Reading | None, terms_: list[str]) -> None:
+        """The next question's opening passage (read with its view) laid out after this frame
+        in that question's terms: the key that goes there puts in a document laid out."""
+        if reading is not None and reading.passage is not None and reading.window is None:
+            self._after_frame(lambda: self._keep_laid_out(between(reading, terms_)))
 
-    def _read_ahead(self, ahead: tuple, reading: review.Reading, terms_=None) -> None:
+    def _read_ahead(self, ahead: tuple, reading: review.Reading) -> None:
         if ahead is self._ahead:
             self._ahead = (*ahead[:2], reading)
             # Laid out after the frame this arrives in, off the key's: the key only puts it in.
-            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading, terms_))
+            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading))
 
-    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading, terms_=None) -> None:
+    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
         ahead = self._ahead
         if ahead is None or ahead[0] != passage_pk or ahead[2] is not reading:
             return
         if reading.passage is None or reading.window is not None:
             return  # a passage in its document is laid out when shown
-        marked = self.session.terms if terms_ is None else terms_  # the pool's: this question
-        markup, width = between(reading, marked), self.viewer.viewport().width()
+        self._keep_laid_out(between(reading, self.session.terms))
+
+    def _keep_laid_out(self, markup: str) -> None:
+        width = self.viewer.viewport().width()
         self._drop_laid_ahead()
         self._laid_ahead = ((markup, width), self._laid_out(markup, width))
 
@@ -288,7 +282,7 @@ class PassageReader(QWidget):
 
     def _items(self) -> list[tuple[int, str | None, list[int]]]:
         """The current question's evidence items: (position, role, passage keys)."""
-        return reading_items(self.session.view)
+        return review.reading_items(self.session.view)
 
     @staticmethod
     def _gold_label(span) -> str:

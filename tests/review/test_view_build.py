@@ -2,7 +2,8 @@
 the window holds rather than reading them and the question again, and the excerpts of
 passages in a ranking shown cut from the text their rows already hold. The view is exactly
 what the old build gave, field by field (with the pool's excerpts left out while the pool
-queue is behind the rankings, once the queue has read them), on the sample (with judgements
+queue is behind the rankings, once the queue has read them; and the passage the reader
+opens on, which the reader's worker read before), on the sample (with judgements
 by several reviewers, blind or not, one system or two) and on the study (spans, graph
 contexts)."""
 
@@ -34,6 +35,12 @@ def old_view(project, question, systems, k, reviewer, blind, reviewers, depth):
     view.excerpts = project.reads.passage_excerpts(pks, TEXT_CHARS) if pks else {}
     shown = project.reads.graph_contexts(view.pk).items()
     view.graph = {system: parts for system, parts in shown if system in view.rankings}
+    # The reader opens on rank 1 of the first system shown, as its worker reads a passage.
+    top = view.rankings[systems[0]["name"]] if systems else []
+    items = [
+        (i.index, i.role, [i.primary_pk, *(pk for pk, _ in i.alternatives)]) for i in view.items
+    ]
+    view.opening = review.reading(project, top[0].passage_pk, items) if top else None
     return view
 
 

@@ -8,6 +8,8 @@ from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from desktop import review
+
 
 def _settle(window) -> None:
     window.reader.settle()
@@ -152,19 +154,33 @@ def test_the_next_question_key_shows_its_first_passage_read_and_laid_out_ahead(
     _settle(window)
     shown = reader.viewer.viewport().grab().toImage()
     reader.forget_ahead()
+    window.session.view.opening = None  # read on the worker this time, laid out on the spot
     reader.show_passage(ahead.rankings[window.session.system_name][1].passage_pk)
     assert reader.settle()
-    reader.show_passage(first)  # read on the worker this time
+    reader.show_passage(first)
     assert reader.pending and reader.settle()
     _settle(window)
     assert reader.viewer.viewport().grab().toImage() == shown
 
 
-def test_the_previous_question_key_reads_its_passage_on_the_worker(open_window, sample_db):
-    """Only the next question's passage is read ahead (one is kept, as for the pool): the
-    previous-question key reads its own and shows it when it arrives."""
+def test_any_switch_shows_the_passage_its_question_opens_on_in_the_switch_itself(
+    open_window, sample_db
+):
+    """A question not read ahead (a jump in the list) has its opening passage, rank 1 of the
+    system shown, read with its view: the reader shows it in the switch's event, as the
+    worker would have read it. A passage picked elsewhere is read on the worker."""
     window = open_window(sample_db)
-    _read_ahead(window)
-    QTest.keyClick(window, Qt.Key.Key_K)
-    assert window.reader.pending
-    assert window.reader.settle()
+    reader = window.reader
+    for qid in ("q09", "q02", "q07"):
+        window.show_question(qid)
+        view = window.session.view
+        first = view.rankings[window.session.system_name][0]
+        assert not reader.pending and reader.passage_pk == first.passage_pk
+        assert view.opening == review.reading(
+            window.session.project, first.passage_pk, review.reading_items(view)
+        )
+    window.select_passage(2)
+    assert reader.pending and reader.settle()
+    assert (
+        reader.passage_pk == window.session.view.rankings[window.session.system_name][2].passage_pk
+    )
