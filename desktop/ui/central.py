@@ -66,6 +66,7 @@ def build_central(window) -> None:
     window.rankings.nextViewRead.connect(
         lambda view, terms_: window.reader.lay_out_ahead(view.opening, terms_)
     )
+    window.rankings.viewDrawnAhead.connect(window.evidence_panel.draw_ahead)
     window.pool_panel.questionWanted.connect(
         lambda pk: window.show_question(session.by_pk[pk]["id"])
     )

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from functools import partial
 
-from PySide6.QtCore import QAbstractEventDispatcher, Qt, Signal
+from PySide6.QtCore import QAbstractEventDispatcher, QRect, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
-from desktop.ui.cells import KeptTextDelegate, keep_shown
+from desktop.ui.cells import KeptTextDelegate, cell_option, keep_shown, table_option
 from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -86,6 +86,7 @@ class EvidencePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel(self.tr("<b>Gold evidence</b>")))
         self.model = EvidenceModel(self)
+        self._ahead_model = EvidenceModel(self)  # never shown: a next question's, drawn ahead
         self.table = self._table()
         layout.addWidget(self.table)
         self.note = _label()
@@ -208,10 +209,8 @@ class EvidencePanel(QWidget):
         self._show_notes(view)
         self._show_disputes(view)
         self._lay_out_column()
-        # Select the evidence item to act on: the first miss, else the first item.
         if row < 0 or row >= len(view.items):
-            missed = view.missed(names[0]) if names else []
-            row = missed[0] if missed else (0 if view.items else -1)
+            row = _first_row(view, names)
         if row >= 0:
             # The item judged, selected again in its question's new view, is in the reader
             # already: read and laid out again, it was repainted whole with each key.
@@ -225,6 +224,30 @@ class EvidencePanel(QWidget):
             # Its rows laid out now, at the table's new height: left to the reset's timer,
             # that layout ran inside the coming paint and asked for a second one.
             self.table.doItemsLayout()
+
+    def draw_ahead(self, view: QuestionView) -> None:
+        """Draw the passage text cells of a question the keys may go to next into the kept
+        pixmaps, as the table will paint them once it shows that question: at the columns'
+        widths now (a question that lays them out otherwise misses them, and draws them), the
+        row show_view selects selected."""
+        names = [s["name"] for s in self.session.shown_systems()]
+        ahead, table = self._ahead_model, self.table
+        if not self.isVisible() or not view.items or len(names) != len(self.model.systems):
+            return
+        texts = view.item_texts()
+        ahead.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
+        column, selected = ahead.col_text, _first_row(view, names)
+        if table.isColumnHidden(column):
+            return
+        grid = 1 if table.showGrid() else 0  # a cell is painted inside its grid line
+        width = table.horizontalHeader().sectionSize(column) - grid
+        height = table.verticalHeader().defaultSectionSize() - grid
+        shown = min(len(view.items), table.viewport().height() // max(height, 1) + 1)
+        base = table_option(table)
+        for row in range(shown):
+            rect = QRect(0, row * (height + grid), width, height)
+            opt = cell_option(table, base, rect, row, row == selected, False)
+            self.text_cells.prepare(opt, ahead.index(row, column))
 
     def _keep_cells(self) -> None:
         """The passage text's cells on screen kept while the window waits: the table's next
@@ -400,3 +423,10 @@ class EvidencePanel(QWidget):
         if not self.dispute_model.disputes:
             return None
         return self.dispute_model.disputes[max(self.dispute_table.currentIndex().row(), 0)]
+
+
+def _first_row(view: QuestionView, names: list[str]) -> int:
+    """The evidence item a question opens on, to act on: its first miss by the first system
+    shown, else its first item (-1: none)."""
+    missed = view.missed(names[0]) if names else []
+    return missed[0] if missed else (0 if view.items else -1)

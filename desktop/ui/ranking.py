@@ -124,6 +124,8 @@ class RankingsArea(QSplitter):
     # The next question's view read ahead, and its terms: the reader lays out the passage
     # it opens on (PassageReader.lay_out_ahead).
     nextViewRead = Signal(object, list)
+    # A neighbour's view whose cells were just drawn ahead: the evidence table draws its own.
+    viewDrawnAhead = Signal(object)
 
     def __init__(
         self,
@@ -208,6 +210,7 @@ class RankingsArea(QSplitter):
             (terms_, systems, view), self._read = self._read, None
             for panel, system in zip(self.panels, systems, strict=False):
                 panel.draw_ahead(view.rankings.get(system["name"], []), view.items, terms_)
+            self.viewDrawnAhead.emit(view)
         if self._ahead is None:
             self._ahead = self.neighbours()
         if not self._ahead:  # both neighbours drawn, or none: the usual idle moment

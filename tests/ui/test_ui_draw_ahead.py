@@ -184,3 +184,32 @@ def test_any_switch_shows_the_passage_its_question_opens_on_in_the_switch_itself
     assert (
         reader.passage_pk == window.session.view.rankings[window.session.system_name][2].passage_pk
     )
+
+
+def _evidence_next_key(window) -> tuple[int, object]:
+    """The evidence text cells drawn on the spot for the next-question key, and the table's
+    pixels after it."""
+    cells = window.evidence_panel.text_cells
+    before = cells.drawn
+    QTest.keyClick(window, Qt.Key.Key_J)
+    _settle(window)
+    viewport = window.evidence_panel.table.viewport()
+    viewport.repaint()
+    return cells.drawn - before, viewport.grab().toImage()
+
+
+def test_the_evidence_text_cells_of_the_next_question_are_drawn_while_idle(open_window, sample_db):
+    """The next question's passage text cells in the evidence table are drawn while the window
+    waits, with its rankings': the key copies them, and they look as drawn on the spot."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[3])
+    _settle(window)
+    drawn, spot = _evidence_next_key(window)  # no idle moment: drawn on the spot
+    assert drawn > 0
+    window.show_question(ids[3])
+    _settle(window)
+    for _ in range(4):
+        _wait_for_input()
+    drawn, ahead = _evidence_next_key(window)
+    assert drawn == 0 and ahead == spot
