@@ -19,6 +19,9 @@ class Reading:
     before: list = field(default_factory=list)
     after: list = field(default_factory=list)
     window: DocumentWindow | None = None
+    # The evidence items it was read with (reading_items), whose spans its document marks: a
+    # reading read ahead is shown only while the question's items are still these.
+    items: list = field(default_factory=list)
 
 
 def reading(
@@ -29,11 +32,14 @@ def reading(
 ) -> Reading:
     """items: (position, role, passage keys) of the question's evidence items, whose spans
     are marked in the document."""
+    items = list(items)
     passage, before, after = passage_context(project, passage_pk, 1)
     if passage is None:
-        return Reading(passage_pk, centre, None)
-    window = document_window(project, passage_pk, items, centre)
-    return Reading(passage_pk, centre, passage, before, after, window)
+        return Reading(passage_pk, centre, None, items=items)
+    # A passage in no document has no span to look up (most corpora: one read less).
+    in_document = passage.get("document_pk") is not None
+    window = document_window(project, passage_pk, items, centre) if in_document else None
+    return Reading(passage_pk, centre, passage, before, after, window, items)
 
 
 def reading_items(view) -> list[tuple[int, str | None, list[int]]]:

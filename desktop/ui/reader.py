@@ -120,15 +120,12 @@ class PassageReader(QWidget):
         neighbours; read on the worker and shown when it arrives (the latest asked wins),
         or at once when it was read with the question's view (the passage it opens on) or
         read ahead with the items it is shown with."""
-        ahead, view = self._ahead, self.session.view
-        read = None
-        if centre is None and view is not None and view.opening is not None:
-            if view.opening.passage_pk == passage_pk:  # read with the view, with its items
-                read = view.opening
-        if centre is None and ahead is not None and ahead[2] is not None:
-            if ahead[0] == passage_pk and ahead[1] == self._items():
-                read = ahead[2]
-        if read is None:
+        view, ahead, items = self.session.view, self._ahead, self._items()
+        kept = (view.opening if view else None, ahead[2] if ahead else None)
+        read = next(
+            (r for r in kept if r and r.passage_pk == passage_pk and r.items == items), None
+        )
+        if read is None or centre is not None:
             self._ask(passage_pk, centre, neighbour=False)
             return
         self.worker.cancel("read")
@@ -160,9 +157,9 @@ class PassageReader(QWidget):
         if ahead is self._ahead:
             self._ahead = (*ahead[:2], reading)
             # Laid out after the frame this arrives in, off the key's: the key only puts it in.
-            self._after_frame(lambda: self._lay_out_ahead(ahead[0], reading))
+            self._after_frame(lambda: self._lay_out_read_ahead(ahead[0], reading))
 
-    def _lay_out_ahead(self, passage_pk: int, reading: review.Reading) -> None:
+    def _lay_out_read_ahead(self, passage_pk: int, reading: review.Reading) -> None:
         ahead = self._ahead
         if ahead is None or ahead[0] != passage_pk or ahead[2] is not reading:
             return

@@ -214,3 +214,31 @@ def test_a_judgement_not_shown_at_its_key_starts_its_build_at_once(
     assert started == ["judged"]  # held until the frame
     qtbot.waitUntil(lambda: started == ["judged", "judged"], timeout=2000)
     idle(qtbot, window)
+
+
+def test_the_passage_read_with_the_view_is_not_shown_once_a_key_changed_its_items(
+    sample_db, open_window, qtbot
+):
+    """The view a key shows (review.at_key) keeps the passage its question opens on, read with
+    the roles before the key: the reader reads that passage again (its document marks the
+    items with their roles) instead of showing the old reading; the rebuild brings a new one."""
+    window = open_window(sample_db)
+    view = _on_item(window, qtbot)
+    opening = window.session.view.opening
+    assert opening is not None and opening.items == review.reading_items(view)
+    release = hold_builder(window)
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_2)  # supporting: the items' roles change
+        keyed = window.session.view
+        assert keyed is not view and keyed.opening is opening
+        window.reader.show_passage(opening.passage_pk)
+        assert window.reader.pending  # read again on the worker, with the key's items
+    finally:
+        release.set()
+    assert window.reader.settle()
+    qtbot.waitUntil(lambda: built(window, view), timeout=5000)
+    idle(qtbot, window)
+    rebuilt = window.session.view.opening
+    assert rebuilt.items == review.reading_items(window.session.view) != opening.items
+    window.reader.show_passage(rebuilt.passage_pk)
+    assert not window.reader.pending  # the rebuild's own, read with its items
