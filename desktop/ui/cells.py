@@ -426,6 +426,32 @@ def cell_option(
     return opt
 
 
+def painted_size(table, column: int) -> QSize:
+    """A cell's size as QTableView paints it (visualRect's): its column's width and the rows'
+    default height, inside the grid line."""
+    grid = 1 if table.showGrid() else 0
+    height = table.verticalHeader().defaultSectionSize()
+    return QSize(table.columnWidth(column) - grid, height - grid)
+
+
+def draw_rows_ahead(
+    table, delegate: HtmlDelegate, model, column: int, selected: int, current: bool
+):
+    """Draw a column of a model not shown yet (a question the keys may go to next) into the
+    delegate's kept pixmaps, as `table` will paint it once it shows that model: the rows that
+    fit in its viewport, row `selected` selected (and current, when `current`)."""
+    size = painted_size(table, column)
+    if size.isEmpty() or table.isColumnHidden(column):
+        return
+    shown = min(model.rowCount(), table.viewport().height() // size.height() + 1)
+    base = table_option(table)
+    for row in range(shown):
+        is_selected = row == selected
+        rect = QRect(QPoint(0, 0), size)
+        opt = cell_option(table, base, rect, row, is_selected, current and is_selected)
+        delegate.prepare(opt, model.index(row, column))
+
+
 def keep_shown(table, delegate: HtmlDelegate, column: int) -> None:
     """Draw a column's cells on screen into the delegate's kept pixmaps, in the states the
     table paints them in now (cell_option), so that their next paint only copies them."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from functools import partial
 
-from PySide6.QtCore import QAbstractEventDispatcher, QRect, Qt, Signal
+from PySide6.QtCore import QAbstractEventDispatcher, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.review import QuestionView
 from desktop.ui import terms
 from desktop.ui.candidates import CandidatesPanel
-from desktop.ui.cells import KeptTextDelegate, cell_option, keep_shown, table_option
+from desktop.ui.cells import KeptTextDelegate, draw_rows_ahead, keep_shown
 from desktop.ui.common import review_table, set_review_model, shrinkable
 from desktop.ui.models import DisputeModel, EvidenceModel
 from desktop.ui.reflow import ReflowGrid
@@ -236,18 +236,8 @@ class EvidencePanel(QWidget):
             return
         texts = view.item_texts()
         ahead.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
-        column, selected = ahead.col_text, _first_row(view, names)
-        if table.isColumnHidden(column):
-            return
-        grid = 1 if table.showGrid() else 0  # a cell is painted inside its grid line
-        width = table.horizontalHeader().sectionSize(column) - grid
-        height = table.verticalHeader().defaultSectionSize() - grid
-        shown = min(len(view.items), table.viewport().height() // max(height, 1) + 1)
-        base = table_option(table)
-        for row in range(shown):
-            rect = QRect(0, row * (height + grid), width, height)
-            opt = cell_option(table, base, rect, row, row == selected, False)
-            self.text_cells.prepare(opt, ahead.index(row, column))
+        selected = _first_row(view, names)
+        draw_rows_ahead(table, self.text_cells, ahead, ahead.col_text, selected, False)
 
     def _keep_cells(self) -> None:
         """The passage text's cells on screen kept while the window waits: the table's next

@@ -7,7 +7,7 @@ import html
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from PySide6.QtCore import QAbstractEventDispatcher, QRect, Qt, Signal
+from PySide6.QtCore import QAbstractEventDispatcher, Qt, Signal
 from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from desktop import review
 from desktop.review import ItemState, QuestionView, RankedRow
-from desktop.ui.cells import cell_option, table_option
+from desktop.ui.cells import draw_rows_ahead
 from desktop.ui.common import review_table, set_review_model, shrinkable, size_columns
 from desktop.ui.models import RankingModel
 from desktop.ui.operations import Changes, Done
@@ -88,21 +88,15 @@ class RankingPanel(QWidget):
         the delegate's kept pixmaps, each as this table will paint it once the question is
         shown: its first row selected and current (QTableView's drawCell states)."""
         table = self.table
-        if not self.isVisible() or not self.model.rowCount():
+        if not self.isVisible():
             return
-        size = table.visualRect(self.model.index(0, RankingModel.COL_TEXT)).size()
         self.ahead.set_rows(rows, items, terms_)
-        shown = min(self.ahead.rowCount(), table.viewport().height() // max(size.height(), 1) + 1)
-        base = table_option(table)
         # The focus frame is drawn on the current cell, in the column selectRow makes current.
         left = table.horizontalHeader().logicalIndexAt(
             table.viewport().width() if table.isRightToLeft() else 0
         )
-        for row in range(shown):
-            rect = QRect(0, 0, size.width(), size.height())
-            current = row == 0 and left == RankingModel.COL_TEXT
-            opt = cell_option(table, base, rect, row, row == 0, current)
-            self.delegate.prepare(opt, self.ahead.index(row, RankingModel.COL_TEXT))
+        column = RankingModel.COL_TEXT
+        draw_rows_ahead(table, self.delegate, self.ahead, column, 0, left == column)
 
     def fit_rows(self, rows: int) -> None:
         """The table never shorter than its header and `rows` rows: the splitters above and
