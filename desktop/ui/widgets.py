@@ -289,12 +289,13 @@ class RecallCurve(QWidget):
 
     def _axes(self, painter: QPainter, rect: QRectF, depth: int, grid, text_colour) -> None:
         fm = self.fontMetrics()
+        step = self.label_step(rect.height())
         painter.setPen(QPen(grid, 1))
-        for i in range(0, 11, 2):
+        for i in range(0, 11, step):
             y = rect.bottom() - i / 10 * rect.height()
             painter.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
         painter.setPen(text_colour)
-        for i in range(0, 11, 2):
+        for i in range(0, 11, step):
             y = rect.bottom() - i / 10 * rect.height()
             label = f"{i / 10:.1f}"
             painter.drawText(
@@ -328,6 +329,19 @@ class RecallCurve(QWidget):
                 x = self._x(rect, k, depth)
                 painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
 
+    def label_step(self, height: float) -> int:
+        """Tenths between two labelled lines of a plot `height` pixels tall: 0.2 while their
+        digits stand apart, else 0.5, else 0 and 1 alone (a short dock, as on a 1366×768
+        laptop's desktop, piled the six labels up)."""
+        room = self.fontMetrics().capHeight() + 4
+        return next((s for s in (2, 5) if s / 10 * height >= room), 10)
+
+    def legend_fits(self, height: float) -> bool:
+        """The legend is drawn inside the plot only when it fits there: taller than the plot,
+        it covered the curves and the title. Each system's colour is also beside its name in
+        the metrics table."""
+        return self.fontMetrics().lineSpacing() * (len(self.curves) + 0.3) <= height
+
     def _curves(self, painter: QPainter, rect: QRectF, depth: int, width: float, text_colour):
         for name, values in self.curves.items():
             if not values:
@@ -347,6 +361,8 @@ class RecallCurve(QWidget):
         fm = self.fontMetrics()
         swatch = fm.averageCharWidth() * 2
         names = list(self.curves)
+        if not self.legend_fits(rect.height()):
+            return
         label_width = max((fm.horizontalAdvance(n) for n in names), default=0)
         x0 = rect.right() - label_width - swatch - fm.averageCharWidth() * 2
         y0 = rect.bottom() - fm.lineSpacing() * (len(names) + 0.3)
