@@ -117,6 +117,11 @@ class LayoutMemory:
             self._main_before = sizes
             w.main_split.setSizes([sizes[0], sizes[1] - give, sizes[2] + give])
 
+    def _default_when_shown(self, _index: int) -> None:
+        if self.window.main_split.isVisible():
+            self.window.pages.currentChanged.disconnect(self._default_when_shown)
+            QTimer.singleShot(0, self._default)  # after the page's own layout, as at a show
+
     def metrics_shown(self) -> bool:
         return self.settings.value("window/metrics-shown", True, bool)
 
@@ -128,6 +133,11 @@ class LayoutMemory:
 
     def _default(self) -> None:
         w = self.window
+        if not w.main_split.isVisible():
+            # First run, on the welcome page: sizes given to the hidden columns were lost when
+            # they appeared (the evidence column came as a sliver): shared out once shown.
+            w.pages.currentChanged.connect(self._default_when_shown)
+            return
         width = w.main_split.width() or w.width()
         w.main_split.setSizes([int(width * 0.2), int(width * 0.5), int(width * 0.3)])
         # Every system's row in view where the screen allows (the rankings keep five rows).

@@ -403,3 +403,21 @@ def test_corpus_search_waits_for_the_hangul_commit_and_says_the_total(
         total = project.search("국무총리").total
     assert dialog.model.total == total
     assert dialog.status.text() in (f"{total:,} passages", f"{total:,}개 문단")
+
+
+def test_the_first_run_shares_the_columns_out_once_the_sample_is_loaded(
+    db_path, open_window, qtbot
+):
+    """A first run opens on the welcome page, where the columns are hidden: they are shared
+    out (a fifth, a half, three tenths) when the review page first shows them, not when the
+    window did (the evidence column then came as a sliver, its passage text unreadable)."""
+    window = open_window(db_path, size=(1256, 710))
+    assert window.pages.currentIndex() == window.PAGE_EMPTY
+    window.files.load_sample()
+    qtbot.waitUntil(lambda: window.pages.currentIndex() == window.PAGE_REVIEW, timeout=30000)
+    idle(qtbot, window)
+    qtbot.wait(50)  # the layout's zero timer
+    sizes = window.main_split.sizes()
+    # The question column keeps its minimum width (its filters), taken from the others.
+    assert sizes[0] == max(window.main_split.widget(0).minimumSizeHint().width(), 1256 // 5)
+    assert sizes[2] >= 0.27 * sum(sizes) and sizes[1] >= 0.45 * sum(sizes), sizes
