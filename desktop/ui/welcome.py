@@ -74,7 +74,11 @@ class WelcomePanel(QWidget):
         row.addWidget(QLabel(self.tr("Your name as a reviewer:")))
         self.name = QLineEdit()
         self.name.setObjectName("reviewer-name")
-        self.name.setPlaceholderText(self.tr("written with every judgement you make"))
+        hint = self.tr("written with every judgement you make")
+        self.name.setPlaceholderText(hint)
+        # Wide enough to read its hint whole (the English one was cut off in the box).
+        metrics = self.name.fontMetrics()
+        self.name.setMinimumWidth(metrics.horizontalAdvance(hint) + metrics.averageCharWidth() * 3)
         self.name.editingFinished.connect(self._named)
         row.addWidget(self.name, 1)
         return row
