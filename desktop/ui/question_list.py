@@ -10,6 +10,10 @@ from desktop.ui.models import QuestionFilter, QuestionListModel
 from desktop.ui.session import ReviewSession
 from desktop.ui.widgets import CommittedLineEdit, opaque
 
+# What the question column always has room for: six Hangul syllables, the widest characters
+# a question is written in (about two words).
+QUESTION_SHOWN = "가나다라마바"
+
 
 class QuestionListPanel(QWidget):
     chosen = Signal(int)  # the reviewer picked question pk in the list
@@ -50,18 +54,7 @@ class QuestionListPanel(QWidget):
                 QuestionListModel.COL_POOL: 3,
             },
         )
-        # The list never so narrow that the question column's header is cut.
-        header = self.table.horizontalHeader()
-        self.table.setMinimumWidth(
-            sum(header.sectionSize(c) for c in range(self.model.columnCount()))
-            - header.sectionSize(QuestionListModel.COL_TEXT)
-            + header.fontMetrics().horizontalAdvance(
-                str(self.model.headerData(QuestionListModel.COL_TEXT, Qt.Orientation.Horizontal))
-            )
-            + 12
-            + self.table.style().pixelMetric(self.table.style().PixelMetric.PM_ScrollBarExtent)
-            + 2 * self.table.frameWidth()
-        )
+        self._keep_room()
         self.table.selectionModel().currentRowChanged.connect(self._clicked)
         # Sorting by a header click or a filter resets the list: keep the shown question.
         self.model.modelReset.connect(self.after_reset)
@@ -75,6 +68,24 @@ class QuestionListPanel(QWidget):
         session.scoresChanged.connect(self._scores_changed)
         session.blindChanged.connect(self._blind_changed)
         session.poolCounted.connect(lambda: self._scores_changed(-1))
+
+    def _keep_room(self) -> None:
+        """The list never so narrow that the question column's header is cut, or that it
+        shows fewer than QUESTION_SHOWN characters of a Korean question (its short header
+        alone left a character or two at 1366x768)."""
+        header = self.table.horizontalHeader()
+        title = str(self.model.headerData(QuestionListModel.COL_TEXT, Qt.Orientation.Horizontal))
+        self.table.setMinimumWidth(
+            sum(header.sectionSize(c) for c in range(self.model.columnCount()))
+            - header.sectionSize(QuestionListModel.COL_TEXT)
+            + max(
+                header.fontMetrics().horizontalAdvance(title),
+                self.table.fontMetrics().horizontalAdvance(QUESTION_SHOWN + "…"),
+            )
+            + 12
+            + self.table.style().pixelMetric(self.table.style().PixelMetric.PM_ScrollBarExtent)
+            + 2 * self.table.frameWidth()
+        )
 
     def _filters(self) -> QGridLayout:
         grid = QGridLayout()

@@ -147,6 +147,27 @@ def test_the_whole_top_k_is_read_without_scrolling(
     assert reader.viewport().height() >= 4 * reader.fontMetrics().lineSpacing()
 
 
+@pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
+@pytest.mark.parametrize("compare", [False, True], ids=["single", "compare"])
+def test_the_question_list_shows_the_start_of_each_question(
+    sample_db, open_window, qtbot, language, compare, size
+):
+    # Found as a user: in Korean at 1366x768 the question column showed "대…" (its short
+    # header "질문" was all the room it was given), and a list of questions could not be read.
+    window = open_window(sample_db, size=size)
+    if compare:
+        window.set_compare("BM25-Bigram")
+    window.show_question("q03")
+    _settle(qtbot, window)
+    table, model = window.question_panel.table, window.question_model
+    fm = table.fontMetrics()
+    room = table.visualRect(model.index(0, model.COL_TEXT)).width() - 8  # the cell's margins
+    for row in range(model.rowCount()):
+        text = str(model.data(model.index(row, model.COL_TEXT)))
+        shown = fm.elidedText(text, Qt.TextElideMode.ElideRight, room).rstrip("…")
+        assert len(shown) >= min(6, len(text)), (language, size, text, shown, room)
+
+
 def test_scores_of_three_digits_print_whole(sample_db, open_window, qtbot):
     window = open_window(sample_db)
     table = window.ranking_panels[0].table
