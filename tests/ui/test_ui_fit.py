@@ -26,6 +26,16 @@ def _settle(qtbot, window) -> None:
         qtbot.wait(20)
 
 
+def _shown_at(open_window, sample_db, qtbot, size, compare: bool, qid: str):
+    """The sample's window at this size, one system or two, showing qid."""
+    window = open_window(sample_db, size=size)
+    if compare:
+        window.set_compare("BM25-Bigram")
+    window.show_question(qid)
+    _settle(qtbot, window)
+    return window
+
+
 def _text_room(button) -> int:
     """The width a button's label has: its width less the style's margins and frame."""
     style = button.style()
@@ -47,11 +57,7 @@ def _shown_in(widget, viewport) -> bool:
 def test_every_triage_button_shows_its_whole_label(
     sample_db, open_window, qtbot, language, compare, size
 ):
-    window = open_window(sample_db, size=size)
-    if compare:
-        window.set_compare("BM25-Bigram")
-    window.show_question("q01")
-    _settle(qtbot, window)
+    window = _shown_at(open_window, sample_db, qtbot, size, compare, "q01")
     buttons = window.evidence_panel.triage.buttons
     assert len(buttons) == 12  # H dismisses a candidate alternative (issue 21)
     viewport = window.evidence_panel.parentWidget()  # the evidence column's scroll viewport
@@ -124,11 +130,7 @@ def test_the_reader_opens_on_the_passage_between_its_neighbours(
 def test_the_whole_top_k_is_read_without_scrolling(
     sample_db, open_window, qtbot, language, compare, size
 ):
-    window = open_window(sample_db, size=size)
-    if compare:
-        window.set_compare("BM25-Bigram")
-    window.show_question("q05")
-    _settle(qtbot, window)
+    window = _shown_at(open_window, sample_db, qtbot, size, compare, "q05")
     panels = [p for p in window.ranking_panels if p.isVisible()]
     assert len(panels) == (2 if compare else 1)
     for panel in panels:
@@ -154,11 +156,7 @@ def test_the_question_list_shows_the_start_of_each_question(
 ):
     # Found as a user: in Korean at 1366x768 the question column showed "대…" (its short
     # header "질문" was all the room it was given), and a list of questions could not be read.
-    window = open_window(sample_db, size=size)
-    if compare:
-        window.set_compare("BM25-Bigram")
-    window.show_question("q03")
-    _settle(qtbot, window)
+    window = _shown_at(open_window, sample_db, qtbot, size, compare, "q03")
     table, model = window.question_panel.table, window.question_model
     fm = table.fontMetrics()
     room = table.visualRect(model.index(0, model.COL_TEXT)).width() - 8  # the cell's margins
