@@ -143,7 +143,8 @@ class CandidatesPanel(QWidget):
     ) -> None:
         """The title's state text and the list (none unless found); hold: a list is awaited,
         the table keeps its room and the title its height until it comes."""
-        name = f"<b>{html.escape(self.tr('Candidate alternatives'))}</b>"
+        title = self.tr("Candidate alternatives")  # outside the f-string, where lupdate sees it
+        name = f"<b>{html.escape(title)}</b>"
         moved = self.title.set_text(f"{name} · {text}" if text else name, hold)
         if found != self.model.found or blind != self.model.blind:
             self.model.set_candidates(found, blind)  # a reset repaints the list: only if new

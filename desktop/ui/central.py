@@ -30,9 +30,8 @@ from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque, text_lines_height
 from desktop.ui.worker import Worker
 
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
+# translate("Context", "text"): the form pyside6-lupdate reads (a wrapper hid its strings).
+translate = QCoreApplication.translate
 
 
 def build_central(window) -> None:
@@ -135,12 +134,18 @@ def _review_page(window, middle: QWidget) -> QWidget:
 
 def show_header(label: QLabel, view) -> None:
     """The question's id, text and answerability badge above the rankings."""
-    badge = _tr("answerable") if view.answerable else _tr("to abstain on")
+    badge = (
+        translate("MainWindow", "answerable")
+        if view.answerable
+        else translate("MainWindow", "to abstain on")
+    )
     if view.answerable_status:
         badge += f" ({terms.decision(view.answerable_status, short=True)})"
     if view.answerable != view.imported_answerable:
         badge += " ← " + (
-            _tr("imported: answerable") if view.imported_answerable else _tr("imported: abstain")
+            translate("MainWindow", "imported: answerable")
+            if view.imported_answerable
+            else translate("MainWindow", "imported: abstain")
         )
     colour = "#007a4d" if view.answerable else "#b36b00"
     # A zero-width space after each character of the id lets a long id wrap, never widen.

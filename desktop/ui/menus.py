@@ -11,9 +11,8 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from desktop.ui import actions, settings_store
 from desktop.ui.dialogs import ShortcutSheet
 
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
+# translate("Context", "text"): the form pyside6-lupdate reads (a wrapper hid its strings).
+translate = QCoreApplication.translate
 
 
 class Menus:
@@ -32,8 +31,11 @@ class Menus:
         budgets = self.window.session.span_choice().budgets
         value, ok = QInputDialog.getInt(
             self.window,
-            _tr("Context budget"),
-            _tr("Characters of context at which runs with spans are also scored (0: none):"),
+            translate("MainWindow", "Context budget"),
+            translate(
+                "MainWindow",
+                "Characters of context at which runs with spans are also scored (0: none):",
+            ),
             budgets[0] if budgets else 0,
             0,
             1_000_000,
@@ -60,7 +62,7 @@ class Menus:
                 self._language_menu(menu)
 
     def _language_menu(self, view_menu) -> None:
-        language = view_menu.addMenu(_tr("&Language"))
+        language = view_menu.addMenu(translate("MainWindow", "&Language"))
         current = settings_store.language(self.window.settings)
         for code, label in (("ko", "한국어"), ("en", "English")):
             action = language.addAction(label)
@@ -72,8 +74,8 @@ class Menus:
     def set_language(self, code: str) -> None:
         self.window.settings.setValue("language", code)
         self.window.show_info(
-            _tr("Language"),
-            _tr("The language changes the next time the window opens.")
+            translate("MainWindow", "Language"),
+            translate("MainWindow", "The language changes the next time the window opens.")
             + "\n"
             + (
                 "다음에 창을 열 때 한국어로 바뀝니다."
@@ -91,9 +93,10 @@ class Menus:
 
         QMessageBox.about(
             self.window,
-            _tr("About Recall Reviewer"),
-            _tr(
+            translate("MainWindow", "About Recall Reviewer"),
+            translate(
+                "MainWindow",
                 "Recall Reviewer {version}: review retrieval runs against gold evidence "
-                "and report Recall@K."
+                "and report Recall@K.",
             ).format(version=__version__),
         )

@@ -974,7 +974,7 @@
 <context>
     <name>PassageReader</name>
     <message>
-        <source>What the graph retriever's context held besides its text</source>
+        <source>What the graph retriever&apos;s context held besides its text</source>
         <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
     </message>
     <message>
@@ -1000,10 +1000,6 @@
     <message>
         <source>reports</source>
         <translation>커뮤니티 보고서</translation>
-    </message>
-    <message>
-        <source>What the graph retriever&apos;s context held besides its text</source>
-        <translation>그래프 검색기의 컨텍스트가 본문 외에 담은 것</translation>
     </message>
 </context>
 <context>
@@ -1299,6 +1295,21 @@
     </message>
 </context>
 <context>
+    <name>ReviewerMarks</name>
+    <message>
+        <source>Check a reviewer that is a machine (an LLM judge): its lines are kept and compared with the people&apos;s, never counted in the gold. Ctrl+Z undoes it.</source>
+        <translation>기계(LLM 판정자)인 검수자를 체크하세요: 그 판정은 보관되고 사람의 판정과 비교되지만 정답에는 반영되지 않습니다. Ctrl+Z로 되돌립니다.</translation>
+    </message>
+    <message>
+        <source>A machine</source>
+        <translation>기계</translation>
+    </message>
+    <message>
+        <source>A person</source>
+        <translation>사람</translation>
+    </message>
+</context>
+<context>
     <name>SearchResultsModel</name>
     <message>
         <source>Passage</source>
@@ -1419,6 +1430,18 @@
     <message>
         <source>one value everywhere</source>
         <translation>모두 같은 값</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: — ({reason}).</source>
+        <translation>Krippendorff α: — ({reason}).</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: {alpha} (95%: {lo}–{hi}) over {n} items.</source>
+        <translation>Krippendorff α: {alpha} (95%: {lo}–{hi}), 항목 {n}개.</translation>
+    </message>
+    <message>
+        <source>Machines (compared, never counted in the gold): {names}.</source>
+        <translation>기계 판정자(비교만 하고 정답에는 반영하지 않음): {names}.</translation>
     </message>
 </context>
 <context>
@@ -1781,19 +1804,19 @@
 <context>
     <name>terms</name>
     <message>
-        <source>This run's order is not a ranking (a graph retriever's context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
+        <source>This run&apos;s order is not a ranking (a graph retriever&apos;s context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
         <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
     </message>
     <message>
-        <source>At a budget of {n} characters: the context is the ranked passages' first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
+        <source>At a budget of {n} characters: the context is the ranked passages&apos; first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
         <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
     </message>
     <message>
-        <source>SpanPrecision: the share of the top K's text that is evidence</source>
+        <source>SpanPrecision: the share of the top K&apos;s text that is evidence</source>
         <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
     </message>
     <message>
-        <source>SpanRecall: the mean share of each evidence item's text the top K covers</source>
+        <source>SpanRecall: the mean share of each evidence item&apos;s text the top K covers</source>
         <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
     </message>
     <message>
@@ -2029,54 +2052,8 @@
         <translation>스팬P</translation>
     </message>
     <message>
-        <source>SpanRecall: the mean share of each evidence item&apos;s text the top K covers</source>
-        <translation>SpanRecall: 상위 K가 덮는 각 근거 항목 텍스트 비율의 평균</translation>
-    </message>
-    <message>
-        <source>SpanPrecision: the share of the top K&apos;s text that is evidence</source>
-        <translation>SpanPrecision: 상위 K의 텍스트 중 근거인 비율</translation>
-    </message>
-    <message>
-        <source>At a budget of {n} characters: the context is the ranked passages&apos; first {n} characters (the last passage cut), so chunkings are compared at equal context length.</source>
-        <translation>{n}자 예산: 컨텍스트는 순위 passage의 앞 {n}자입니다 (마지막 passage는 잘림). 그래서 청킹들을 같은 컨텍스트 길이에서 비교합니다.</translation>
-    </message>
-    <message>
         <source>Not defined across chunkings: a passage of another chunking is not one judged passage, so neither its gain nor its relevance is known (design section 10).</source>
         <translation>청킹 간에는 정의되지 않음: 다른 청킹의 passage는 판정된 passage가 아니므로 이득도 관련성도 알 수 없습니다 (설계 10절).</translation>
-    </message>
-    <message>
-        <source>This run&apos;s order is not a ranking (a graph retriever&apos;s context): its fair figures are those over the whole context; rank measures and shorter cut-offs follow the given order.</source>
-        <translation>이 실행의 순서는 순위가 아닙니다 (그래프 검색기의 컨텍스트): 공정한 수치는 컨텍스트 전체에 대한 것이며, 순위 지표와 더 짧은 컷오프는 주어진 순서를 따릅니다.</translation>
-    </message>
-</context>
-<context>
-    <name>TeamWords</name>
-    <message>
-        <source>Krippendorff&apos;s α: — ({reason}).</source>
-        <translation>Krippendorff α: — ({reason}).</translation>
-    </message>
-    <message>
-        <source>Krippendorff&apos;s α: {alpha} (95%: {lo}–{hi}) over {n} items.</source>
-        <translation>Krippendorff α: {alpha} (95%: {lo}–{hi}), 항목 {n}개.</translation>
-    </message>
-    <message>
-        <source>Machines (compared, never counted in the gold): {names}.</source>
-        <translation>기계 판정자(비교만 하고 정답에는 반영하지 않음): {names}.</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewerMarks</name>
-    <message>
-        <source>Check a reviewer that is a machine (an LLM judge): its lines are kept and compared with the people's, never counted in the gold. Ctrl+Z undoes it.</source>
-        <translation>기계(LLM 판정자)인 검수자를 체크하세요: 그 판정은 보관되고 사람의 판정과 비교되지만 정답에는 반영되지 않습니다. Ctrl+Z로 되돌립니다.</translation>
-    </message>
-    <message>
-        <source>A machine</source>
-        <translation>기계</translation>
-    </message>
-    <message>
-        <source>A person</source>
-        <translation>사람</translation>
     </message>
 </context>
 </TS>
