@@ -35,6 +35,9 @@ SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM
 # The passage text's column with one system shown or two (after the alternatives).
 TEXT_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM + 2, EvidenceModel.COL_FIRST_SYSTEM + 3)
 MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
+# The widest a system's column grows, in average characters: "missed (found at 14)" wraps to
+# two lines, as the rows have; a longer name is elided in its header.
+SYSTEM_COLUMN_CHARS = 14
 
 
 def _label(rich: bool = False) -> QLabel:
@@ -137,6 +140,9 @@ class EvidencePanel(QWidget):
         table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
         header.setStretchLastSection(True)
+        # A system's name longer than its column is cut in the middle (its tooltip is whole):
+        # "GraphRAG-…-gpt4o" still says which run it is.
+        header.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         char = fm.averageCharWidth()
         header.setMinimumSectionSize(char * 3)
         header.resizeSection(EvidenceModel.COL_MARK, char * 3 + 8)
@@ -281,13 +287,17 @@ class EvidencePanel(QWidget):
             self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
 
     def _size_columns(self, names: list[str], alternatives: bool) -> None:
-        """The systems' columns as wide as their names; the room goes to the passage text
-        unless some item has alternatives to show."""
+        """The systems' columns as wide as their names, up to SYSTEM_COLUMN_CHARS (a long
+        name is elided: a 240-pixel column left the text of the items three characters a
+        line); the room goes to the passage text unless some item has alternatives to show."""
         header = self.table.horizontalHeader()
         fm = self.table.fontMetrics()
+        widest = fm.averageCharWidth() * SYSTEM_COLUMN_CHARS
         with self.table.columns_held():
             for i, name in enumerate(names):
-                width = min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10) + 16, 240)
+                width = (
+                    min(max(fm.horizontalAdvance(name), fm.averageCharWidth() * 10), widest) + 16
+                )
                 header.resizeSection(EvidenceModel.COL_FIRST_SYSTEM + i, width)
             for column in range(self.model.columnCount()):  # hidden sections outlive a reset
                 self.table.setColumnHidden(

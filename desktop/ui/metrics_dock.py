@@ -27,6 +27,7 @@ from desktop.ui.widgets import LayoutSlot, RecallCurve, system_colour
 
 AGREEMENT_TAB, COMPARISON_TAB = 1, 2
 MAX_SYSTEM_ROWS = 10  # systems the dock's default height makes room for, screen allowing
+SYSTEM_CHARS = 28  # the widest the system column grows, in average characters
 
 
 class MetricsDock(QDockWidget):
@@ -62,7 +63,9 @@ class MetricsDock(QDockWidget):
         self.state.setWordWrap(True)  # two lines in a narrow dock rather than a cut one
         top.addWidget(self.state, 2)
         # Where a system's Judged@K is under metrics.JUDGED_ENOUGH (issue 13): on the same
-        # line, so that the table keeps its rows; a second line when it is long, not a cut.
+        # line, so that the table keeps its rows. It counts the systems and names none (the
+        # table shows which, in amber; the tooltip lists them): a list of eight systems took
+        # four lines at 1366x768 and left the table no row.
         self.unsettled = shrinkable(QLabel())
         self.unsettled.setObjectName("unsettled-note")
         self.unsettled.setStyleSheet(f"color: {AMBER.name()}")
@@ -79,7 +82,11 @@ class MetricsDock(QDockWidget):
         self.model = MetricsModel(self)
         self.table = review_table(page)
         self.table.setModel(self.model)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # A long system name is elided (its tooltip is whole) instead of widening its column
+        # until the measures are scrolled out of view; the measures' columns are far narrower.
+        header.setMaximumSectionSize(self.table.fontMetrics().averageCharWidth() * SYSTEM_CHARS)
         # One line a system, so that the dock's few lines hold as many systems as they can.
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.viewport().installEventFilter(self)
@@ -280,12 +287,20 @@ class MetricsDock(QDockWidget):
             for system, k, value in shown:
                 by_system.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
             parts = ", ".join(f"{s} ({', '.join(v)})" for s, v in by_system.items())
-            text = self.tr(
-                "Numbers may still move as the pool is judged (under {share} of the top K "
-                "judged): {parts}"
-            ).format(share=f"{JUDGED_ENOUGH:.0%}", parts=parts)
-            self.unsettled.setText("※ " + text)
-            self.unsettled.setToolTip(text)
+            share = f"{JUDGED_ENOUGH:.0%}"
+            self.unsettled.setText(
+                "※ "
+                + self.tr(
+                    "{n} of {m} systems have under {share} of their top K judged (amber in "
+                    "the table): their numbers may still move as the pool is judged"
+                ).format(n=len(by_system), m=len(board.systems), share=share)
+            )
+            self.unsettled.setToolTip(
+                self.tr(
+                    "Numbers may still move as the pool is judged (under {share} of the top K "
+                    "judged): {parts}"
+                ).format(share=share, parts=parts)
+            )
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

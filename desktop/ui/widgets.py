@@ -276,10 +276,12 @@ class RecallCurve(QWidget):
             )
         depth = self.depth()
         rect = self._plot_rect()
-        if depth == 0 or rect.width() < 10 or rect.height() < 10:
+        if depth == 0:
             painter.setPen(text_colour)
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.empty_text)
             return
+        if rect.width() < 10 or rect.height() < 10:
+            return  # runs, but no room for their plot: the title alone, never "No runs yet"
         grid = QColor(text_colour)
         grid.setAlpha(40)
         self._axes(painter, rect, depth, grid, text_colour)

@@ -874,6 +874,10 @@
         <translation>지표 계산 중…</translation>
     </message>
     <message>
+        <source>{n} of {m} systems have under {share} of their top K judged (amber in the table): their numbers may still move as the pool is judged</source>
+        <translation>시스템 {m}개 중 {n}개는 상위 K 중 판정된 비율이 {share} 미만입니다(표의 주황색 값): 풀을 판정하면 수치가 아직 바뀔 수 있습니다</translation>
+    </message>
+    <message>
         <source>Numbers may still move as the pool is judged (under {share} of the top K judged): {parts}</source>
         <translation>풀을 판정하면 수치가 아직 바뀔 수 있습니다 (상위 K 중 판정된 비율 {share} 미만): {parts}</translation>
     </message>

@@ -268,13 +268,16 @@ def test_p_and_judged_in_the_panel_equal_the_cli_and_the_note(three_runs, open_w
             ), (system["system"], label)
     note = window.metrics_dock.unsettled
     assert note.isVisible()
-    assert "A (Judged@5 0.75" in note.text() and "C (Judged@5 0.00" in note.text()
-    assert "B (" not in note.text()
+    # The note counts them; its tooltip names them with their figures.
+    assert note.text().startswith("※ 2 of 3 systems")
+    assert "A (Judged@5 0.75" in note.toolTip() and "C (Judged@5 0.00" in note.toolTip()
+    assert "B (" not in note.toolTip()
     # Judging the pool moves the numbers one question at a time; the note goes when done.
     q1, q2 = (window.session.by_id[q] for q in ("q1", "q2"))
     window.commands.judge("not_evidence", True, passage_id="p3", question=q1)
     idle(qtbot, window)
-    assert "A (" not in note.text() and "C (Judged@5 0.50" in note.text()
+    assert note.text().startswith("※ 1 of 3 systems")
+    assert "A (" not in note.toolTip() and "C (Judged@5 0.50" in note.toolTip()
     window.commands.judge("not_evidence", True, passage_id="p1", question=q2)
     idle(qtbot, window)
     assert not note.isVisible()

@@ -8,7 +8,11 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
 
+import resources
 from desktop.ui import app as ui_app
+from desktop.ui.evidence import SYSTEM_COLUMN_CHARS
+from desktop.ui.models import EvidenceModel
+from tests.helpers import cli_here
 from tests.ui.uihelpers import idle, read
 
 
@@ -205,15 +209,98 @@ def test_the_metrics_dock_shows_every_system_and_has_a_tall_view(
     assert table.minimumHeight() == floor
 
 
+# A team comparing retrievers: BM25 and vector variants, a hybrid, GraphRAG's two searches.
+MORE_SYSTEMS = ("Vector-E5", "Hybrid-RRF", "GraphRAG-local", "GraphRAG-global", "LightRAG-hybrid")
+
+
+def _more_systems(db) -> None:
+    """The sample's runs again under MORE_SYSTEMS' names: eight systems in all."""
+    runs = sorted(resources.path("sample", "runs").iterdir())
+    for name, run in zip(MORE_SYSTEMS, runs * 2, strict=False):
+        assert cli_here(db, "import", "run", str(run), "--system", name).returncode == 0
+
+
 def test_the_dock_says_when_a_system_is_out_of_view(sample_db, open_window, qtbot):
+    _more_systems(sample_db)
     window = open_window(sample_db)
     _settle(qtbot, window)
     dock = window.metrics_dock
     window.resizeDocks([dock], [dock.minimumSizeHint().height()], Qt.Orientation.Vertical)
     _settle(qtbot, window)
-    assert dock.rows_in_view() < 3
+    assert dock.rows_in_view() < 8
     assert dock.hidden_rows.isVisible()
     assert f"{dock.rows_in_view()} " in dock.hidden_rows.text()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1440, 900)])
+def test_eight_systems_leave_the_metrics_table_its_rows(
+    sample_db, open_window, qtbot, language, size
+):
+    """Every system under the judged share once named itself in the note above the table:
+    with eight, it wrapped to four lines at 1366x768, the table showed no whole row and the
+    curve, left no room, said there were no runs."""
+    _more_systems(sample_db)
+    window = open_window(sample_db, size=size)
+    _settle(qtbot, window)
+    dock = window.metrics_dock
+    assert window.metrics_model.rowCount() == 8
+    note = dock.unsettled
+    assert note.isVisible() and "8" in note.text()
+    assert note.height() <= 2 * note.fontMetrics().lineSpacing() + 4
+    assert all(name in note.toolTip() for name in MORE_SYSTEMS)
+    shown = dock.rows_in_view()
+    assert shown >= 2
+    assert dock.hidden_rows.isVisible() == (shown < 8)  # the rest: scroll, or T (tall view)
+    curve = dock.curve
+    assert curve.depth() > 0 and curve._plot_rect().height() >= 10
+
+
+def test_a_long_system_name_leaves_the_measures_and_the_evidence_text_in_view(
+    sample_db, open_window, qtbot
+):
+    long = "GraphRAG-global-community-level-2-" + "x" * 200
+    runs = sorted(resources.path("sample", "runs").iterdir())
+    assert cli_here(sample_db, "import", "run", str(runs[0]), "--system", long).returncode == 0
+    window = open_window(sample_db)
+    _settle(qtbot, window)
+    table, model = window.metrics_dock.table, window.metrics_model
+    row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == long)
+    assert model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) == long
+    # The system column is elided: R@5, the first measure, starts in the view.
+    first = table.visualRect(model.index(row, model.COL_FIRST_MEASURE))
+    assert table.viewport().rect().contains(first.topLeft())
+    # The evidence table: its column for the system no wider than a "missed (found at 14)"
+    # wrapped in two lines, the name whole in the header's tooltip.
+    window.set_system(long)
+    window.set_compare("BM25-Kiwi")
+    _settle(qtbot, window)
+    evidence = window.evidence_panel.table
+    column = EvidenceModel.COL_FIRST_SYSTEM
+    assert evidence.model().headerData(column, Qt.Orientation.Horizontal) == long
+    tip = evidence.model().headerData(
+        column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+    )
+    assert tip == long
+    char = evidence.fontMetrics().averageCharWidth()
+    assert evidence.columnWidth(column) <= char * SYSTEM_COLUMN_CHARS + 16
+
+
+def test_a_curve_without_room_never_says_there_are_no_runs(qapp):
+    from PySide6.QtGui import QColor, QImage
+
+    from desktop.ui.widgets import RecallCurve
+
+    def drawn(empty_text: str) -> QImage:
+        curve = RecallCurve()
+        curve.set_curves({"A": [0.5, 0.7]}, {"A": QColor("blue")}, [1])
+        curve.empty_text = empty_text
+        curve.resize(curve.minimumWidth(), 2)  # no room for a plot
+        image = QImage(curve.size(), QImage.Format.Format_ARGB32)
+        image.fill(0)
+        curve.render(image)
+        return image
+
+    assert drawn("No runs yet") == drawn("")
 
 
 def test_m_shows_the_missed_passage_in_the_reader(sample_db, open_window, qtbot):

@@ -105,7 +105,11 @@ class EvidenceModel(QAbstractTableModel):
         return 0 if parent.isValid() else self.col_text + 1
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and self._is_system(section):
+            return self.systems[section - self.COL_FIRST_SYSTEM]  # whole, where it is elided
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
         if section == self.col_text:
             return self.tr("Text")
@@ -118,6 +122,9 @@ class EvidenceModel(QAbstractTableModel):
         if section == self.col_alternatives:
             return self.tr("Alternatives")
         return self.systems[section - self.COL_FIRST_SYSTEM]
+
+    def _is_system(self, section: int) -> bool:
+        return 0 <= section - self.COL_FIRST_SYSTEM < len(self.systems)
 
     def found(self, item: ItemState, system: str) -> Found:
         return item.found.get(system, Found(None, None, False))

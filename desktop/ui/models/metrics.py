@@ -87,8 +87,8 @@ class MetricsModel(QAbstractTableModel):
         if role == self.SystemRole:
             return system
         if column == self.COL_SYSTEM:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return system
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                return system  # the tooltip: the whole name where the column elides it
             if role == Qt.ItemDataRole.DecorationRole:
                 return system_colour(index.row())
             return None
