@@ -13,6 +13,8 @@ from desktop.ui.widgets import CommittedLineEdit, opaque
 # What the question column always has room for: six Hangul syllables, the widest characters
 # a question is written in (about two words).
 QUESTION_SHOWN = "가나다라마바"
+# The ID column's width in average characters: at least, and at most (longer ids are elided).
+ID_CHARS = (6, 14)
 
 
 class QuestionListPanel(QWidget):
@@ -46,7 +48,7 @@ class QuestionListPanel(QWidget):
             self.table,
             QuestionListModel.COL_TEXT,
             {
-                QuestionListModel.COL_ID: 6,
+                QuestionListModel.COL_ID: ID_CHARS[0],
                 QuestionListModel.COL_ANSWERABLE: 4,
                 QuestionListModel.COL_STATUS: 2,
                 QuestionListModel.COL_FOUND: 5,
@@ -121,6 +123,24 @@ class QuestionListPanel(QWidget):
         self.model.set_questions(self.session.questions)
         self.model.set_found(self.session.found, self.session.k)
         self._disputes_allowed(not self.session.blind)
+        self._fit_ids()
+
+    def _fit_ids(self) -> None:
+        """The ID column as wide as the widest id, up to ID_CHARS (six characters for every
+        project cut MS MARCO's seven-digit ids to '104…'); a longer id is elided, and the
+        question column keeps its room (_keep_room)."""
+        header, fm = self.table.horizontalHeader(), self.table.fontMetrics()
+        char = fm.averageCharWidth()
+        widest = max(
+            map(fm.horizontalAdvance, (q["id"] for q in self.session.questions)), default=0
+        )
+        least = header.fontMetrics().horizontalAdvance(
+            str(self.model.headerData(QuestionListModel.COL_ID, Qt.Orientation.Horizontal))
+        )
+        width = max(char * ID_CHARS[0], least, min(widest, char * ID_CHARS[1])) + 12
+        if width != header.sectionSize(QuestionListModel.COL_ID):
+            header.resizeSection(QuestionListModel.COL_ID, width)
+            self._keep_room()
 
     def _found_changed(self, *_args) -> None:
         self.model.set_found(self.session.found, self.session.k)

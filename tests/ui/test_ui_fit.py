@@ -4,6 +4,8 @@ system and two."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
@@ -168,6 +170,47 @@ def test_the_question_list_shows_the_start_of_each_question(
         text = str(model.data(model.index(row, model.COL_TEXT)))
         shown = fm.elidedText(text, Qt.TextElideMode.ElideRight, room).rstrip("…")
         assert len(shown) >= min(6, len(text)), (language, size, text, shown, room)
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        [str(1048585 + 7 * i) for i in range(12)],  # MS MARCO's question ids: seven digits
+        [f"질문-{i:03d}" for i in range(12)],  # Korean ids a team writes by hand
+    ],
+    ids=["msmarco", "korean"],
+)
+def test_the_question_list_shows_whole_ids(db_path, open_window, qtbot, tmp_path, ids):
+    """The ID column was six average characters wide whatever the ids: MS MARCO's seven
+    digits showed as '10485…', every question alike."""
+    questions, gold = tmp_path / "questions.jsonl", tmp_path / "gold.jsonl"
+    questions.write_text(
+        "".join(json.dumps({"id": q, "text": f"질문 {q}"}, ensure_ascii=False) + "\n" for q in ids),
+        encoding="utf-8",
+    )
+    gold.write_text(
+        "".join(
+            json.dumps({"question_id": q, "evidence": [{"passage_id": "art-001"}]}) + "\n"
+            for q in ids
+        ),
+        encoding="utf-8",
+    )
+    corpus = resources.path("sample", "corpus.jsonl")
+    for step in (
+        ["init"],
+        ["import", "corpus", str(corpus)],
+        ["import", "questions", str(questions)],
+        ["import", "gold", str(gold)],
+    ):
+        assert cli_here(db_path, *step).returncode == 0, step
+    window = open_window(db_path)
+    _settle(qtbot, window)
+    table, model = window.question_panel.table, window.question_model
+    fm = table.fontMetrics()
+    room = table.columnWidth(model.COL_ID) - 8  # the cell's margins
+    for row in range(model.rowCount()):
+        text = str(model.data(model.index(row, model.COL_ID)))
+        assert fm.elidedText(text, Qt.TextElideMode.ElideRight, room) == text, (text, room)
 
 
 def test_scores_of_three_digits_print_whole(sample_db, open_window, qtbot):
