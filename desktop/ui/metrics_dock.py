@@ -3,7 +3,7 @@ Closable and floatable; View → Metrics shows it again, and the window remember
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -90,7 +90,14 @@ class MetricsDock(QDockWidget):
         # One line a system, so that the dock's few lines hold as many systems as they can.
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.viewport().installEventFilter(self)
-        self.model.modelReset.connect(self.show_hidden_rows)
+        # Rows in view are counted once the layout has settled: counted in the event, they
+        # were read from a geometry the next layout pass changed without a resize event
+        # ("4 of 8 systems in view" under a table that showed two).
+        self._count_rows = QTimer(self)
+        self._count_rows.setSingleShot(True)
+        self._count_rows.setInterval(0)
+        self._count_rows.timeout.connect(self.show_hidden_rows)
+        self.model.modelReset.connect(self._count_rows.start)
         self.split.addWidget(self.table)
         self.curve = RecallCurve()
         self.curve.title = self.tr("Recall@K, K = 1 … depth")
@@ -109,7 +116,7 @@ class MetricsDock(QDockWidget):
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Resize:
-            self.show_hidden_rows()
+            self._count_rows.start()
         return super().eventFilter(watched, event)
 
     def rows_in_view(self) -> int:
