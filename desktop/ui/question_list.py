@@ -127,8 +127,8 @@ class QuestionListPanel(QWidget):
 
     def _fit_ids(self) -> None:
         """The ID column as wide as the widest id, up to ID_CHARS (six characters for every
-        project cut MS MARCO's seven-digit ids to '104…'); a longer id is elided, and the
-        question column keeps its room (_keep_room)."""
+        project cut MS MARCO's seven-digit ids to '104…'); a longer id is cut in the middle,
+        and the question column keeps its room (_keep_room)."""
         header, fm = self.table.horizontalHeader(), self.table.fontMetrics()
         char = fm.averageCharWidth()
         widest = max(
@@ -137,10 +137,15 @@ class QuestionListPanel(QWidget):
         least = header.fontMetrics().horizontalAdvance(
             str(self.model.headerData(QuestionListModel.COL_ID, Qt.Orientation.Horizontal))
         )
-        width = max(char * ID_CHARS[0], least, min(widest, char * ID_CHARS[1])) + 12
+        room = char * ID_CHARS[1]
+        width = max(char * ID_CHARS[0], least, min(widest, room)) + 12
         if width != header.sectionSize(QuestionListModel.COL_ID):
             header.resizeSection(QuestionListModel.COL_ID, width)
             self._keep_room()
+        middle = Qt.TextElideMode.ElideMiddle
+        self.model.set_id_room(
+            (lambda text: fm.elidedText(text, middle, room)) if widest > room else None
+        )
 
     def _found_changed(self, *_args) -> None:
         self.model.set_found(self.session.found, self.session.k)

@@ -3,7 +3,7 @@ about 700 pixels): its y labels stand apart and its legend stays inside the plot
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QImage
 
 from desktop.ui.widgets import RecallCurve
 
@@ -46,3 +46,18 @@ def test_the_dock_at_1366_by_768_keeps_every_label_and_the_legend(sample_db, ope
     curve = window.metrics_dock.curve
     plot = curve.height() - 3.5 * curve.fontMetrics().lineSpacing()  # as _plot_rect leaves it
     assert curve.label_step(plot) == 2 and curve.legend_fits(plot)
+
+
+def test_a_curve_without_room_never_says_there_are_no_runs(qtbot):
+    """Squeezed by a dock of eight systems, the curve said "No runs yet" over its runs."""
+
+    def drawn(empty_text: str) -> QImage:
+        curve = _curve(qtbot)
+        curve.title, curve.empty_text = "Recall@K", empty_text
+        curve.resize(curve.minimumSize())  # with its title, no room left for the plot
+        image = QImage(curve.size(), QImage.Format.Format_ARGB32)
+        image.fill(0)
+        curve.render(image)
+        return image
+
+    assert drawn("No runs yet") == drawn("")

@@ -173,17 +173,8 @@ def test_the_question_list_shows_the_start_of_each_question(
         assert len(shown) >= min(6, len(text)), (language, size, text, shown, room)
 
 
-@pytest.mark.parametrize(
-    "ids",
-    [
-        [str(1048585 + 7 * i) for i in range(12)],  # MS MARCO's question ids: seven digits
-        [f"질문-{i:03d}" for i in range(12)],  # Korean ids a team writes by hand
-    ],
-    ids=["msmarco", "korean"],
-)
-def test_the_question_list_shows_whole_ids(db_path, open_window, qtbot, tmp_path, ids):
-    """The ID column was six average characters wide whatever the ids: MS MARCO's seven
-    digits showed as '10485…', every question alike."""
+def _questions_only(db_path, tmp_path, ids: list[str]) -> None:
+    """A project of the sample's corpus and questions with these ids, one item each."""
     questions, gold = tmp_path / "questions.jsonl", tmp_path / "gold.jsonl"
     questions.write_text(
         "".join(json.dumps({"id": q, "text": f"질문 {q}"}, ensure_ascii=False) + "\n" for q in ids),
@@ -204,6 +195,20 @@ def test_the_question_list_shows_whole_ids(db_path, open_window, qtbot, tmp_path
         ["import", "gold", str(gold)],
     ):
         assert cli_here(db_path, *step).returncode == 0, step
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        [str(1048585 + 7 * i) for i in range(12)],  # MS MARCO's question ids: seven digits
+        [f"질문-{i:03d}" for i in range(12)],  # Korean ids a team writes by hand
+    ],
+    ids=["msmarco", "korean"],
+)
+def test_the_question_list_shows_whole_ids(db_path, open_window, qtbot, tmp_path, ids):
+    """The ID column was six average characters wide whatever the ids: MS MARCO's seven
+    digits showed as '10485…', every question alike."""
+    _questions_only(db_path, tmp_path, ids)
     window = open_window(db_path)
     _settle(qtbot, window)
     table, model = window.question_panel.table, window.question_model
@@ -212,6 +217,24 @@ def test_the_question_list_shows_whole_ids(db_path, open_window, qtbot, tmp_path
     for row in range(model.rowCount()):
         text = str(model.data(model.index(row, model.COL_ID)))
         assert fm.elidedText(text, Qt.TextElideMode.ElideRight, room) == text, (text, room)
+
+
+def test_ids_wider_than_the_column_keep_their_ends(db_path, open_window, qtbot, tmp_path):
+    """Past ID_CHARS an id is cut in the middle, not at its end: '질문-2024-00…' on every
+    row told no question from another."""
+    ids = [f"말씀선집-질문-2024-{i:06d}" for i in range(12)]
+    _questions_only(db_path, tmp_path, ids)
+    window = open_window(db_path)
+    _settle(qtbot, window)
+    table, model = window.question_panel.table, window.question_model
+    fm = table.fontMetrics()
+    room = table.columnWidth(model.COL_ID) - 8
+    shown = [str(model.data(model.index(row, model.COL_ID))) for row in range(model.rowCount())]
+    assert len(set(shown)) == len(ids)  # each row its own
+    for row, text in enumerate(shown):
+        assert "…" in text and text.endswith(ids[row][-3:])
+        assert fm.elidedText(text, Qt.TextElideMode.ElideRight, room) == text  # not cut again
+        assert model.data(model.index(row, model.COL_ID), Qt.ItemDataRole.ToolTipRole) == ids[row]
 
 
 def test_scores_of_three_digits_print_whole(sample_db, open_window, qtbot):
@@ -330,24 +353,6 @@ def test_a_long_system_name_leaves_the_measures_and_the_evidence_text_in_view(
     assert tip == long
     char = evidence.fontMetrics().averageCharWidth()
     assert evidence.columnWidth(column) <= char * SYSTEM_COLUMN_CHARS + 16
-
-
-def test_a_curve_without_room_never_says_there_are_no_runs(qapp):
-    from PySide6.QtGui import QColor, QImage
-
-    from desktop.ui.widgets import RecallCurve
-
-    def drawn(empty_text: str) -> QImage:
-        curve = RecallCurve()
-        curve.set_curves({"A": [0.5, 0.7]}, {"A": QColor("blue")}, [1])
-        curve.empty_text = empty_text
-        curve.resize(curve.minimumWidth(), 2)  # no room for a plot
-        image = QImage(curve.size(), QImage.Format.Format_ARGB32)
-        image.fill(0)
-        curve.render(image)
-        return image
-
-    assert drawn("No runs yet") == drawn("")
 
 
 def test_m_shows_the_missed_passage_in_the_reader(sample_db, open_window, qtbot):

@@ -74,6 +74,11 @@ class QuestionListModel(QAbstractTableModel):
         self._found: Callable[[int], tuple[int, int] | None] = lambda pk: None
         self.k = 5
         self.loaded = False  # summaries from a full pass have arrived
+        # Ids wider than the ID column are cut in the middle (set_id_room), made once per
+        # question: the view's own elision cuts their ends, and the ends tell them apart
+        # ("질문-2024-00…" on every row).
+        self._id_room: Callable[[str], str] | None = None
+        self._ids_shown: dict[int, str] = {}
 
     # loading
     def set_questions(self, questions: Sequence[dict]) -> None:
@@ -118,6 +123,14 @@ class QuestionListModel(QAbstractTableModel):
         elif self._fetched:
             self.dataChanged.emit(
                 self.index(0, self.COL_FOUND), self.index(self._fetched - 1, self.COL_FOUND)
+            )
+
+    def set_id_room(self, elide: Callable[[str], str] | None) -> None:
+        """How an id too wide for its column is shown (None: as it is, all fit)."""
+        self._id_room, self._ids_shown = elide, {}
+        if self._fetched:
+            self.dataChanged.emit(
+                self.index(0, self.COL_ID), self.index(self._fetched - 1, self.COL_ID)
             )
 
     def _changed_all(self) -> None:
@@ -304,6 +317,8 @@ class QuestionListModel(QAbstractTableModel):
         if role == self.SortRole:
             return self._key(column)(s)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == self.COL_ID and self._id_room is not None:
+                return s.id
             if column == self.COL_TEXT:
                 return s.text
             if column == self.COL_STATUS:
@@ -335,7 +350,12 @@ class QuestionListModel(QAbstractTableModel):
 
     def _display(self, s: Summary, column: int):
         if column == self.COL_ID:
-            return s.id
+            if self._id_room is None:
+                return s.id
+            shown = self._ids_shown.get(s.pk)
+            if shown is None:
+                shown = self._ids_shown[s.pk] = self._id_room(s.id)
+            return shown
         if column == self.COL_TEXT:
             return s.text.replace("\n", " ")
         if column == self.COL_ANSWERABLE:
