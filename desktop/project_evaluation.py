@@ -330,7 +330,8 @@ class Evaluation:
         shown = self.unsettled()
         if not shown:
             return None
-        parts = ", ".join(f"{system} (Judged@{k} {value:.2f})" for system, k, value in shown)
+        grouped = metrics.unsettled_by_system(shown)
+        parts = ", ".join(f"{system} ({', '.join(low)})" for system, low in grouped.items())
         return (
             f"under {metrics.JUDGED_ENOUGH:.0%} of the top K is judged for {parts}: these "
             "numbers may still move as the pool is judged (recall-reviewer pool)"

@@ -119,6 +119,15 @@ def unsettled(
     ]
 
 
+def unsettled_by_system(shown: Sequence[tuple[str, int, float]]) -> dict[str, list[str]]:
+    """unsettled()'s rows grouped by system, in their order: system -> ["Judged@5 0.26", …]
+    (the one wording of the command line's note, the window's and the report's)."""
+    grouped: dict[str, list[str]] = {}
+    for system, k, value in shown:
+        grouped.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
+    return grouped
+
+
 def core_note(evaluated: int, core_evaluated: int) -> str | None:
     """One line saying why CoreRecall is '-' when no evaluated question has a core evidence
     item, or None. metrics prints it, --json carries it as core_note and the report's Summary

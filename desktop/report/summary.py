@@ -198,21 +198,14 @@ def _pairs_table(report: Report, sheet: Sheet, family: int, comparisons) -> None
 
 def _unsettled_lines(report: Report, means: list[dict]) -> list[str]:
     """Where a system's Judged@K is under 0.8: its numbers may still move."""
-    out = []
-    for system, these in zip(report.systems, means, strict=True):
-        judged = [(k, these.get(f"Judged@{k}")) for k in report.ks]
-        low = [
-            f"Judged@{k} {value:.2f}"
-            for k, value in judged
-            if value is not None and value < metrics.JUDGED_ENOUGH
-        ]
-        if low:
-            out.append(
-                f"{system['name']}: {', '.join(low)} — under {metrics.JUDGED_ENOUGH:.0%} of "
-                "its top K is judged, so its numbers may still move as the pool is judged "
-                "(아직 판정되지 않은 문단이 많아 수치가 바뀔 수 있음)."
-            )
-    return out
+    by_name = {system["name"]: these for system, these in zip(report.systems, means, strict=True)}
+    grouped = metrics.unsettled_by_system(metrics.unsettled(by_name, report.ks))
+    return [
+        f"{name}: {', '.join(low)} — under {metrics.JUDGED_ENOUGH:.0%} of its top K is judged, "
+        "so its numbers may still move as the pool is judged "
+        "(아직 판정되지 않은 문단이 많아 수치가 바뀔 수 있음)."
+        for name, low in grouped.items()
+    ]
 
 
 def _summary_notes(report: Report, without: int) -> list[str]:

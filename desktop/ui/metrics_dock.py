@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.evaluation.metrics import JUDGED_ENOUGH
+from desktop.evaluation.metrics import JUDGED_ENOUGH, unsettled_by_system
 from desktop.ui.common import review_table, shrinkable
 from desktop.ui.comparison import ComparisonPanel
 from desktop.ui.models import AgreementModel, MetricsModel
@@ -290,9 +290,7 @@ class MetricsDock(QDockWidget):
         shown = board.unsettled() if board is not None else []
         self.unsettled_slot.setVisible(bool(shown))
         if shown:
-            by_system: dict[str, list[str]] = {}
-            for system, k, value in shown:
-                by_system.setdefault(system, []).append(f"Judged@{k} {value:.2f}")
+            by_system = unsettled_by_system(shown)
             parts = ", ".join(f"{s} ({', '.join(v)})" for s, v in by_system.items())
             share = f"{JUDGED_ENOUGH:.0%}"
             self.unsettled.setText(

@@ -29,3 +29,15 @@ def test_demo_twice_is_harmless(project):
     assert {k: before[k] for k in ("passages", "questions", "evidence_items", "results")} == {
         k: after[k] for k in ("passages", "questions", "evidence_items", "results")
     }
+
+
+def test_the_judged_note_names_each_system_once(sample_db):
+    """The note under the table: each system once, with its Judged@K values together, as
+    the window's tooltip and the report say it (metrics.unsettled_by_system)."""
+    from tests.helpers import cli_here
+
+    note = cli_here(sample_db, "metrics", "--k", "5,10").stdout.strip().splitlines()[-1]
+    assert note.startswith("under 80% of the top K is judged for ")
+    for system in ("BM25-Kiwi", "BM25-Bigram", "RRF"):
+        assert note.count(f"{system} (") == 1, note
+    assert "BM25-Kiwi (Judged@5 0.26, Judged@10 0.15)" in note
