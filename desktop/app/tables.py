@@ -5,21 +5,34 @@ from __future__ import annotations
 
 
 def format_table(headers: list[str], rows: list[list[str]]) -> str:
-    """Columns aligned by terminal width (Hangul takes two), every cell made printable."""
+    """Columns aligned by terminal width (Hangul takes two), every cell made printable: a
+    column of numbers to the right, one of text (systems, measures, kinds) to the left."""
     from desktop.app.terminal import printable, width
 
     cells = [[printable(c) for c in row] for row in [headers, *rows]]
     widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
+    right = [all(_numeric(row[i]) for row in cells[1:]) for i in range(len(headers))]
 
     def line(row: list[str]) -> str:
         return "  ".join(
-            c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
+            " " * (w - width(c)) + c if right[i] else c + " " * (w - width(c))
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ).rstrip()
 
     out = [line(cells[0]), "  ".join("-" * w for w in widths)]
     out.extend(line(row) for row in cells[1:])
     return "\n".join(out)
+
+
+def _numeric(cell: str) -> bool:
+    """A number as the tables print them, or '-' (none)."""
+    if cell in ("", "-"):
+        return True
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def num(value) -> str:
