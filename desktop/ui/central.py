@@ -30,9 +30,6 @@ from desktop.ui.welcome import WelcomePanel
 from desktop.ui.widgets import LayoutSlot, highlighted_html, opaque, text_lines_height
 from desktop.ui.worker import Worker
 
-# translate("Context", "text"): the form pyside6-lupdate reads (a wrapper hid its strings).
-translate = QCoreApplication.translate
-
 
 def build_central(window) -> None:
     """The window's pages: the welcome page, and the review page with the question list on
@@ -135,17 +132,17 @@ def _review_page(window, middle: QWidget) -> QWidget:
 def show_header(label: QLabel, view) -> None:
     """The question's id, text and answerability badge above the rankings."""
     badge = (
-        translate("MainWindow", "answerable")
+        QCoreApplication.translate("MainWindow", "answerable")
         if view.answerable
-        else translate("MainWindow", "to abstain on")
+        else QCoreApplication.translate("MainWindow", "to abstain on")
     )
     if view.answerable_status:
         badge += f" ({terms.decision(view.answerable_status, short=True)})"
     if view.answerable != view.imported_answerable:
         badge += " ← " + (
-            translate("MainWindow", "imported: answerable")
+            QCoreApplication.translate("MainWindow", "imported: answerable")
             if view.imported_answerable
-            else translate("MainWindow", "imported: abstain")
+            else QCoreApplication.translate("MainWindow", "imported: abstain")
         )
     colour = "#007a4d" if view.answerable else "#b36b00"
     # A zero-width space after each character of the id lets a long id wrap, never widen.

@@ -11,9 +11,6 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from desktop.ui import actions, settings_store
 from desktop.ui.dialogs import ShortcutSheet
 
-# translate("Context", "text"): the form pyside6-lupdate reads (a wrapper hid its strings).
-translate = QCoreApplication.translate
-
 
 class Menus:
     """Builds every action (each calls the first of owners, or this object, that has its
@@ -31,8 +28,8 @@ class Menus:
         budgets = self.window.session.span_choice().budgets
         value, ok = QInputDialog.getInt(
             self.window,
-            translate("MainWindow", "Context budget"),
-            translate(
+            QCoreApplication.translate("MainWindow", "Context budget"),
+            QCoreApplication.translate(
                 "MainWindow",
                 "Characters of context at which runs with spans are also scored (0: none):",
             ),
@@ -62,7 +59,7 @@ class Menus:
                 self._language_menu(menu)
 
     def _language_menu(self, view_menu) -> None:
-        language = view_menu.addMenu(translate("MainWindow", "&Language"))
+        language = view_menu.addMenu(QCoreApplication.translate("MainWindow", "&Language"))
         current = settings_store.language(self.window.settings)
         for code, label in (("ko", "한국어"), ("en", "English")):
             action = language.addAction(label)
@@ -74,8 +71,10 @@ class Menus:
     def set_language(self, code: str) -> None:
         self.window.settings.setValue("language", code)
         self.window.show_info(
-            translate("MainWindow", "Language"),
-            translate("MainWindow", "The language changes the next time the window opens.")
+            QCoreApplication.translate("MainWindow", "Language"),
+            QCoreApplication.translate(
+                "MainWindow", "The language changes the next time the window opens."
+            )
             + "\n"
             + (
                 "다음에 창을 열 때 한국어로 바뀝니다."
@@ -93,8 +92,8 @@ class Menus:
 
         QMessageBox.about(
             self.window,
-            translate("MainWindow", "About Recall Reviewer"),
-            translate(
+            QCoreApplication.translate("MainWindow", "About Recall Reviewer"),
+            QCoreApplication.translate(
                 "MainWindow",
                 "Recall Reviewer {version}: review retrieval runs against gold evidence "
                 "and report Recall@K.",

@@ -14,30 +14,32 @@ REASONS = {
 }
 
 
-# translate("Context", "text"): the form pyside6-lupdate reads (a wrapper hid its strings).
-translate = QCoreApplication.translate
-
-
 def team_text(agreement: dict) -> str:
     """One or two sentences: α over every kind with its interval, and the machines."""
     entries = agreement.get("alpha") or []
     together = next((e for e in entries if e["kind"] == "all"), None)
     out = []
     if together is not None and together["alpha"] is None:
-        reason = translate("TeamWords", REASONS.get(together["reason"], together["reason"] or ""))
-        out.append(translate("TeamWords", "Krippendorff's α: — ({reason}).").format(reason=reason))
+        reason = QCoreApplication.translate(
+            "TeamWords", REASONS.get(together["reason"], together["reason"] or "")
+        )
+        out.append(
+            QCoreApplication.translate("TeamWords", "Krippendorff's α: — ({reason}).").format(
+                reason=reason
+            )
+        )
     elif together is not None:
         value = together["alpha"]
         lo, hi = together["ci95"] or (value, value)
         out.append(
-            translate(
+            QCoreApplication.translate(
                 "TeamWords", "Krippendorff's α: {alpha} (95%: {lo}–{hi}) over {n} items."
             ).format(alpha=f"{value:.2f}", lo=f"{lo:.2f}", hi=f"{hi:.2f}", n=together["units"])
         )
     machines = sorted({m["machine"] for m in agreement.get("machines") or []})
     if machines:
         out.append(
-            translate(
+            QCoreApplication.translate(
                 "TeamWords", "Machines (compared, never counted in the gold): {names}."
             ).format(names=", ".join(machines))
         )
