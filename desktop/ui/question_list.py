@@ -14,7 +14,7 @@ from desktop.ui.widgets import CommittedLineEdit, opaque
 # a question is written in (about two words).
 QUESTION_SHOWN = "가나다라마바"
 # The ID column's width in average characters: at least, and at most (longer ids are elided).
-ID_CHARS = (6, 14)
+ID_COLUMN_CHARS = (6, 14)
 
 
 class QuestionListPanel(QWidget):
@@ -48,7 +48,7 @@ class QuestionListPanel(QWidget):
             self.table,
             QuestionListModel.COL_TEXT,
             {
-                QuestionListModel.COL_ID: ID_CHARS[0],
+                QuestionListModel.COL_ID: ID_COLUMN_CHARS[0],
                 QuestionListModel.COL_ANSWERABLE: 4,
                 QuestionListModel.COL_STATUS: 2,
                 QuestionListModel.COL_FOUND: 5,
@@ -126,7 +126,7 @@ class QuestionListPanel(QWidget):
         self._fit_ids()
 
     def _fit_ids(self) -> None:
-        """The ID column as wide as the widest id, up to ID_CHARS (six characters for every
+        """The ID column as wide as the widest id, up to ID_COLUMN_CHARS (six characters for every
         project cut MS MARCO's seven-digit ids to '104…'); a longer id is cut in the middle,
         and the question column keeps its room (_keep_room)."""
         header, fm = self.table.horizontalHeader(), self.table.fontMetrics()
@@ -137,8 +137,8 @@ class QuestionListPanel(QWidget):
         least = header.fontMetrics().horizontalAdvance(
             str(self.model.headerData(QuestionListModel.COL_ID, Qt.Orientation.Horizontal))
         )
-        room = char * ID_CHARS[1]
-        width = max(char * ID_CHARS[0], least, min(widest, room)) + 12
+        room = char * ID_COLUMN_CHARS[1]
+        width = max(char * ID_COLUMN_CHARS[0], least, min(widest, room)) + 12
         if width != header.sectionSize(QuestionListModel.COL_ID):
             header.resizeSection(QuestionListModel.COL_ID, width)
             self._keep_room()

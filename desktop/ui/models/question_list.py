@@ -127,6 +127,8 @@ class QuestionListModel(QAbstractTableModel):
 
     def set_id_room(self, elide: Callable[[str], str] | None) -> None:
         """How an id too wide for its column is shown (None: as it is, all fit)."""
+        if elide is None and self._id_room is None:
+            return  # every id shown whole, as before: nothing to repaint
         self._id_room, self._ids_shown = elide, {}
         if self._fetched:
             self.dataChanged.emit(
