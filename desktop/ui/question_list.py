@@ -126,23 +126,21 @@ class QuestionListPanel(QWidget):
         self._fit_ids()
 
     def _fit_ids(self) -> None:
-        """The ID column as wide as the widest id, up to ID_COLUMN_CHARS (six characters for every
-        project cut MS MARCO's seven-digit ids to '104…'); a longer id is cut in the middle,
-        and the question column keeps its room (_keep_room)."""
-        header, fm = self.table.horizontalHeader(), self.table.fontMetrics()
+        """The ID column as wide as the widest id, up to ID_COLUMN_CHARS (six characters
+        for every project cut MS MARCO's seven-digit ids to '104…'); a longer id is cut in
+        the middle, and the question column keeps its room (_keep_room)."""
+        fm = self.table.fontMetrics()
         char = fm.averageCharWidth()
+        least, most = ID_COLUMN_CHARS
         widest = max(
             map(fm.horizontalAdvance, (q["id"] for q in self.session.questions)), default=0
         )
-        least = header.fontMetrics().horizontalAdvance(
-            str(self.model.headerData(QuestionListModel.COL_ID, Qt.Orientation.Horizontal))
-        )
-        room = char * ID_COLUMN_CHARS[1]
-        width = max(char * ID_COLUMN_CHARS[0], least, min(widest, room)) + 12
-        if width != header.sectionSize(QuestionListModel.COL_ID):
-            header.resizeSection(QuestionListModel.COL_ID, width)
+        before = self.table.columnWidth(QuestionListModel.COL_ID)
+        chars = max(least, min(most, -(-widest // char)))  # whole characters, rounded up
+        size_columns(self.table, QuestionListModel.COL_TEXT, {QuestionListModel.COL_ID: chars})
+        if self.table.columnWidth(QuestionListModel.COL_ID) != before:
             self._keep_room()
-        middle = Qt.TextElideMode.ElideMiddle
+        room, middle = char * most, Qt.TextElideMode.ElideMiddle
         self.model.set_id_room(
             (lambda text: fm.elidedText(text, middle, room)) if widest > room else None
         )
