@@ -101,6 +101,8 @@ class EvidencePanel(QWidget):
         self._dispute_names: list[str] = []  # whose values the buttons under them take
         self._reselecting = False  # the judged item selected again: the reader has it
         self._shown: tuple | None = None  # what the table's rows were made from
+        self._rows = MIN_ROWS  # the table's height in rows (_fit)
+        session.dataReloaded.connect(self._forget_rows)
         self.dispute_box = self._disputes()
         layout.addWidget(self.dispute_box, 1)
         self.dispute_box.hide()
@@ -336,14 +338,23 @@ class EvidencePanel(QWidget):
         return fixed + text + 2 * self.table.frameWidth()
 
     def _fit(self) -> None:
-        rows = max(MIN_ROWS, min(self.model.rowCount(), MAX_ROWS))
+        """The table as tall as the most items of a question shown since the data was read
+        (MIN_ROWS to MAX_ROWS; more scroll): it grows and never shrinks back on a switch, so
+        that the summary, the buttons and the rest of the column stay where they are from
+        one question to the next. Sized to each question's items, all of them moved on most
+        switches at the reference size (1 to 5 items a question): laid out and painted again
+        each time, and the keys' buttons jumping under the reviewer's eyes."""
+        self._rows = max(self._rows, min(self.model.rowCount(), MAX_ROWS))
         table = self.table
         height = (
             table.horizontalHeader().height()
-            + rows * table.verticalHeader().defaultSectionSize()
+            + self._rows * table.verticalHeader().defaultSectionSize()
             + 2 * table.frameWidth()
         )
         table.setFixedHeight(height)
+
+    def _forget_rows(self) -> None:
+        self._rows = MIN_ROWS  # other questions: the height starts again from theirs
 
     def _show_notes(self, view: QuestionView) -> None:
         if not view.notes:

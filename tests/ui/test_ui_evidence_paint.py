@@ -139,4 +139,6 @@ def test_a_switch_that_moves_the_column_paints_its_buttons_and_rows_once(open_wi
         for button in panel.triage.buttons:
             assert counter.counts.get(button, 0) <= later, (qid, button.text())
         assert counter.counts.get(panel.table.viewport(), 0) <= later, qid
-    assert toggled >= 2  # the scroll bar came and went with the switch itself
+    # The scroll bar came or went with the switch itself (the table grew to a question of
+    # more items; it keeps that height after, so the sample's switches do it once).
+    assert toggled >= 1
