@@ -355,6 +355,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
     again on a timer, after the switch's paint (on most switches at 100,000 passages)."""
     window = open_window(sample_db)
     table = window.evidence_panel.table
+    candidates = window.evidence_panel.candidates
     ids = window.question_ids()
     _shown(window, ids[0])
     counter = PaintCounter(window)
@@ -363,21 +364,27 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
     def placed():
         return (table.mapTo(window, QPoint(0, 0)), table.size())
 
+    def room():
+        return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
+
     for qid in ids[1:] + ids[:1]:
         counter.reset()
         hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
-        before = placed()
+        before = placed(), room()
         empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
-        if placed() != before:
+        if placed() != before[0]:
             # Moved or resized (the column's scroll bar narrows it, more rows make it taller):
             # that layout comes after the paint and repaints the table again.
             continue
         changed += hidden != [table.isColumnHidden(c) for c in range(table.model().columnCount())]
         # An empty table after an empty one shows what it showed: it is not painted at all.
-        same = empty and not window.view.items
-        assert counter.counts.get(table.viewport(), 0) == (0 if same else 1), qid
+        # A candidates' list of another height, come after the switch's frame (on a loaded
+        # machine), lays out the column under the table again: Qt repaints its empty rows.
+        once = 0 if empty and not window.view.items else 1
+        later = room() != before[1]
+        assert once <= counter.counts.get(table.viewport(), 0) <= once + later, qid
     assert changed >= 2
 
 
