@@ -83,10 +83,18 @@ class EvidencePanel(QWidget):
         parent=None,
     ):
         super().__init__(parent)
+        # Laid out top down, it grows or shrinks at the bottom (disagreements shown or hidden,
+        # the candidates' list): a resize repaints what it uncovers, not the whole column.
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         self.session = session
         self._adjudicate = adjudicate
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        # Never laid out smaller than what it holds: showing the disagreements laid the column
+        # out at once at its old height (Qt activates the layouts above a widget shown), the
+        # buttons and note squeezed up, then again at the height its scroll area gave it, and
+        # everything above the disagreements was painted again on every such switch.
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
         layout.addWidget(QLabel(self.tr("<b>Gold evidence</b>")))
         self.model = EvidenceModel(self)
         self._ahead_model = EvidenceModel(self)  # never shown: a next question's, drawn ahead

@@ -762,3 +762,49 @@ def test_the_keys_buttons_stay_put_from_a_question_of_more_items_to_one_of_fewer
     window.session.dataReloaded.emit()
     _shown(window, fewer[0])
     assert panel.table.height() < placed[0]
+
+
+class Moves(QObject):
+    """Move events of some widgets (a widget moved and moved back was painted twice over)."""
+
+    def __init__(self, widgets: list[QWidget]):
+        super().__init__()
+        self.count = 0
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Move:
+            self.count += 1
+        return False
+
+
+def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
+    open_window, sample_db, tmp_path
+):
+    """A question with an open disagreement after one without, and back, in a column that
+    scrolls either way: the box comes and goes under the notes, and the keys' buttons above
+    it stay where they are. Shown, the box had the column laid out at once at its old height
+    (Qt lays out the widgets above one it shows), the buttons squeezed into fewer rows, then
+    again at the height its scroll area gave it: 36 button moves a switch here, and at a
+    million passages every button painted again on a third of the switches. (The summary and
+    the buttons' grid are still moved and moved back once inside that show.)"""
+    _disputed(sample_db, tmp_path, "q01")
+    # Low enough that the column scrolls with the box and without it (a scroll bar that came
+    # would narrow it, and a new width repaints everything in it).
+    window = open_window(sample_db, size=(1366, 600))
+    panel = window.evidence_panel
+    ids = window.question_ids()
+    for qid in ids:  # the evidence table at its tallest (it keeps that height)
+        _shown(window, qid)
+    calm = [q for q in ids if q != "q01"]
+    moves = Moves(panel.triage.buttons)
+    width = panel.width()
+    for qid in (calm[0], "q01", calm[1], "q01"):
+        placed = [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons]
+        moves.count = 0
+        _shown(window, qid)
+        assert panel.dispute_box.isVisible() == (qid == "q01")
+        assert panel.width() == width
+        assert [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons] == placed, qid
+        assert moves.count == 0, qid
