@@ -387,7 +387,9 @@ class EvidencePanel(QWidget):
             return
         self.dispute_model.set_disputes(disputes)
         names = self.dispute_model.reviewers[:4]
-        if names != self._dispute_names:
+        # Hidden with the box when there is no disagreement, not deleted: the next question's
+        # disagreement between the same reviewers shows the same buttons again.
+        if names and names != self._dispute_names:
             self._dispute_names = names
             self._dispute_buttons(names)
         self.dispute_box.setVisible(bool(disputes))

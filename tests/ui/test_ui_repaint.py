@@ -808,3 +808,28 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
         assert panel.width() == width
         assert [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons] == placed, qid
         assert moves.count == 0, qid
+
+
+def test_the_same_reviewers_disagreeing_again_keep_their_buttons(open_window, sample_db, tmp_path):
+    """The adjudication buttons are hidden with their box when a question has no disagreement,
+    not deleted: the next disagreement between the same reviewers shows the same buttons
+    (made again, each was polished, laid out and painted anew, and the column with them)."""
+    from PySide6.QtWidgets import QPushButton
+
+    _disputed(sample_db, tmp_path, "q01")
+    _disputed(sample_db, tmp_path, "q02")
+    window = open_window(sample_db)
+    panel = window.evidence_panel
+
+    def buttons():
+        found = panel.dispute_box.findChildren(QPushButton)
+        return sorted((b for b in found if b.isVisible()), key=lambda b: b.objectName())
+
+    _shown(window, "q01")
+    first = buttons()
+    assert [b.objectName() for b in first] == ["adjudicate-1", "adjudicate-2"]
+    _shown(window, "q03")
+    assert not panel.dispute_box.isVisible()
+    _shown(window, "q02")
+    assert buttons() == first
+    assert "lee" in first[0].text() and "park" in first[1].text()
