@@ -313,8 +313,21 @@ class EvidencePanel(QWidget):
                 self.table.setColumnHidden(
                     column, column == self.model.col_alternatives and not alternatives
                 )
-            # The last column stretches into the room now, not on the header's timer.
-            header.resizeSections(QHeaderView.ResizeMode.Interactive)
+            # The last column takes the room the others leave now, not on the header's timer
+            # (a second paint after the switch's). resizeSections(mode) did not stretch it: it
+            # kept the width the question before left it, its end cut off beside the
+            # alternatives, then narrow with empty room beside it on the questions after.
+            self._stretch_text()
+
+    def _stretch_text(self) -> None:
+        table, header = self.table, self.table.horizontalHeader()
+        last = self.model.col_text
+        shown = range(self.model.columnCount())
+        others = sum(
+            header.sectionSize(c) for c in shown if c != last and not table.isColumnHidden(c)
+        )
+        room = table.viewport().width() - others
+        header.resizeSection(last, max(room, header.minimumSectionSize()))
 
     def _scores_changed(self, pk: int) -> None:
         if pk < 0 or pk == self.session.current_pk:

@@ -142,3 +142,23 @@ def test_a_switch_that_moves_the_column_paints_its_buttons_and_rows_once(open_wi
     # The scroll bar came or went with the switch itself (the table grew to a question of
     # more items; it keeps that height after, so the sample's switches do it once).
     assert toggled >= 1
+
+
+def test_the_passage_text_fills_the_table_with_alternatives_shown_or_not(open_window, sample_db):
+    """The alternatives' column comes with a question whose items have alternatives and goes
+    with the next one: each time the passage text takes exactly the room the other columns
+    leave. It kept the width the last question left it: the text's end cut off beside the
+    alternatives (423 px of columns in a 390 px table), then empty room beside a narrow text
+    on every question after."""
+    window = open_window(sample_db)
+    table = window.evidence_panel.table
+    header = table.horizontalHeader()
+    alternatives = window.evidence_panel.model.col_alternatives
+    seen = set()
+    for qid in window.question_ids():
+        _shown(window, qid)
+        if not window.view.items:
+            continue
+        seen.add(table.isColumnHidden(alternatives))
+        assert header.length() == table.viewport().width(), qid
+    assert seen == {True, False}  # the sample has questions with alternatives, and without
