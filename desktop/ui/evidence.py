@@ -35,6 +35,10 @@ SYSTEM_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM, EvidenceModel.COL_FIRST_SYSTEM
 # The passage text's column with one system shown or two (after the alternatives).
 TEXT_COLUMNS = (EvidenceModel.COL_FIRST_SYSTEM + 2, EvidenceModel.COL_FIRST_SYSTEM + 3)
 MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches keep the layout
+# The most rows the table keeps once a question needed them (_fit): most questions have one to
+# three items, and a taller table kept for them all would push the keys' buttons and the
+# candidates below the fold (in compare mode, where the reader shares the column, at once).
+KEPT_ROWS = 3
 # The widest a system's column grows, in average characters: "missed (found at 14)" wraps to
 # two lines, as the rows have; a longer name is elided in its header.
 SYSTEM_COLUMN_CHARS = 14
@@ -90,11 +94,6 @@ class EvidencePanel(QWidget):
         self._adjudicate = adjudicate
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        # Never laid out smaller than what it holds: showing the disagreements laid the column
-        # out at once at its old height (Qt activates the layouts above a widget shown), the
-        # buttons and note squeezed up, then again at the height its scroll area gave it, and
-        # everything above the disagreements was painted again on every such switch.
-        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
         layout.addWidget(QLabel(self.tr("<b>Gold evidence</b>")))
         self.model = EvidenceModel(self)
         self._ahead_model = EvidenceModel(self)  # never shown: a next question's, drawn ahead
@@ -359,17 +358,19 @@ class EvidencePanel(QWidget):
         return fixed + text + 2 * self.table.frameWidth()
 
     def _fit(self) -> None:
-        """The table as tall as the most items of a question shown since the data was read
-        (MIN_ROWS to MAX_ROWS; more scroll): it grows and never shrinks back on a switch, so
-        that the summary, the buttons and the rest of the column stay where they are from
-        one question to the next. Sized to each question's items, all of them moved on most
-        switches at the reference size (1 to 5 items a question): laid out and painted again
-        each time, and the keys' buttons jumping under the reviewer's eyes."""
-        self._rows = max(self._rows, min(self.model.rowCount(), MAX_ROWS))
+        """The table as tall as the most items of a question shown since the data was read,
+        up to KEPT_ROWS: it grows to that and does not shrink back on a switch, so that the
+        summary, the buttons and the rest of the column stay where they are from one
+        question to the next (sized to each question's items, all of them moved on most
+        switches: laid out and painted again each time, and the keys' buttons jumping under
+        the reviewer's eyes). A question of more items has its rows, up to MAX_ROWS (more
+        scroll), for as long as it is shown."""
+        self._rows = max(self._rows, min(self.model.rowCount(), KEPT_ROWS))
+        rows = max(self._rows, min(self.model.rowCount(), MAX_ROWS))
         table = self.table
         height = (
             table.horizontalHeader().height()
-            + self._rows * table.verticalHeader().defaultSectionSize()
+            + rows * table.verticalHeader().defaultSectionSize()
             + 2 * table.frameWidth()
         )
         table.setFixedHeight(height)
@@ -405,11 +406,29 @@ class EvidencePanel(QWidget):
         if names and names != self._dispute_names:
             self._dispute_names = names
             self._dispute_buttons(names)
+        if disputes and self.dispute_box.isHidden():
+            self._make_room(self.dispute_box)
         self.dispute_box.setVisible(bool(disputes))
         self.stretch.setVisible(not disputes)
+        self.setMinimumHeight(0)  # the room made is the layout's own from now on
         if disputes:
             self._fit_disputes()
             self.dispute_table.selectRow(0)
+
+    def _make_room(self, coming: QWidget) -> None:
+        """The column made as tall as it will be with `coming` shown, before it is: Qt lays
+        out the widgets above one it shows at once, at the column's height then, and a column
+        too short for the new widget had them squeezed up, then laid out again at the height
+        its scroll area gave it (the keys' buttons moved and painted twice). The room is held
+        as a minimum height: the scroll area sizes the column, and a plain resize was undone
+        at once."""
+        width = self.width()
+        spacing = max(self.layout().spacing(), 0)
+        hint = coming.heightForWidth(width) if coming.hasHeightForWidth() else -1
+        needed = self.layout().heightForWidth(width) + spacing
+        needed += hint if hint >= 0 else coming.sizeHint().height()
+        if needed > self.height():
+            self.setMinimumHeight(needed)
 
     def _dispute_buttons(self, names: list[str]) -> None:
         """One button per reviewer in the disagreements, made anew only when they change:

@@ -733,35 +733,47 @@ def test_a_new_items_candidates_never_stand_beside_the_previous_list(open_window
 def test_the_keys_buttons_stay_put_from_a_question_of_more_items_to_one_of_fewer(
     open_window, sample_db
 ):
-    """The evidence table keeps the height of the most items shown since the data was read:
-    the summary, the keys' buttons and the rest of the column under it stay where they are
-    on a switch to a question of fewer items, are neither laid out nor painted again, and the
-    buttons never jump under the reviewer's eyes. Sized to each question's items, the table
-    moved them on most switches at the reference size (1 to 5 items a question)."""
+    """The evidence table keeps the height of the most items shown since the data was read,
+    up to KEPT_ROWS: the summary, the keys' buttons and the rest of the column under it stay
+    where they are on a switch to a question of fewer items, are neither laid out nor painted
+    again, and the buttons never jump under the reviewer's eyes. Sized to each question's
+    items, the table moved them on most switches at the reference size (1 to 5 items a
+    question). A question of more items has its rows while it is shown, and the table comes
+    back to the height it keeps."""
+    from desktop.ui.evidence import KEPT_ROWS
+
     window = open_window(sample_db)
     ids = window.question_ids()
     counts = {}
     for qid in ids:
         _shown(window, qid)
         counts[qid] = len(window.view.items)
-    most = max(ids, key=counts.get)
-    fewer = [q for q in ids if 0 < counts[q] < counts[most]]
-    assert counts[most] > 2 and fewer  # the sample has questions of 1, 2 and 3 items
+    kept = next(q for q in ids if counts[q] == KEPT_ROWS)
+    fewer = [q for q in ids if 0 < counts[q] < KEPT_ROWS]
+    more = [q for q in ids if counts[q] > KEPT_ROWS]
+    assert fewer and more  # the sample has questions of 1 to 4 items
     panel = window.evidence_panel
-    _shown(window, most)
-    placed = (panel.table.height(), panel.triage.mapTo(window, QPoint(0, 0)), panel.note.y())
+
+    def placed():
+        return panel.table.height(), panel.triage.mapTo(window, QPoint(0, 0)), panel.note.y()
+
+    _shown(window, kept)
+    before = placed()
     counter = PaintCounter(window)
     for qid in fewer[:5]:
         counter.reset()
         _shown(window, qid)
-        now = (panel.table.height(), panel.triage.mapTo(window, QPoint(0, 0)), panel.note.y())
-        assert now == placed, qid
+        assert placed() == before, qid
         buttons = [b for b in panel.triage.buttons if b in counter.counts]
         assert not buttons, qid
+    _shown(window, more[0])
+    assert panel.table.height() > before[0]
+    _shown(window, fewer[0])
+    assert placed() == before
     # Other data (an import, a merge, another database) starts from its own questions.
     window.session.dataReloaded.emit()
     _shown(window, fewer[0])
-    assert panel.table.height() < placed[0]
+    assert panel.table.height() < before[0]
 
 
 class Moves(QObject):
@@ -783,12 +795,11 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
     open_window, sample_db, tmp_path
 ):
     """A question with an open disagreement after one without, and back, in a column that
-    scrolls either way: the box comes and goes under the notes, and the keys' buttons above
-    it stay where they are. Shown, the box had the column laid out at once at its old height
-    (Qt lays out the widgets above one it shows), the buttons squeezed into fewer rows, then
-    again at the height its scroll area gave it: 36 button moves a switch here, and at a
-    million passages every button painted again on a third of the switches. (The summary and
-    the buttons' grid are still moved and moved back once inside that show.)"""
+    scrolls either way: the box comes and goes under the notes, and nothing above it moves,
+    not even for a moment. Shown, the box had the column laid out at once at its old height
+    (Qt lays out the widgets above one it shows), the summary and the keys' buttons squeezed
+    up, then again at the height its scroll area gave it: 36 moves of the buttons a switch
+    here, and at a million passages every button painted again on such a switch."""
     _disputed(sample_db, tmp_path, "q01")
     # Low enough that the column scrolls with the box and without it (a scroll bar that came
     # would narrow it, and a new width repaints everything in it).
@@ -798,7 +809,7 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
     for qid in ids:  # the evidence table at its tallest (it keeps that height)
         _shown(window, qid)
     calm = [q for q in ids if q != "q01"]
-    moves = Moves(panel.triage.buttons)
+    moves = Moves([panel.note, panel.triage, *panel.triage.buttons])
     width = panel.width()
     for qid in (calm[0], "q01", calm[1], "q01"):
         placed = [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons]
