@@ -39,6 +39,11 @@ MIN_ROWS, MAX_ROWS = 2, 8  # the table's height in rows, so that most switches k
 # three items, and a taller table kept for them all would push the keys' buttons and the
 # candidates below the fold (in compare mode, where the reader shares the column, at once).
 KEPT_ROWS = 3
+# The fewest average characters the passage text's column keeps a line when the other columns
+# take the table's width (compare mode with alternatives, in a narrow column): the
+# alternatives' column gives up the room (their ids cut short), where Qt's stretch of the
+# last section had it take the room from the text, down to 18 pixels (_stretch_text).
+TEXT_CHARS_AT_LEAST = 8
 # The widest a system's column grows, in average characters: "missed (found at 14)" wraps to
 # two lines, as the rows have; a longer name is elided in its header.
 SYSTEM_COLUMN_CHARS = 14
@@ -55,11 +60,17 @@ def _label(rich: bool = False) -> QLabel:
 class EvidenceTable(QTableView):
     """The evidence table, narrowed or widened by its column's scroll bar as the column's
     height changes. A resize repaints the whole table already; the last column's stretch
-    to the new width would also have it repaint itself again on a timer, after that paint."""
+    to the new width would also have it repaint itself again on a timer, after that paint.
+    The last column is stretched by `stretch` (the panel's), not by Qt's stretch of the last
+    section, which also took the room from, or gave it to, the column before it."""
+
+    stretch: Callable[[], None] | None = None
 
     def resizeEvent(self, event) -> None:
         with self.columns_held():
             super().resizeEvent(event)
+            if self.stretch is not None:
+                self.stretch()
 
     @contextmanager
     def columns_held(self, hold: bool = True):
@@ -148,7 +159,7 @@ class EvidencePanel(QWidget):
         rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
         table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
-        header.setStretchLastSection(True)
+        table.stretch = self._stretch_text  # the passage text takes the room left
         # A system's name longer than its column is cut in the middle (its tooltip is whole):
         # "GraphRAG-…-gpt4o" still says which run it is.
         header.setTextElideMode(Qt.TextElideMode.ElideMiddle)
@@ -312,6 +323,8 @@ class EvidencePanel(QWidget):
                 self.table.setColumnHidden(
                     column, column == self.model.col_alternatives and not alternatives
                 )
+            if alternatives:  # its width again, whatever the narrower table took from it
+                header.resizeSection(self.model.col_alternatives, header.defaultSectionSize())
             # The last column takes the room the others leave now, not on the header's timer
             # (a second paint after the switch's). resizeSections(mode) did not stretch it: it
             # kept the width the question before left it, its end cut off beside the
@@ -319,14 +332,21 @@ class EvidencePanel(QWidget):
             self._stretch_text()
 
     def _stretch_text(self) -> None:
+        """The passage text's column takes the room the other columns leave, never less than
+        TEXT_CHARS_AT_LEAST: the alternatives' column, when shown, gives up what it must
+        (down to the header's least), else the text runs past the table's edge."""
         table, header = self.table, self.table.horizontalHeader()
-        last = self.model.col_text
-        shown = range(self.model.columnCount())
-        others = sum(
-            header.sectionSize(c) for c in shown if c != last and not table.isColumnHidden(c)
-        )
-        room = table.viewport().width() - others
-        header.resizeSection(last, max(room, header.minimumSectionSize()))
+        last, alternatives = self.model.col_text, self.model.col_alternatives
+        shown = [c for c in range(self.model.columnCount()) if not table.isColumnHidden(c)]
+        room = table.viewport().width() - sum(header.sectionSize(c) for c in shown if c != last)
+        least = table.fontMetrics().averageCharWidth() * TEXT_CHARS_AT_LEAST
+        if room < least and alternatives in shown and alternatives != last:
+            width = header.sectionSize(alternatives)
+            given = min(least - room, width - header.minimumSectionSize())
+            if given > 0:
+                header.resizeSection(alternatives, width - given)
+                room += given
+        header.resizeSection(last, max(room, least))
 
     def _scores_changed(self, pk: int) -> None:
         if pk < 0 or pk == self.session.current_pk:

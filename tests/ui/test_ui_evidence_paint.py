@@ -9,7 +9,7 @@ from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QStyledItemDelegate
 
 from desktop.ui.cells import KeptTextDelegate, keep_shown
-from desktop.ui.evidence import TEXT_COLUMNS
+from desktop.ui.evidence import TEXT_CHARS_AT_LEAST, TEXT_COLUMNS
 from desktop.ui.models import EvidenceModel
 from tests.ui.test_ui_repaint import PaintCounter, _candidates_arrived, _settle, _shown
 
@@ -162,3 +162,12 @@ def test_the_passage_text_fills_the_table_with_alternatives_shown_or_not(open_wi
         seen.add(table.isColumnHidden(alternatives))
         assert header.length() == table.viewport().width(), qid
     assert seen == {True, False}  # the sample has questions with alternatives, and without
+    # Two systems' columns and the alternatives take most of the width: the text keeps its
+    # least (it was left 18 pixels, or run past the table's edge).
+    window.set_compare(window.session.systems[1]["name"])
+    model = window.evidence_panel.model
+    least = table.fontMetrics().averageCharWidth() * TEXT_CHARS_AT_LEAST
+    for qid in window.question_ids():
+        _shown(window, qid)
+        if window.view.items:
+            assert header.sectionSize(model.col_text) >= least, qid
