@@ -798,12 +798,14 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
     scrolls either way: the box comes and goes under the notes, and nothing above it moves,
     not even for a moment. Shown, the box had the column laid out at once at its old height
     (Qt lays out the widgets above one it shows), the summary and the keys' buttons squeezed
-    up, then again at the height its scroll area gave it: 36 moves of the buttons a switch
-    here, and at a million passages every button painted again on such a switch."""
+    up, then again at the height its scroll area gave it: 39 moves of the summary and the
+    buttons a switch here, and at a million passages every button painted again on such a
+    switch."""
     _disputed(sample_db, tmp_path, "q01")
-    # Low enough that the column scrolls with the box and without it (a scroll bar that came
-    # would narrow it, and a new width repaints everything in it).
-    window = open_window(sample_db, size=(1366, 540))
+    window = open_window(sample_db)
+    # In compare mode, where the reader shares the column, it scrolls with the box and
+    # without it (a scroll bar that came would narrow it: a new width repaints everything).
+    window.set_compare(window.session.systems[1]["name"])
     panel = window.evidence_panel
     ids = window.question_ids()
     for qid in ids:  # the evidence table at the height it keeps
@@ -812,6 +814,7 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
     calm = [q for q in ids if q != "q01"]
     moves = Moves([panel.note, panel.triage, *panel.triage.buttons])
     checked = 0
+    skipped = []
     for qid in (calm[0], "q01", calm[1], "q01"):
         placed = [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons]
         width = panel.width()
@@ -820,11 +823,12 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
         _candidates_arrived(window)  # (a list of other height, later, moves only what is below)
         assert panel.dispute_box.isVisible() == (qid == "q01")
         if panel.width() != width:
-            continue  # the column's scroll bar came or went (a loaded machine): a new width
+            skipped.append((qid, width, panel.width(), panel.height()))
+            continue  # the column's scroll bar came or went: a new width
         checked += qid == "q01"
         assert [b.mapTo(window, QPoint(0, 0)) for b in panel.triage.buttons] == placed, qid
         assert moves.count == 0, qid
-    assert checked
+    assert checked, skipped
 
 
 def test_the_same_reviewers_disagreeing_again_keep_their_buttons(open_window, sample_db, tmp_path):
