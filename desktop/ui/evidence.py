@@ -42,7 +42,7 @@ KEPT_ROWS = 3
 # The fewest average characters the passage text's column keeps a line when the other columns
 # take the table's width (compare mode with alternatives, in a narrow column): the
 # alternatives' column gives up the room (their ids cut short), where Qt's stretch of the
-# last section had it take the room from the text, down to 18 pixels (_stretch_text).
+# last section had it take the room from the text, down to 18 pixels (stretch_text).
 TEXT_CHARS_AT_LEAST = 8
 # The widest a system's column grows, in average characters: "missed (found at 14)" wraps to
 # two lines, as the rows have; a longer name is elided in its header.
@@ -61,16 +61,32 @@ class EvidenceTable(QTableView):
     """The evidence table, narrowed or widened by its column's scroll bar as the column's
     height changes. A resize repaints the whole table already; the last column's stretch
     to the new width would also have it repaint itself again on a timer, after that paint.
-    The last column is stretched by `stretch` (the panel's), not by Qt's stretch of the last
-    section, which also took the room from, or gave it to, the column before it."""
-
-    stretch: Callable[[], None] | None = None
+    The passage text's column is stretched here (stretch_text), not by Qt's stretch of the
+    last section, which also took the room from, or gave it to, the column before it."""
 
     def resizeEvent(self, event) -> None:
         with self.columns_held():
             super().resizeEvent(event)
-            if self.stretch is not None:
-                self.stretch()
+            self.stretch_text()
+
+    def stretch_text(self) -> None:
+        """The passage text's column takes the room the other columns leave, never less than
+        TEXT_CHARS_AT_LEAST: the alternatives' column, when shown, gives up what it must
+        (down to the header's least), else the text runs past the table's edge."""
+        model, header = self.model(), self.horizontalHeader()
+        if not isinstance(model, EvidenceModel):
+            return
+        last, alternatives = model.col_text, model.col_alternatives
+        shown = [c for c in range(model.columnCount()) if not self.isColumnHidden(c)]
+        room = self.viewport().width() - sum(header.sectionSize(c) for c in shown if c != last)
+        least = self.fontMetrics().averageCharWidth() * TEXT_CHARS_AT_LEAST
+        if room < least and alternatives in shown and alternatives != last:
+            width = header.sectionSize(alternatives)
+            given = min(least - room, width - header.minimumSectionSize())
+            if given > 0:
+                header.resizeSection(alternatives, width - given)
+                room += given
+        header.resizeSection(last, max(room, least))
 
     @contextmanager
     def columns_held(self, hold: bool = True):
@@ -159,7 +175,7 @@ class EvidencePanel(QWidget):
         rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
         table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
-        table.stretch = self._stretch_text  # the passage text takes the room left
+        # No stretch of the last section: the table stretches the passage text itself.
         # A system's name longer than its column is cut in the middle (its tooltip is whole):
         # "GraphRAG-…-gpt4o" still says which run it is.
         header.setTextElideMode(Qt.TextElideMode.ElideMiddle)
@@ -329,24 +345,7 @@ class EvidencePanel(QWidget):
             # (a second paint after the switch's). resizeSections(mode) did not stretch it: it
             # kept the width the question before left it, its end cut off beside the
             # alternatives, then narrow with empty room beside it on the questions after.
-            self._stretch_text()
-
-    def _stretch_text(self) -> None:
-        """The passage text's column takes the room the other columns leave, never less than
-        TEXT_CHARS_AT_LEAST: the alternatives' column, when shown, gives up what it must
-        (down to the header's least), else the text runs past the table's edge."""
-        table, header = self.table, self.table.horizontalHeader()
-        last, alternatives = self.model.col_text, self.model.col_alternatives
-        shown = [c for c in range(self.model.columnCount()) if not table.isColumnHidden(c)]
-        room = table.viewport().width() - sum(header.sectionSize(c) for c in shown if c != last)
-        least = table.fontMetrics().averageCharWidth() * TEXT_CHARS_AT_LEAST
-        if room < least and alternatives in shown and alternatives != last:
-            width = header.sectionSize(alternatives)
-            given = min(least - room, width - header.minimumSectionSize())
-            if given > 0:
-                header.resizeSection(alternatives, width - given)
-                room += given
-        header.resizeSection(last, max(room, least))
+            self.table.stretch_text()
 
     def _scores_changed(self, pk: int) -> None:
         if pk < 0 or pk == self.session.current_pk:
