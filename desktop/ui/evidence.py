@@ -175,7 +175,11 @@ class EvidencePanel(QWidget):
         rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
         table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
-        # No stretch of the last section: the table stretches the passage text itself.
+        # No stretch of the last section: the table stretches the passage text itself, also
+        # when the reviewer drags another column's edge.
+        header.sectionResized.connect(
+            lambda column, _old, _new: column != self.model.col_text and table.stretch_text()
+        )
         # A system's name longer than its column is cut in the middle (its tooltip is whole):
         # "GraphRAG-…-gpt4o" still says which run it is.
         header.setTextElideMode(Qt.TextElideMode.ElideMiddle)

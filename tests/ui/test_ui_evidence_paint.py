@@ -162,6 +162,10 @@ def test_the_passage_text_fills_the_table_with_alternatives_shown_or_not(open_wi
         seen.add(table.isColumnHidden(alternatives))
         assert header.length() == table.viewport().width(), qid
     assert seen == {True, False}  # the sample has questions with alternatives, and without
+    # A column's edge dragged: the text still takes the room left.
+    passage = window.evidence_panel.model.COL_PASSAGE
+    header.resizeSection(passage, header.sectionSize(passage) + 30)
+    assert header.length() == table.viewport().width()
     # Two systems' columns and the alternatives take most of the width: the text keeps its
     # least (it was left 18 pixels, or run past the table's edge).
     window.set_compare(window.session.systems[1]["name"])
