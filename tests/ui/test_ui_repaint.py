@@ -112,16 +112,18 @@ def test_a_switch_repaints_two_question_rows_and_the_changed_panels(open_window,
 
 
 class LayoutCounter(QObject):
-    """Layout requests that reach a widget (each one lays out everything under it)."""
+    """Layout requests that reach some widgets (each one lays out everything under it), or
+    events of another `kind` (moves: a widget moved and moved back was painted twice over)."""
 
-    def __init__(self, widgets: list[QWidget]):
+    def __init__(self, widgets: list[QWidget], kind: QEvent.Type = QEvent.Type.LayoutRequest):
         super().__init__()
         self.count = 0
+        self.kind = kind
         for widget in widgets:
             widget.installEventFilter(self)
 
     def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.LayoutRequest:
+        if event.type() == self.kind:
             self.count += 1
         return False
 
@@ -776,21 +778,6 @@ def test_the_keys_buttons_stay_put_from_a_question_of_more_items_to_one_of_fewer
     assert panel.table.height() < before[0]
 
 
-class Moves(QObject):
-    """Move events of some widgets (a widget moved and moved back was painted twice over)."""
-
-    def __init__(self, widgets: list[QWidget]):
-        super().__init__()
-        self.count = 0
-        for widget in widgets:
-            widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Move:
-            self.count += 1
-        return False
-
-
 def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
     open_window, sample_db, tmp_path
 ):
@@ -812,7 +799,7 @@ def test_disagreements_shown_or_hidden_leave_the_keys_buttons_where_they_are(
         _shown(window, qid)
     _candidates_arrived(window)
     calm = [q for q in ids if q != "q01"]
-    moves = Moves([panel.note, panel.triage, *panel.triage.buttons])
+    moves = LayoutCounter([panel.note, panel.triage, *panel.triage.buttons], QEvent.Type.Move)
     checked = 0
     skipped = []
     for qid in (calm[0], "q01", calm[1], "q01"):
