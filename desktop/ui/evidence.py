@@ -64,9 +64,19 @@ class EvidenceTable(QTableView):
     The passage text's column is stretched here (stretch_text), not by Qt's stretch of the
     last section, which also took the room from, or gave it to, the column before it."""
 
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.horizontalHeader().sectionResized.connect(self._column_resized)
+
     def resizeEvent(self, event) -> None:
         with self.columns_held():
             super().resizeEvent(event)
+            self.stretch_text()
+
+    def _column_resized(self, column: int, _old: int, _new: int) -> None:
+        """Another column's edge dragged by the reviewer: the text takes the room left."""
+        model = self.model()
+        if isinstance(model, EvidenceModel) and column != model.col_text:
             self.stretch_text()
 
     def stretch_text(self) -> None:
@@ -175,11 +185,7 @@ class EvidencePanel(QWidget):
         rows = max(text_lines_height(self.font(), 2), fm.lineSpacing() * 2)
         table.verticalHeader().setDefaultSectionSize(rows + 6)
         header = table.horizontalHeader()
-        # No stretch of the last section: the table stretches the passage text itself, also
-        # when the reviewer drags another column's edge.
-        header.sectionResized.connect(
-            lambda column, _old, _new: column != self.model.col_text and table.stretch_text()
-        )
+        # No stretch of the last section: the table stretches the passage text itself.
         # A system's name longer than its column is cut in the middle (its tooltip is whole):
         # "GraphRAG-…-gpt4o" still says which run it is.
         header.setTextElideMode(Qt.TextElideMode.ElideMiddle)
