@@ -11,7 +11,13 @@ from PySide6.QtWidgets import QStyledItemDelegate
 from desktop.ui.cells import KeptTextDelegate, keep_shown
 from desktop.ui.evidence import TEXT_CHARS_AT_LEAST, TEXT_COLUMNS
 from desktop.ui.models import EvidenceModel
-from tests.ui.test_ui_repaint import PaintCounter, _candidates_arrived, _settle, _shown
+from tests.ui.test_ui_repaint import (
+    PaintCounter,
+    _candidates_arrived,
+    _candidates_room,
+    _settle,
+    _shown,
+)
 
 
 def _hangul(text: str) -> bool:
@@ -122,19 +128,15 @@ def test_a_switch_that_moves_the_column_paints_its_buttons_and_rows_once(open_wi
     _candidates_arrived(window)
     counter = PaintCounter(window)
     toggled = 0
-    candidates = panel.candidates
-
-    def room():
-        return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
 
     for qid in ids[1:] + ids[:1]:
         counter.reset()
-        before = bar.isVisible(), room()
+        before = bar.isVisible(), _candidates_room(window)
         _shown(window, qid)
         _candidates_arrived(window)
         # A new item's candidates come after the switch's frame: a list of other height may
         # bring or take the scroll bar then, and the column is painted again at that width.
-        later = 1 + (room() != before[1])
+        later = 1 + (_candidates_room(window) != before[1])
         toggled += bar.isVisible() != before[0] and later == 1
         for button in panel.triage.buttons:
             assert counter.counts.get(button, 0) <= later, (qid, button.text())

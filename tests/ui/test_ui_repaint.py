@@ -248,6 +248,13 @@ def _candidates_arrived(window) -> None:
     _settle()
 
 
+def _candidates_room(window) -> tuple:
+    """The room the candidates' list takes (shown, its height, its title's): a list of
+    another height, come after a switch's frame, lays the column under the table out again."""
+    candidates = window.evidence_panel.candidates
+    return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
+
+
 def test_a_switch_paints_in_one_pass_over_the_changed_panels_alone(open_window, sample_db):
     """A switch's changes, the reader's passage with them, land before the first paint: one
     pass over the window (two when a table's scroll bar comes or goes, which Qt lays out after
@@ -357,7 +364,6 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
     again on a timer, after the switch's paint (on most switches at 100,000 passages)."""
     window = open_window(sample_db)
     table = window.evidence_panel.table
-    candidates = window.evidence_panel.candidates
     ids = window.question_ids()
     _shown(window, ids[0])
     counter = PaintCounter(window)
@@ -366,13 +372,10 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
     def placed():
         return (table.mapTo(window, QPoint(0, 0)), table.size())
 
-    def room():
-        return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
-
     for qid in ids[1:] + ids[:1]:
         counter.reset()
         hidden = [table.isColumnHidden(c) for c in range(table.model().columnCount())]
-        before = placed(), room()
+        before = placed(), _candidates_room(window)
         empty = not window.view.items
         _shown(window, qid)
         _candidates_arrived(window)
@@ -385,7 +388,7 @@ def test_the_evidence_table_paints_once_when_its_columns_change(open_window, sam
         # A candidates' list of another height, come after the switch's frame (on a loaded
         # machine), lays out the column under the table again: Qt repaints its empty rows.
         once = 0 if empty and not window.view.items else 1
-        later = room() != before[1]
+        later = _candidates_room(window) != before[1]
         assert once <= counter.counts.get(table.viewport(), 0) <= once + later, qid
     assert changed >= 2
 
@@ -400,20 +403,16 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
     of its own, so a paint of its own, which a fixed count of two called a failure.)"""
     window = open_window(sample_db, size=(1366, 640))
     table = window.evidence_panel.table
-    candidates = window.evidence_panel.candidates
     ids = window.question_ids()
     _shown(window, ids[0])
     painted = WidthsAtPaint(table.viewport())
     narrowed = 0
 
-    def room():
-        return candidates.table.isVisible(), candidates.table.height(), candidates.title.height()
-
     for qid in ids[1:] + ids[:1]:
         painted.widths.clear()
         width = table.width()
         empty = not window.view.items
-        before = room()
+        before = _candidates_room(window)
         _shown(window, qid)
         _candidates_arrived(window)
         narrowed += table.width() != width
@@ -423,7 +422,7 @@ def test_the_evidence_table_paints_at_most_twice_when_its_column_scrolls(open_wi
         again = [a for a, b in zip(widths, widths[1:], strict=False) if a == b]
         # A candidates' list of another height, come after the switch's frame, lays out the
         # column under the table again, and Qt repaints the table's empty rows with it.
-        assert len(again) <= (room() != before), (qid, widths)
+        assert len(again) <= (_candidates_room(window) != before), (qid, widths)
     # The table grew to a question of more items and took the scroll bar; it keeps that
     # height after, so the sample's switches narrow it once.
     assert narrowed >= 1
@@ -694,20 +693,16 @@ def test_a_switch_paints_the_candidates_once_and_lays_the_evidence_column_out_on
     panel = window.evidence_panel
     candidates = panel.candidates
 
-    def room():
-        table = candidates.table
-        return table.isVisible(), table.height(), candidates.title.height()
-
     counter = PaintCounter(window)
     layouts = LayoutCounter([panel])
     for qid in ids[1:15]:
         counter.reset()
         layouts.count = 0
-        before = room()
+        before = _candidates_room(window)
         _shown(window, qid)
         _candidates_arrived(window)
         assert counter.counts.get(candidates, 0) <= 2, qid
-        assert layouts.count <= 1 + (room() != before), qid
+        assert layouts.count <= 1 + (_candidates_room(window) != before), qid
 
 
 def test_a_new_items_candidates_never_stand_beside_the_previous_list(open_window, qtbot, tmp_path):
