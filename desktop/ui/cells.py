@@ -167,6 +167,7 @@ class HtmlDelegate(QStyledItemDelegate):
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
     SEEN = 256  # keys of cells painted once remembered, to keep them when painted again
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
+    SHAPES = 2  # cell sizes (and fonts) kept at once: the one on screen and the next question's
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
@@ -176,7 +177,10 @@ class HtmlDelegate(QStyledItemDelegate):
         self._drawn: OrderedDict[tuple, QPixmap] = OrderedDict()
         self._seen: OrderedDict[tuple, None] = OrderedDict()  # cells painted once, not kept
         self._drawn_bytes = 0
-        self._shape: tuple = ()  # the cells' size and font: all kept is dropped when it changes
+        # The cells' sizes and fonts kept, the one used last at the end: the evidence table's
+        # text column has two widths (alternatives shown or not), and the cells drawn ahead at
+        # the next question's width must not drop the cells on screen at the current one.
+        self._shapes: list[tuple] = []
         self.drawn = 0  # cells drawn (not copied from a kept pixmap): a test counts them
 
     def kept(self) -> int:
@@ -242,25 +246,34 @@ class HtmlDelegate(QStyledItemDelegate):
                 self._keep(key, option, index, markup, ratio)
 
     def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
-        """Everything a cell's pixels depend on; what was kept for another size or font is
-        dropped here."""
+        """Everything a cell's pixels depend on; what was kept for the least recently used of
+        more than SHAPES sizes or fonts is dropped here."""
         size = option.rect.size()
         shape = (size.width(), size.height(), option.font.key(), ratio)
-        if shape != self._shape:
-            self._shape = shape
-            self._cells.clear()
-            self._seen.clear()
-            self._drawn.clear()
-            self._drawn_bytes = 0
+        if not self._shapes or shape != self._shapes[-1]:
+            self._use_shape(shape)
         palette = option.palette
         return (
             markup,
+            shape,
             option.state.value,
             option.features.value,
             *(_look(index.data(role)) for role in _ITEM_LOOKS),
             *(palette.color(role).rgba() for role in _CELL_COLOURS),
             _underlay(option).rgba(),
         )
+
+    def _use_shape(self, shape: tuple) -> None:
+        if shape in self._shapes:
+            self._shapes.remove(shape)
+        self._shapes.append(shape)
+        if len(self._shapes) <= self.SHAPES:
+            return
+        gone = self._shapes.pop(0)  # a width the table left: its cells will not be painted
+        self._seen = OrderedDict((k, None) for k in self._seen if k[1] != gone)
+        for key in [k for k in self._drawn if k[1] == gone]:
+            dropped = self._drawn.pop(key)
+            self._drawn_bytes -= dropped.width() * dropped.height() * 4
 
     def _keep(self, key: tuple, option, index, markup: str, ratio: float) -> QPixmap:
         found = self._render(option, index, markup, ratio)
@@ -382,7 +395,7 @@ class KeptTextDelegate(HtmlDelegate):
 
     def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
         key = (*super()._key(option, index, markup, ratio), option.textElideMode.value)
-        if not self.kept():  # all dropped (a new width or font)
+        if not self.kept():  # none kept (those of the sizes left dropped)
             self._texts.clear()
         return key
 
@@ -426,21 +439,28 @@ def cell_option(
     return opt
 
 
-def painted_size(table, column: int) -> QSize:
-    """A cell's size as QTableView paints it (visualRect's): its column's width and the rows'
-    default height, inside the grid line."""
+def painted_size(table, width: int) -> QSize:
+    """A cell's size as QTableView paints it (visualRect's) in a column `width` wide: inside
+    the grid line, the rows' default height."""
     grid = 1 if table.showGrid() else 0
     height = table.verticalHeader().defaultSectionSize()
-    return QSize(table.columnWidth(column) - grid, height - grid)
+    return QSize(width - grid, height - grid)
 
 
 def draw_rows_ahead(
-    table, delegate: HtmlDelegate, model, column: int, selected: int, current: bool
+    table,
+    delegate: HtmlDelegate,
+    model,
+    column: int,
+    selected: int,
+    current: bool,
+    width: int | None = None,
 ):
     """Draw a column of a model not shown yet (a question the keys may go to next) into the
     delegate's kept pixmaps, as `table` will paint it once it shows that model: the rows that
-    fit in its viewport, row `selected` selected (and current, when `current`)."""
-    size = painted_size(table, column)
+    fit in its viewport, row `selected` selected (and current, when `current`), the column as
+    wide as now or `width` (the width that question will give it)."""
+    size = painted_size(table, table.columnWidth(column) if width is None else width)
     if size.isEmpty() or table.isColumnHidden(column):
         return
     shown = min(model.rowCount(), table.viewport().height() // size.height() + 1)

@@ -86,17 +86,29 @@ class EvidenceTable(QTableView):
         model, header = self.model(), self.horizontalHeader()
         if not isinstance(model, EvidenceModel):
             return
-        last, alternatives = model.col_text, model.col_alternatives
-        shown = [c for c in range(model.columnCount()) if not self.isColumnHidden(c)]
-        room = self.viewport().width() - sum(header.sectionSize(c) for c in shown if c != last)
+        column = model.col_alternatives
+        shown = 0 if self.isColumnHidden(column) else header.sectionSize(column)
+        alternatives, text = self.widths(shown)
+        if alternatives != shown:
+            header.resizeSection(column, alternatives)
+        header.resizeSection(model.col_text, text)
+
+    def widths(self, alternatives: int) -> tuple[int, int]:
+        """The alternatives' column's width and the passage text's when the alternatives are
+        `alternatives` wide (0: hidden), the other columns as they are (stretch_text's rule;
+        draw_ahead's for a question that shows the alternatives or not)."""
+        model, header = self.model(), self.horizontalHeader()
+        fixed = (model.col_text, model.col_alternatives)
+        others = (c for c in range(model.columnCount()) if c not in fixed)
+        room = self.viewport().width() - alternatives
+        room -= sum(header.sectionSize(c) for c in others if not self.isColumnHidden(c))
         least = self.fontMetrics().averageCharWidth() * TEXT_CHARS_AT_LEAST
-        if room < least and alternatives in shown and alternatives != last:
-            width = header.sectionSize(alternatives)
-            given = min(least - room, width - header.minimumSectionSize())
+        if room < least and alternatives:
+            given = min(least - room, alternatives - header.minimumSectionSize())
             if given > 0:
-                header.resizeSection(alternatives, width - given)
+                alternatives -= given
                 room += given
-        header.resizeSection(last, max(room, least))
+        return alternatives, max(room, least)
 
     @contextmanager
     def columns_held(self, hold: bool = True):
@@ -279,9 +291,8 @@ class EvidencePanel(QWidget):
 
     def draw_ahead(self, view: QuestionView) -> None:
         """Draw the passage text cells of a question the keys may go to next into the kept
-        pixmaps, as the table will paint them once it shows that question: at the columns'
-        widths now (a question that lays them out otherwise misses them, and draws them), the
-        row show_view selects selected."""
+        pixmaps, as the table will paint them once it shows that question: at the text's width
+        there (the columns otherwise as now), the row show_view selects selected."""
         names = [s["name"] for s in self.session.shown_systems()]
         ahead, table = self._ahead_model, self.table
         if not self.isVisible() or not view.items or len(names) != len(self.model.systems):
@@ -289,7 +300,13 @@ class EvidencePanel(QWidget):
         texts = view.item_texts()
         ahead.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
         selected = _first_row(view, names)
-        draw_rows_ahead(table, self.text_cells, ahead, ahead.col_text, selected, False)
+        # The text as wide as that question will have it (_size_columns): a question with
+        # alternatives narrows it, one without widens it.
+        alternatives = (
+            table.horizontalHeader().defaultSectionSize() if _shows_alternatives(view) else 0
+        )
+        _, width = table.widths(alternatives)
+        draw_rows_ahead(table, self.text_cells, ahead, ahead.col_text, selected, False, width)
 
     def _keep_cells(self) -> None:
         """The passage text's cells on screen kept while the window waits: the table's next
@@ -330,7 +347,7 @@ class EvidencePanel(QWidget):
         with self.table.columns_held(len(self.model.systems) == len(names)):
             self.model.set_items(view.items, names, self.session.k, self.session.reviewer, texts)
             self.model.set_only(self.session.only_found())
-            self._size_columns(names, any(i.alternatives or i.proposed for i in view.items))
+            self._size_columns(names, _shows_alternatives(view))
 
     def _size_columns(self, names: list[str], alternatives: bool) -> None:
         """The systems' columns as wide as their names, up to SYSTEM_COLUMN_CHARS (a long
@@ -505,6 +522,11 @@ class EvidencePanel(QWidget):
         if not self.dispute_model.disputes:
             return None
         return self.dispute_model.disputes[max(self.dispute_table.currentIndex().row(), 0)]
+
+
+def _shows_alternatives(view: QuestionView) -> bool:
+    """The table's alternatives' column is shown: some item has alternatives or proposed ones."""
+    return any(item.alternatives or item.proposed for item in view.items)
 
 
 def _first_row(view: QuestionView, names: list[str]) -> int:

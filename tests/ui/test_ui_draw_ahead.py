@@ -4,6 +4,7 @@ drawn on the spot."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -211,5 +212,31 @@ def test_the_evidence_text_cells_of_the_next_question_are_drawn_while_idle(open_
     _settle(window)
     for _ in range(4):
         _wait_for_input()
+    drawn, ahead = _evidence_next_key(window)
+    assert drawn == 0 and ahead == spot
+
+
+@pytest.mark.parametrize("start", [6, 7], ids=["alternatives-come", "alternatives-go"])
+def test_the_evidence_text_cells_drawn_ahead_take_the_width_the_next_question_gives_them(
+    open_window, sample_db, start
+):
+    """The sample's q08 has alternatives, q07 and q09 have none: the next question's text
+    column is narrower (or wider) than this one's, and its cells are drawn ahead at that
+    width, without dropping the cells on screen at this one."""
+    window = open_window(sample_db)
+    ids = window.question_ids()
+    window.show_question(ids[start])
+    _settle(window)
+    shown = window.evidence_panel.table.columnWidth(window.evidence_panel.model.col_text)
+    drawn, spot = _evidence_next_key(window)
+    after = window.evidence_panel.table.columnWidth(window.evidence_panel.model.col_text)
+    assert drawn > 0 and after != shown  # the text's width changed with the alternatives
+    window.show_question(ids[start])
+    _settle(window)
+    for _ in range(4):
+        _wait_for_input()
+    kept = window.evidence_panel.text_cells.drawn
+    window.evidence_panel.table.viewport().repaint()
+    assert window.evidence_panel.text_cells.drawn == kept  # this question's cells still kept
     drawn, ahead = _evidence_next_key(window)
     assert drawn == 0 and ahead == spot

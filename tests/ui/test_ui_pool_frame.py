@@ -56,10 +56,12 @@ def test_cells_drawn_ahead_look_as_cells_drawn_on_the_spot(sample_db, open_windo
     assert _key_frame(window, qtbot, Qt.Key.Key_X) == 0
     viewport = panel.table.viewport()
     ahead = viewport.grab().toImage()
-    # Another width and back: the delegate drops what it kept, so every cell is drawn anew.
+    # Two other widths and back: the delegate keeps the cells of two widths only, so every
+    # cell is drawn anew.
     width = window.width()
-    window.resize(width + 40, window.height())
-    window.repaint_now()
+    for wider in (40, 80):
+        window.resize(width + wider, window.height())
+        window.repaint_now()
     window.resize(width, window.height())
     window.repaint_now()
     delegate = _delegate(window)

@@ -200,7 +200,7 @@ def test_a_cell_painted_again_is_kept_and_then_copied(qtbot):
     assert delegate.drawn == 14
 
 
-def test_a_new_width_drops_what_was_kept(qtbot):
+def test_a_third_width_drops_what_was_kept_at_the_first(qtbot):
     view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
     before = _shown(view)
     _painted(view, 2)
@@ -209,8 +209,18 @@ def test_a_new_width_drops_what_was_kept(qtbot):
     view.resize(500, 300)
     _shown(view)
     _painted(view, 2)
-    assert delegate.kept() == 6  # the cells at the new width alone: those at the old are gone
-    assert delegate.kept_bytes() < wide
+    assert delegate.kept() == 12  # two widths kept: the one on screen and the one before
+    narrow = delegate.kept_bytes() - wide
+    view.resize(640, 300)
+    _shown(view)
+    drawn = delegate.drawn
+    _painted(view)
+    assert delegate.drawn == drawn  # back at the first width: copied
+    view.resize(400, 300)
+    _shown(view)
+    _painted(view, 2)
+    assert delegate.kept() == 12  # the cells at 640 and 400: those at 500 are gone
+    assert delegate.kept_bytes() < wide + narrow
     view.resize(640, 300)
     assert _shown(view) == before
 
