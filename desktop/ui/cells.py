@@ -159,13 +159,13 @@ class HtmlDelegate(QStyledItemDelegate):
     """Draws a cell's HTML (from `role`) in up to `lines` lines, clipped; the selection colours
     come from the style as for any other cell. A cell's text is laid out only as far as its
     lines show (a long excerpt is not laid out whole to show two lines), once per markup and
-    width. A cell painted a second time is kept as a pixmap, keyed by everything its pixels
-    depend on (markup, size, font, state, colours), and every later paint of it is one
+    width. A cell whose text is painted a second time is kept as a pixmap, keyed by everything
+    its pixels depend on (markup, size, font, state, colours), and every later paint of it is one
     drawPixmap: drawing a laid-out rich text costs far more than copying it. The next and
     previous questions' cells are drawn ahead into it while the window is idle (`prepare`)."""
 
     CACHE = 64  # cells laid out: the rows on screen in two rankings, and the ones just left
-    SEEN = 256  # keys of cells painted once remembered, to keep them when painted again
+    SEEN = 256  # texts painted or kept lately, remembered so that their next paint keeps them
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
     SHAPES = 2  # cell sizes (and fonts) kept at once: the one on screen and the next question's
 
@@ -175,7 +175,9 @@ class HtmlDelegate(QStyledItemDelegate):
         self.lines = lines
         self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
         self._drawn: OrderedDict[tuple, QPixmap] = OrderedDict()
-        self._seen: OrderedDict[tuple, None] = OrderedDict()  # cells painted once, not kept
+        # The texts painted (or drawn ahead) lately: a cell of one of them is kept when
+        # painted again, in whatever state or size.
+        self._seen: OrderedDict[str, None] = OrderedDict()
         self._drawn_bytes = 0
         # The cells' sizes and fonts kept, the one used last at the end: the evidence table's
         # text column has two widths (alternatives shown or not), and the cells drawn ahead at
@@ -207,6 +209,14 @@ class HtmlDelegate(QStyledItemDelegate):
         if not markup:
             super().paint(painter, option, index)
             return
+        if markup not in self._seen:
+            # A text painted for the first time (most cells of a question not seen before
+            # are painted once): drawn as it is, without working out its key (the key's
+            # Python cost was a third of drawing it); painted again, it is kept.
+            self._remember(markup)
+            self.draw(painter, option, index, markup)
+            return
+        self._seen.move_to_end(markup)
         ratio = painter.device().devicePixelRatio()
         moved = painter.deviceTransform()
         whole = (
@@ -221,19 +231,16 @@ class HtmlDelegate(QStyledItemDelegate):
             return
         key = self._key(option, index, markup, ratio)
         found = self._drawn.get(key)
-        if found is not None:
-            self._drawn.move_to_end(key)
-        elif key not in self._seen:
-            # Painted for the first time: drawn as it is (most cells of a question not seen
-            # before are painted once); a cell painted again is kept from then on.
-            self._seen[key] = None
-            if len(self._seen) > self.SEEN:
-                self._seen.popitem(last=False)
-            self.draw(painter, option, index, markup)
-            return
-        else:
+        if found is None:
             found = self._keep(key, option, index, markup, ratio)
+        else:
+            self._drawn.move_to_end(key)
         painter.drawPixmap(option.rect.topLeft(), found)
+
+    def _remember(self, markup: str) -> None:
+        self._seen[markup] = None
+        if len(self._seen) > self.SEEN:
+            self._seen.popitem(last=False)
 
     def prepare(self, option: QStyleOptionViewItem, index) -> None:
         """Draw a cell ahead into the kept pixmaps, as the view would paint it with `option`
@@ -270,12 +277,12 @@ class HtmlDelegate(QStyledItemDelegate):
         if len(self._shapes) <= self.SHAPES:
             return
         gone = self._shapes.pop(0)  # a width the table left: its cells will not be painted
-        self._seen = OrderedDict((k, None) for k in self._seen if k[1] != gone)
         for key in [k for k in self._drawn if k[1] == gone]:
             dropped = self._drawn.pop(key)
             self._drawn_bytes -= dropped.width() * dropped.height() * 4
 
     def _keep(self, key: tuple, option, index, markup: str, ratio: float) -> QPixmap:
+        self._remember(markup)  # its next paint copies it
         found = self._render(option, index, markup, ratio)
         self._drawn[key] = found
         self._drawn_bytes += found.width() * found.height() * 4

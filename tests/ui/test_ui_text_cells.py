@@ -200,6 +200,27 @@ def test_a_cell_painted_again_is_kept_and_then_copied(qtbot):
     assert delegate.drawn == 14
 
 
+class KeysCounted(HtmlDelegate):
+    keys = 0
+
+    def _key(self, option, index, markup, ratio):
+        self.keys += 1
+        return super()._key(option, index, markup, ratio)
+
+
+def test_a_text_painted_for_the_first_time_is_drawn_without_working_out_its_key(qtbot):
+    """Most cells of a new question are painted once: their key (a third of drawing one, in
+    Python) is worked out only for a text painted again, which is then kept."""
+    view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
+    _shown(view)
+    delegate = KeysCounted(HTML_ROLE, 2, view)
+    view.setItemDelegateForColumn(1, delegate)
+    _painted(view)
+    assert (delegate.keys, delegate.drawn, delegate.kept()) == (0, 6, 0)
+    _painted(view)
+    assert (delegate.keys, delegate.drawn, delegate.kept()) == (6, 12, 6)
+
+
 def test_a_third_width_drops_what_was_kept_at_the_first(qtbot):
     view, delegate = _ranking_like(qtbot, HtmlDelegate, 640)
     before = _shown(view)
