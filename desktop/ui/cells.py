@@ -168,6 +168,8 @@ class HtmlDelegate(QStyledItemDelegate):
     SEEN = 256  # texts painted or kept lately, remembered so that their next paint keeps them
     DRAWN_BYTES = 4 << 20  # pixmaps kept, by size: three questions' cells on screen, or more
     SHAPES = 2  # cell sizes (and fonts) kept at once: the one on screen and the next question's
+    # A text painted a second time is kept (else only cells drawn ahead are: `prepare`).
+    KEPT_WHEN_PAINTED_AGAIN = True
 
     def __init__(self, role: int, lines: int = 2, parent=None):
         super().__init__(parent)
@@ -176,7 +178,8 @@ class HtmlDelegate(QStyledItemDelegate):
         self._cells: OrderedDict[tuple, TextCell] = OrderedDict()
         self._drawn: OrderedDict[tuple, QPixmap] = OrderedDict()
         # The texts painted (or drawn ahead) lately: a cell of one of them is kept when
-        # painted again, in whatever state or size.
+        # painted again, in whatever state or size (only those drawn ahead, without
+        # KEPT_WHEN_PAINTED_AGAIN).
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._drawn_bytes = 0
         # The cells' sizes and fonts kept, the one used last at the end: the evidence table's
@@ -211,9 +214,10 @@ class HtmlDelegate(QStyledItemDelegate):
             return
         if markup not in self._seen:
             # A text painted for the first time (most cells of a question not seen before
-            # are painted once): drawn as it is, without working out its key (the key's
-            # Python cost was a third of drawing it); painted again, it is kept.
-            self._remember(markup)
+            # are painted once), or never kept: drawn as it is, without working out its key
+            # (the key's Python cost was a third of drawing it); painted again, it is kept.
+            if self.KEPT_WHEN_PAINTED_AGAIN:
+                self._remember(markup)
             self.draw(painter, option, index, markup)
             return
         self._seen.move_to_end(markup)
@@ -385,32 +389,17 @@ class KeptTextDelegate(HtmlDelegate):
     as a pixmap like a rich-text cell: Qt lays a wrapped text out again on every paint (Korean
     text through its fallback fonts), a kept cell is copied. Its text comes from `role`,
     which the model gives for the cells to keep alone; other cells are Qt's own as they are.
-    Cells are kept when drawn ahead (`prepare`, `keep_shown`) and from then on copied; a text
-    never kept is drawn as it is without working out its key (a new question's first paint:
-    the key's Python cost a cell was a fifth of drawing it)."""
+    Cells are kept only when drawn ahead (`prepare`, `keep_shown`) and from then on copied; a
+    text never kept is drawn as it is, without working out its key, however often it is
+    painted (HtmlDelegate's first paint)."""
+
+    KEPT_WHEN_PAINTED_AGAIN = False
 
     def __init__(self, role: int, parent=None):
         super().__init__(role, parent=parent)
-        self._texts: set[str] = set()  # the texts kept (and some dropped since): worth a key
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        text = index.data(self.role)
-        if text and text not in self._texts:
-            self.draw(painter, option, index, text)
-            return
-        super().paint(painter, option, index)
 
     def _key(self, option: QStyleOptionViewItem, index, markup: str, ratio: float) -> tuple:
-        key = (*super()._key(option, index, markup, ratio), option.textElideMode.value)
-        if not self.kept():  # none kept (those of the sizes left dropped)
-            self._texts.clear()
-        return key
-
-    def _keep(self, key: tuple, option, index, markup: str, ratio: float) -> QPixmap:
-        self._texts.add(markup)
-        if len(self._texts) > 2 * self.kept() + 64:  # the texts of cells dropped since, gone
-            self._texts = {kept[0] for kept in self._drawn}
-        return super()._keep(key, option, index, markup, ratio)
+        return (*super()._key(option, index, markup, ratio), option.textElideMode.value)
 
     def draw(self, painter: QPainter, option: QStyleOptionViewItem, index, markup: str) -> None:
         self.drawn += 1

@@ -17,8 +17,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication
 
+from desktop.ui.cells import HtmlDelegate, KeptTextDelegate, TextCell
 from desktop.ui.common import review_table
-from desktop.ui.widgets import HIT, HtmlDelegate, TextCell, highlighted_html, text_lines_height
+from desktop.ui.widgets import HIT, highlighted_html, text_lines_height
 
 TERMS = ("사람", "감사", "B", "공백", "ab", "עב")
 TEXTS = (
@@ -219,6 +220,25 @@ def test_a_text_painted_for_the_first_time_is_drawn_without_working_out_its_key(
     assert (delegate.keys, delegate.drawn, delegate.kept()) == (0, 6, 0)
     _painted(view)
     assert (delegate.keys, delegate.drawn, delegate.kept()) == (6, 12, 6)
+
+
+class KeptKeysCounted(KeptTextDelegate):
+    keys = 0
+
+    def _key(self, option, index, markup, ratio):
+        self.keys += 1
+        return super()._key(option, index, markup, ratio)
+
+
+def test_a_plain_text_cell_not_drawn_ahead_is_never_kept(qtbot):
+    """The evidence table's text cells are kept only when drawn ahead: painted any number of
+    times otherwise, they are drawn as they are, without a key."""
+    view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
+    _shown(view)
+    delegate = KeptKeysCounted(HTML_ROLE, parent=view)
+    view.setItemDelegateForColumn(1, delegate)
+    _painted(view, 3)
+    assert (delegate.keys, delegate.drawn, delegate.kept()) == (0, 18, 0)
 
 
 def test_a_third_width_drops_what_was_kept_at_the_first(qtbot):
