@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from desktop import review
@@ -178,9 +180,14 @@ LEGEND = QT_TRANSLATE_NOOP(
 )
 
 
+LEGEND_MARKS = "●◐◆◈○◌×"
+
+
 def legend() -> str:
-    """The marks of the rankings and the evidence table, as their legends explain them."""
-    return t(LEGEND)
+    """The marks of the rankings and the evidence table, as their legends explain them. The
+    space after each mark is one a wrapped line does not break at, so a mark stays with the
+    words it explains (in English "◆" ended a line and "◈ found by …" began the next)."""
+    return re.sub(f"([{LEGEND_MARKS}]) ", "\\1\u00a0", t(LEGEND))
 
 
 # Strings only used through t(): listed so that lupdate finds them.

@@ -9,10 +9,12 @@ import re
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QStyle
+from PySide6.QtGui import QTextLayout, QTextOption
+from PySide6.QtWidgets import QApplication, QLabel, QStyle
 
 import resources
 from desktop.ui import app as ui_app
+from desktop.ui import terms
 from desktop.ui.evidence import SYSTEM_COLUMN_CHARS
 from desktop.ui.models import EvidenceModel
 from tests.helpers import cli_here
@@ -532,3 +534,35 @@ def test_the_tall_view_shows_more_of_the_comparison(sample_db, open_window, qtbo
     window.act_metrics_tall.trigger()
     _settle(qtbot, window)
     assert in_view() >= 2 * low
+
+
+def _wrapped_lines(label: QLabel) -> list[str]:
+    """The lines a word-wrapped label's text breaks into at its width."""
+    text = label.text()
+    layout = QTextLayout(text, label.font())
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    lines = []
+    layout.beginLayout()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(label.contentsRect().width())
+        lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+    layout.endLayout()
+    return lines
+
+
+def test_each_mark_of_the_legend_stays_with_the_words_it_explains(
+    sample_db, open_window, qtbot, language
+):
+    """At the window's size on a 1366×768 screen without a window manager, the English
+    legend broke between "◆" and "◈ found by this system alone"."""
+    window = open_window(sample_db, size=(1256, 710))
+    window.show_question("q08")
+    _settle(qtbot, window)
+    legend = terms.legend()
+    [label] = [w for w in window.evidence_panel.findChildren(QLabel) if w.text() == legend]
+    lines = _wrapped_lines(label)
+    assert len(lines) > 1  # wrapped: the test would pass on one line whatever the spaces
+    for line in lines:
+        assert line.rstrip()[-1] not in terms.LEGEND_MARKS, (language, lines)
