@@ -201,12 +201,17 @@ def test_a_cell_painted_again_is_kept_and_then_copied(qtbot):
     assert delegate.drawn == 14
 
 
-class KeysCounted(HtmlDelegate):
-    keys = 0
+def _keys_counted(kind):
+    """A delegate of `kind` that counts the keys it works out."""
 
-    def _key(self, option, index, markup, ratio):
-        self.keys += 1
-        return super()._key(option, index, markup, ratio)
+    class KeysCounted(kind):
+        keys = 0
+
+        def _key(self, option, index, markup, ratio):
+            self.keys += 1
+            return super()._key(option, index, markup, ratio)
+
+    return KeysCounted
 
 
 def test_a_text_painted_for_the_first_time_is_drawn_without_working_out_its_key(qtbot):
@@ -214,7 +219,7 @@ def test_a_text_painted_for_the_first_time_is_drawn_without_working_out_its_key(
     Python) is worked out only for a text painted again, which is then kept."""
     view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
     _shown(view)
-    delegate = KeysCounted(HTML_ROLE, 2, view)
+    delegate = _keys_counted(HtmlDelegate)(HTML_ROLE, 2, view)
     view.setItemDelegateForColumn(1, delegate)
     _painted(view)
     assert (delegate.keys, delegate.drawn, delegate.kept()) == (0, 6, 0)
@@ -222,20 +227,12 @@ def test_a_text_painted_for_the_first_time_is_drawn_without_working_out_its_key(
     assert (delegate.keys, delegate.drawn, delegate.kept()) == (6, 12, 6)
 
 
-class KeptKeysCounted(KeptTextDelegate):
-    keys = 0
-
-    def _key(self, option, index, markup, ratio):
-        self.keys += 1
-        return super()._key(option, index, markup, ratio)
-
-
 def test_a_plain_text_cell_not_drawn_ahead_is_never_kept(qtbot):
     """The evidence table's text cells are kept only when drawn ahead: painted any number of
     times otherwise, they are drawn as they are, without a key."""
     view, _ = _ranking_like(qtbot, HtmlDelegate, 640)
     _shown(view)
-    delegate = KeptKeysCounted(HTML_ROLE, parent=view)
+    delegate = _keys_counted(KeptTextDelegate)(HTML_ROLE, parent=view)
     view.setItemDelegateForColumn(1, delegate)
     _painted(view, 3)
     assert (delegate.keys, delegate.drawn, delegate.kept()) == (0, 18, 0)
