@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
@@ -180,14 +181,18 @@ LEGEND = QT_TRANSLATE_NOOP(
 )
 
 
-LEGEND_MARKS = "●◐◆◈○◌×"
-
-
 def legend() -> str:
     """The marks of the rankings and the evidence table, as their legends explain them. The
-    space after each mark is one a wrapped line does not break at, so a mark stays with the
-    words it explains (in English "◆" ended a line and "◈ found by …" began the next)."""
-    return re.sub(f"([{LEGEND_MARKS}]) ", "\\1\u00a0", t(LEGEND))
+    space after each mark (a symbol: ● ◆ × …, not the "·" between entries) is one a wrapped
+    line does not break at, so a mark stays with the words it explains (in English "◆" ended
+    a line and "◈ found by …" began the next). By the character's kind, not a list of the
+    marks: the models' marks and the translations' are written where they are used."""
+    return re.sub(r"(\S) ", _no_break_after_symbol, t(LEGEND))
+
+
+def _no_break_after_symbol(match: re.Match) -> str:
+    char = match.group(1)
+    return char + ("\u00a0" if unicodedata.category(char).startswith("S") else " ")
 
 
 # Strings only used through t(): listed so that lupdate finds them.
