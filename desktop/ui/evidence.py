@@ -93,6 +93,16 @@ class EvidenceTable(QTableView):
             header.resizeSection(column, alternatives)
         header.resizeSection(model.col_text, text)
 
+    def alternatives_width(self) -> int:
+        """The alternatives' column's width on a question that shows it (_size_columns gives
+        it that again on each, whatever a narrower table took from it)."""
+        return self.horizontalHeader().defaultSectionSize()
+
+    def text_width(self, alternatives: bool) -> int:
+        """The passage text's width on a question that shows the alternatives or not, the
+        other columns as they are (draw_ahead's, for the question it draws)."""
+        return self.widths(self.alternatives_width() if alternatives else 0)[1]
+
     def widths(self, alternatives: int) -> tuple[int, int]:
         """The alternatives' column's width and the passage text's when the alternatives are
         `alternatives` wide (0: hidden), the other columns as they are (stretch_text's rule;
@@ -302,10 +312,7 @@ class EvidencePanel(QWidget):
         selected = _first_row(view, names)
         # The text as wide as that question will have it (_size_columns): a question with
         # alternatives narrows it, one without widens it.
-        alternatives = (
-            table.horizontalHeader().defaultSectionSize() if _shows_alternatives(view) else 0
-        )
-        _, width = table.widths(alternatives)
+        width = table.text_width(_shows_alternatives(view))
         draw_rows_ahead(table, self.text_cells, ahead, ahead.col_text, selected, False, width)
 
     def _keep_cells(self) -> None:
@@ -367,7 +374,7 @@ class EvidencePanel(QWidget):
                     column, column == self.model.col_alternatives and not alternatives
                 )
             if alternatives:  # its width again, whatever the narrower table took from it
-                header.resizeSection(self.model.col_alternatives, header.defaultSectionSize())
+                header.resizeSection(self.model.col_alternatives, self.table.alternatives_width())
             # The last column takes the room the others leave now, not on the header's timer
             # (a second paint after the switch's). resizeSections(mode) did not stretch it: it
             # kept the width the question before left it, its end cut off beside the
