@@ -567,3 +567,27 @@ def test_each_mark_of_the_legend_stays_with_the_words_it_explains(
     assert len(lines) > 1  # wrapped: the test would pass on one line whatever the spaces
     for line in lines:
         assert line.rstrip()[-1] not in marks, (language, lines)
+
+
+def test_a_passage_found_through_an_alternative_says_whole_what_it_stands_for(
+    sample_db, open_window, qtbot, language
+):
+    """In q08 BM25-Kiwi finds item art-066 at rank 4 through its alternative: the passage's
+    cell showed "art-069 → art-066" on one line, cut to "art-06…t-066" at 1366×768. Its id
+    and what it stands for each take a line of their own, whole in the column."""
+    window = open_window(sample_db, size=(1256, 710))
+    window.set_system("BM25-Kiwi")
+    window.show_question("q08")
+    _settle(qtbot, window)
+    panel = window.ranking_panels[0]
+    model, table = panel.model, panel.table
+    room = table.columnWidth(model.COL_PASSAGE) - 2 * (
+        table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    )
+    fm = table.fontMetrics()
+    shown = [model.index(row, model.COL_PASSAGE).data() for row in range(model.rowCount())]
+    through = [cell for cell in shown if "→" in cell]
+    assert through, shown  # the sample's alternative hit is in the top 5
+    for cell in through:
+        for line in cell.split("\n"):
+            assert fm.horizontalAdvance(line) <= room, (language, line, room)

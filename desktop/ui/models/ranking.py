@@ -140,6 +140,14 @@ class RankingModel(QAbstractTableModel):
             return "◌"
         return "○"
 
+    def _stands_for(self, r: RankedRow) -> str:
+        """The items a row finds other than as itself ("→ art-066": through an alternative);
+        "" for a passage of another chunking, whose coverage its text cell says first."""
+        evidence = "" if r.coverage else self.evidence_text(r)
+        if not evidence or evidence == r.passage_id:
+            return ""
+        return evidence.replace(r.passage_id, "").strip(" ,")
+
     def evidence_text(self, r: RankedRow) -> str:
         """The evidence items a row finds: their ids, '→ id' through an alternative; on
         another chunking, each item it covers and how much ("핵심 1: 82%")."""
@@ -196,14 +204,13 @@ class RankingModel(QAbstractTableModel):
         if column == self.COL_SCORE:
             return "" if r.score is None else f"{r.score:.2f}"
         if column == self.COL_PASSAGE:
-            # what a passage of another chunking covers is said first in its text cell
-            evidence = "" if r.coverage else self.evidence_text(r)
-            first = r.passage_id
-            if evidence and evidence != r.passage_id:
-                first += " " + evidence.replace(r.passage_id, "").strip(" ,")
-            if self.compact:
-                return first  # the source is in the tooltip
-            return f"{first}\n{review.source_label(r.title, r.meta)}"
+            stands_for = self._stands_for(r)
+            if self.compact:  # one line: the source is in the tooltip
+                return f"{r.passage_id} {stands_for}" if stands_for else r.passage_id
+            # Its id, then the items it stands for in as an alternative ("→ art-066") or else
+            # where it comes from. On one line with its id, "art-069 → art-066" was cut to
+            # "art-06…t-066" in the column; the source stays in the tooltip.
+            return f"{r.passage_id}\n{stands_for or review.source_label(r.title, r.meta)}"
         if column == self.COL_TEXT:
             text = r.text.replace("\n", " ")[: self.SNIPPET]
             return f"[{self.evidence_text(r)}] {text}" if r.coverage else text
@@ -234,7 +241,7 @@ class RankingModel(QAbstractTableModel):
                 return self.tr("Judged not evidence")
             return self.tr("Not evidence")
         if column == self.COL_PASSAGE:
-            parts = [r.passage_id, r.title or ""]
+            parts = [r.passage_id, self._stands_for(r), r.title or ""]
             if r.score is not None:
                 parts.append(self.tr("score {score:.3f}").format(score=r.score))
             parts += [f"{k}: {v}" for k, v in r.meta.items()]
